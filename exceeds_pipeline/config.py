@@ -1,0 +1,193 @@
+"""The YAML configuration (SPEC §3): loading, validation with messages that name the key.
+
+Where things are:
+- config file: `--config`, else env EXCEEDS_CONFIG, else `exceeds.yaml` at the project root;
+- data dir: `--data-dir`, else env EXCEEDS_DATA_DIR, else `data/` at the project root.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from datetime import date
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from exceeds_pipeline.ingest.repository import name_from_path, name_from_url, validate_url
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+class ConfigError(ValueError):
+    pass
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class RepositoryConfig(_Strict):
+    url: str | None = None
+    path: str | None = None
+    name: str | None = None
+    branch: str | None = None
+
+    @model_validator(mode="after")
+    def _one_source(self) -> "RepositoryConfig":
+        if bool(self.url) == bool(self.path):
+            raise ValueError("give exactly one of `url` or `path`")
+        if self.url:
+            validate_url(self.url)
+        if self.branch is not None and (not self.branch.strip() or self.branch.startswith("-")):
+            raise ValueError(f"branch {self.branch!r} is not a valid branch name")
+        if self.name is not None and not _valid_name(self.name):
+            raise ValueError(f"name {self.name!r} must be printable text without '...'")
+        return self
+
+    @property
+    def display_name(self) -> str:
+        if self.name:
+            return self.name
+        return name_from_url(self.url) if self.url else name_from_path(self.path or "")
+
+
+def _valid_name(name: str) -> bool:
+    return bool(name.strip()) and "..." not in name and not re.search(r"[\x00-\x1f]", name)
+
+
+class WindowConfig(_Strict):
+    since: date | None = None
+    until: date | None = None
+
+    @model_validator(mode="after")
+    def _ordered(self) -> "WindowConfig":
+        if self.since and self.until and self.since > self.until:
+            raise ValueError(f"since ({self.since}) is after until ({self.until})")
+        return self
+
+
+class IdentityConfig(_Strict):
+    id: str = Field(pattern=r"^[a-z0-9][a-z0-9._-]{0,79}$")
+    name: str | None = None
+    emails: list[str] = Field(min_length=1)
+
+    @field_validator("emails")
+    @classmethod
+    def _emails(cls, emails: list[str]) -> list[str]:
+        for e in emails:
+            if "@" not in e:
+                raise ValueError(f"{e!r} is not an e-mail address")
+        return emails
+
+
+class BotsConfig(_Strict):
+    extra_patterns: list[str] = []
+
+    @field_validator("extra_patterns")
+    @classmethod
+    def _regexes(cls, patterns: list[str]) -> list[str]:
+        for p in patterns:
+            try:
+                re.compile(p)
+            except re.error as exc:
+                raise ValueError(f"{p!r} is not a valid regular expression: {exc}") from None
+        return patterns
+
+
+class ExportsConfig(_Strict):
+    include_emails: bool = False
+
+
+class ScheduleConfig(_Strict):
+    enabled: bool = False  # one line in config turns the nightly refresh on
+    cron: str = "0 2 * * *"
+    timezone: str | None = None  # default: the machine's local time zone
+
+    @field_validator("cron")
+    @classmethod
+    def _cron(cls, cron: str) -> str:
+        if len(cron.split()) != 5:
+            raise ValueError(f"{cron!r} is not a 5-field cron expression")
+        return cron
+
+
+class SkillsConfig(_Strict):
+    extra_rules: list[str] = []  # YAML files with more skill rules, same format as the built-in
+
+
+class ExceedsConfig(_Strict):
+    repositories: list[RepositoryConfig] = Field(min_length=1)
+    window: WindowConfig = WindowConfig()
+    identities: list[IdentityConfig] = []
+    bots: BotsConfig = BotsConfig()
+    exports: ExportsConfig = ExportsConfig()
+    schedule: ScheduleConfig = ScheduleConfig()
+    skills: SkillsConfig = SkillsConfig()
+
+    @model_validator(mode="after")
+    def _unique(self) -> "ExceedsConfig":
+        seen: dict[str, int] = {}
+        for i, repo in enumerate(self.repositories):
+            if repo.display_name in seen:
+                raise ValueError(
+                    f"repositories[{i}]: name {repo.display_name!r} is already used by "
+                    f"repositories[{seen[repo.display_name]}]; set a distinct `name:`"
+                )
+            seen[repo.display_name] = i
+        ids = [i.id for i in self.identities]
+        if len(ids) != len(set(ids)):
+            raise ValueError("identities: each `id` must be unique")
+        return self
+
+
+def _format_error(source: str, exc: ValidationError) -> str:
+    lines = []
+    for err in exc.errors():
+        loc = ""
+        for part in err["loc"]:
+            loc += f"[{part}]" if isinstance(part, int) else (f".{part}" if loc else str(part))
+        msg = err["msg"].removeprefix("Value error, ")
+        if err["type"] == "extra_forbidden":
+            msg = "unknown key"
+        lines.append(f"  {loc or '(top level)'}: {msg}")
+    return f"invalid config {source}:\n" + "\n".join(lines)
+
+
+def parse_config(data: Any, source: str = "<config>") -> ExceedsConfig:
+    if not isinstance(data, dict):
+        raise ConfigError(f"invalid config {source}: expected a mapping with `repositories:`")
+    try:
+        return ExceedsConfig.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(_format_error(source, exc)) from None
+
+
+def load_config(path: Path) -> ExceedsConfig:
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"config file {path} not found (use --config or EXCEEDS_CONFIG)") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise ConfigError(f"config {path} is not valid YAML: {exc}") from None
+    return parse_config(data, str(path))
+
+
+def config_path(explicit: str | Path | None = None) -> Path:
+    value = explicit or os.environ.get("EXCEEDS_CONFIG") or PROJECT_ROOT / "exceeds.yaml"
+    return Path(value).expanduser().resolve()
+
+
+def data_dir(explicit: str | Path | None = None) -> Path:
+    value = explicit or os.environ.get("EXCEEDS_DATA_DIR") or PROJECT_ROOT / "data"
+    return Path(value).expanduser().resolve()
+
+
+def dagster_home() -> Path:
+    """DAGSTER_HOME if set, else a git-ignored folder in the project that survives restarts."""
+    value = os.environ.get("DAGSTER_HOME") or PROJECT_ROOT / ".dagster_home"
+    return Path(value).expanduser().resolve()

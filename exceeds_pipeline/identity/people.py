@@ -1,0 +1,217 @@
+"""One person per human, across every repository (SPEC §5 Identity).
+
+Identities are joined, in this order of evidence:
+1. `.mailmap` (applied by git itself: commits carry `mailmap_email`), and the raw->mapped pairs it
+   produced in any repository also join that raw e-mail elsewhere;
+2. e-mail equality, case-insensitive;
+3. GitHub noreply addresses with the same numeric id or login
+   (`123+login@users.noreply.github.com` and `login@users.noreply.github.com`);
+4. the config's `identities` (explicit e-mail lists with a chosen id).
+A name alone never joins two identities. Commits without any e-mail are keyed by name, kept apart
+from every identity that has an e-mail.
+
+Person ids are slugs of the display name (the most used name), made unique with a short hash of
+the person's first e-mail when two people share a name; config identities keep their own id.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import unicodedata
+from dataclasses import dataclass
+
+import polars as pl
+
+from exceeds_pipeline.identity.bots import compile_patterns, is_bot_identity
+
+_NOREPLY = re.compile(r"^(?:(\d+)\+)?([^@]+)@users\.noreply\.github\.com$", re.IGNORECASE)
+
+PEOPLE_SCHEMA = {
+    "person_id": pl.String,
+    "display_name": pl.String,
+    "emails": pl.List(pl.String),
+    "names": pl.List(pl.String),
+    "is_bot": pl.Boolean,
+    "commits": pl.Int64,
+    "first_at": pl.Datetime("us", "UTC"),
+    "last_at": pl.Datetime("us", "UTC"),
+}
+IDENTITY_MAP_SCHEMA = {"identity_key": pl.String, "person_id": pl.String}
+
+
+@dataclass(frozen=True)
+class ConfiguredIdentity:
+    id: str
+    name: str | None
+    emails: tuple[str, ...]
+
+
+def slugify(text: str, max_len: int = 60) -> str:
+    """Lower-case ASCII words joined by '-': safe as a file name on every system."""
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
+    return slug[:max_len].strip("-")
+
+
+def identity_key_expr() -> pl.Expr:
+    """Key a commit's author by lower-cased mailmapped e-mail (by name when there is none)."""
+    email = pl.col("mailmap_email").str.strip_chars().str.to_lowercase()
+    return (
+        pl.when(email.is_null() | (email == ""))
+        .then(pl.lit("name:") + pl.col("mailmap_name").str.strip_chars())
+        .otherwise(email)
+    )
+
+
+class _UnionFind:
+    def __init__(self) -> None:
+        self.parent: dict[str, str] = {}
+
+    def find(self, x: str) -> str:
+        self.parent.setdefault(x, x)
+        root = x
+        while self.parent[root] != root:
+            root = self.parent[root]
+        while self.parent[x] != root:
+            self.parent[x], x = root, self.parent[x]
+        return root
+
+    def union(self, a: str, b: str) -> None:
+        ra, rb = self.find(a), self.find(b)
+        if ra != rb:
+            self.parent[max(ra, rb)] = min(ra, rb)
+
+
+def resolve_people(
+    commits: pl.DataFrame | pl.LazyFrame,
+    identities: list[ConfiguredIdentity] = (),
+    bot_patterns: list[str] = (),
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(people, identity_map) from raw commits of all repositories.
+
+    `identity_map` maps every identity key (see identity_key_expr) to its person_id.
+    """
+    lf = commits.lazy() if isinstance(commits, pl.DataFrame) else commits
+    # Per distinct identity: how often each name is used, when, and which raw e-mails map to it.
+    keyed = lf.with_columns(
+        identity_key_expr().alias("identity_key"),
+        pl.col("author_email").str.strip_chars().str.to_lowercase().alias("raw_email"),
+    )
+    names = (
+        keyed.group_by("identity_key", "mailmap_name")
+        .agg(pl.len().alias("n"), pl.col("authored_at").max().alias("last"))
+        .collect()
+    )
+    keys = (
+        keyed.group_by("identity_key")
+        .agg(
+            pl.len().alias("commits"),
+            pl.col("authored_at").min().alias("first_at"),
+            pl.col("authored_at").max().alias("last_at"),
+            pl.col("raw_email").unique().alias("raw_emails"),
+        )
+        .collect()
+    )
+    if keys.height == 0:
+        return pl.DataFrame(schema=PEOPLE_SCHEMA), pl.DataFrame(schema=IDENTITY_MAP_SCHEMA)
+
+    uf = _UnionFind()
+    all_keys = keys["identity_key"].to_list()
+    key_set = set(all_keys)
+    for key in all_keys:
+        uf.find(key)
+    # 1. mailmap pairs seen in any repository join the raw e-mail wherever it appears unmapped.
+    for key, raw_emails in zip(all_keys, keys["raw_emails"].to_list()):
+        for raw in raw_emails or ():
+            if raw and raw != key and raw in key_set:
+                uf.union(key, raw)
+    # 3. GitHub noreply ids and logins.
+    github: dict[str, str] = {}
+    for key in all_keys:
+        m = _NOREPLY.match(key)
+        if m:
+            for token in (f"gh-id:{m.group(1)}" if m.group(1) else None, f"gh-login:{m.group(2).lower()}"):
+                if token:
+                    if token in github:
+                        uf.union(github[token], key)
+                    else:
+                        github[token] = key
+    # 4. Config identities.
+    forced: dict[str, ConfiguredIdentity] = {}
+    for ident in identities:
+        emails = [e.strip().lower() for e in ident.emails]
+        for e in emails:
+            uf.find(e)
+        for e in emails[1:]:
+            uf.union(emails[0], e)
+        forced[uf.find(emails[0])] = ident
+    forced = {uf.find(root): ident for root, ident in forced.items()}
+
+    clusters = pl.DataFrame(
+        {"identity_key": all_keys, "cluster": [uf.find(k) for k in all_keys]}
+    )
+    stats = keys.join(clusters, on="identity_key")
+    name_stats = names.join(clusters, on="identity_key")
+    best_names = (
+        name_stats.group_by("cluster", "mailmap_name")
+        .agg(pl.col("n").sum(), pl.col("last").max())
+        .sort(["cluster", "n", "last", "mailmap_name"], descending=[False, True, True, False])
+        .group_by("cluster", maintain_order=True)
+        .agg(pl.col("mailmap_name").first().alias("display_name"), pl.col("mailmap_name").alias("names"))
+    )
+    people = (
+        stats.group_by("cluster")
+        .agg(
+            pl.col("identity_key").sort().alias("keys"),
+            pl.col("commits").sum(),
+            pl.col("first_at").min(),
+            pl.col("last_at").max(),
+        )
+        .join(best_names, on="cluster", how="left")
+        .sort(["first_at", "cluster"])
+    )
+
+    patterns = compile_patterns(bot_patterns)
+    rows = []
+    for row in people.iter_rows(named=True):  # one row per person, not per commit
+        ident = forced.get(row["cluster"])
+        emails = sorted(k for k in row["keys"] if not k.startswith("name:"))
+        display = (ident.name if ident and ident.name else None) or row["display_name"] or (
+            emails[0].split("@")[0] if emails else "unknown"
+        )
+        is_bot = any(is_bot_identity(n or "", "", patterns) for n in row["names"] or ()) or any(
+            is_bot_identity("", e, patterns) for e in emails
+        )
+        rows.append((row, ident, emails, display, is_bot))
+
+    taken = {ident.id for ident in forced.values()}
+    ids: list[str] = []
+    for row, ident, emails, display, _ in rows:
+        if ident:
+            ids.append(ident.id)
+            continue
+        base = slugify(display) or slugify(emails[0].split("@")[0] if emails else "") or "person"
+        pid = base
+        if pid in taken:
+            seed = emails[0] if emails else row["keys"][0]
+            pid = f"{base}-{hashlib.sha1(seed.encode()).hexdigest()[:6]}"
+        taken.add(pid)
+        ids.append(pid)
+
+    people_df = pl.DataFrame(
+        {
+            "person_id": ids,
+            "display_name": [r[3] for r in rows],
+            "emails": [r[2] for r in rows],
+            "names": [sorted(set(n for n in (r[0]["names"] or ()) if n)) for r in rows],
+            "is_bot": [r[4] for r in rows],
+            "commits": [r[0]["commits"] for r in rows],
+            "first_at": [r[0]["first_at"] for r in rows],
+            "last_at": [r[0]["last_at"] for r in rows],
+        },
+        schema=PEOPLE_SCHEMA,
+    )
+    cluster_to_id = pl.DataFrame({"cluster": [r[0]["cluster"] for r in rows], "person_id": ids})
+    identity_map = clusters.join(cluster_to_id, on="cluster").select("identity_key", "person_id")
+    return people_df, identity_map.sort("identity_key")

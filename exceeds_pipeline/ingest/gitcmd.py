@@ -1,0 +1,83 @@
+"""Running git safely: arguments only (never a shell), a fixed environment, clear errors."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from pathlib import Path
+from typing import Mapping, Sequence
+
+# Transports git may use for anything we run (git enforces it for clones, fetches and
+# submodules alike): no ext::, fd::, http:// or others.
+ALLOWED_PROTOCOLS = "https:ssh:git:file"
+
+_CREDENTIALS = re.compile(r"(?P<scheme>[a-zA-Z][a-zA-Z0-9+.-]*://)[^/@\s]+@")
+
+
+class GitError(RuntimeError):
+    """A git command failed for a named repository; the message says what to do."""
+
+    def __init__(self, repo: str, message: str):
+        self.repo = repo
+        super().__init__(f"[{repo}] {redact(message)}")
+
+
+def redact(text: str) -> str:
+    """Hide credentials embedded in URLs (https://user:token@host -> https://***@host)."""
+    return _CREDENTIALS.sub(lambda m: f"{m.group('scheme')}***@", text)
+
+
+def git_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(
+        {
+            "GIT_ALLOW_PROTOCOL": ALLOWED_PROTOCOLS,
+            "GIT_TERMINAL_PROMPT": "0",  # never hang waiting for a password
+            "GIT_ASKPASS": "true",
+            "SSH_ASKPASS": "true",
+            "GIT_OPTIONAL_LOCKS": "0",  # reading must not take locks in the user's repo
+            "LC_ALL": "C",
+        }
+    )
+    env.pop("GIT_DIR", None)
+    env.pop("GIT_WORK_TREE", None)
+    return env
+
+
+def git_command(
+    git_dir: Path | None, args: Sequence[str], config: Mapping[str, str] | None = None
+) -> list[str]:
+    cmd = ["git"]
+    if git_dir is not None:
+        cmd += ["--git-dir", str(git_dir)]
+    for key, value in (config or {}).items():
+        cmd += ["-c", f"{key}={value}"]
+    return cmd + list(args)
+
+
+def run_git(
+    git_dir: Path | None,
+    args: Sequence[str],
+    repo: str,
+    *,
+    config: Mapping[str, str] | None = None,
+    input: bytes | None = None,
+    check: bool = True,
+    cwd: Path | None = None,
+) -> subprocess.CompletedProcess[bytes]:
+    proc = subprocess.run(
+        git_command(git_dir, args, config),
+        input=input,
+        capture_output=True,
+        env=git_env(),
+        cwd=cwd,
+    )
+    if check and proc.returncode != 0:
+        stderr = proc.stderr.decode("utf-8", "replace").strip()
+        raise GitError(repo, f"git {args[0]} failed: {stderr}")
+    return proc
+
+
+def git_text(git_dir: Path | None, args: Sequence[str], repo: str, **kwargs) -> str:
+    return run_git(git_dir, args, repo, **kwargs).stdout.decode("utf-8", "replace").strip()

@@ -1,0 +1,131 @@
+"""Incremental ingestion: read only commits not stored yet, follow force-pushes exactly.
+
+- Same tip as last time: nothing to read (a no-change run costs one `git rev-parse`).
+- New tip descends from the stored tip: read `stored..new` only.
+- Anything else (force-push, first run, a changed branch): list what is reachable now, read the
+  commits not stored, and drop stored commits that are no longer reachable, so nothing is
+  double counted and nothing stale remains.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+import polars as pl
+
+from exceeds_pipeline.ingest.git_log import decode, log_commits_parallel
+from exceeds_pipeline.ingest.gitcmd import git_text, run_git
+from exceeds_pipeline.ingest.raw_store import IngestState, RawStore
+from exceeds_pipeline.ingest.repository import LocalRepository
+
+
+@dataclass
+class IngestResult:
+    repo: str
+    tip: str
+    mode: str  # 'unchanged' | 'fast-forward' | 'full' | 'rewritten'
+    new_commits: int
+    removed_commits: int
+    total_commits: int
+    total_file_changes: int
+    is_shallow: bool
+    seconds: float
+
+
+def _rev_list(repo: LocalRepository, *revs: str) -> list[str]:
+    return git_text(repo.git_dir, ["rev-list", *revs, "--"], repo.name).split()
+
+
+def _is_ancestor(repo: LocalRepository, old: str, new: str) -> bool:
+    proc = run_git(repo.git_dir, ["merge-base", "--is-ancestor", old, new], repo.name, check=False)
+    return proc.returncode == 0
+
+
+def _has_commit(repo: LocalRepository, sha: str) -> bool:
+    proc = run_git(
+        repo.git_dir, ["cat-file", "-e", f"{sha}^{{commit}}"], repo.name, check=False
+    )
+    return proc.returncode == 0
+
+
+def ingest_repository(repo: LocalRepository, store: RawStore) -> IngestResult:
+    started = time.perf_counter()
+    state = store.state(repo.name)
+    stored_commits, stored_files = store.read(repo.name)
+    # The mailmap is read from the analysed branch itself, so bare and non-bare clones agree.
+    mailmap_rev = repo.tip
+
+    if state is not None and state.tip == repo.tip and state.branch == repo.branch:
+        return IngestResult(
+            repo.name, repo.tip, "unchanged", 0, 0, stored_commits.height,
+            stored_files.height, repo.is_shallow, time.perf_counter() - started,
+        )
+
+    stored = set(stored_commits["sha"].to_list())
+    removed: set[str] = set()
+    if state is not None and state.tip and _has_commit(repo, state.tip) and _is_ancestor(
+        repo, state.tip, repo.tip
+    ):
+        mode = "fast-forward"
+        new = [s for s in _rev_list(repo, repo.tip, f"^{state.tip}") if s not in stored]
+    else:
+        mode = "full" if state is None else "rewritten"
+        reachable = _rev_list(repo, repo.tip)
+        reachable_set = set(reachable)
+        new = [s for s in reachable if s not in stored]
+        removed = stored - reachable_set
+
+    new_commits, new_files = log_commits_parallel(repo.git_dir, repo.name, new, mailmap_rev)
+    if removed:
+        keep = pl.col("sha").is_in(list(removed)).not_()
+        stored_commits = stored_commits.filter(keep)
+        stored_files = stored_files.filter(keep)
+    commits = pl.concat([stored_commits, new_commits]) if stored_commits.height else new_commits
+    files = pl.concat([stored_files, new_files]) if stored_files.height else new_files
+    mailmap_blob = _mailmap_blob(repo)
+    if state is not None and stored_commits.height and state.mailmap_blob != mailmap_blob:
+        # An edited .mailmap applies to the whole history, as it does in git.
+        commits = _remap_identities(repo, commits, mailmap_rev)
+
+    store.write(
+        IngestState(
+            repo=repo.name,
+            branch=repo.branch,
+            tip=repo.tip,
+            generation="",
+            commits=commits.height,
+            is_shallow=repo.is_shallow,
+            mailmap_blob=mailmap_blob,
+            ingested_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        ),
+        commits,
+        files,
+    )
+    return IngestResult(
+        repo.name, repo.tip, mode, new_commits.height, len(removed), commits.height,
+        files.height, repo.is_shallow, time.perf_counter() - started,
+    )
+
+
+def _mailmap_blob(repo: LocalRepository) -> str | None:
+    proc = run_git(repo.git_dir, ["rev-parse", "--verify", "--quiet", f"{repo.tip}:.mailmap"], repo.name, check=False)
+    return proc.stdout.decode().strip() or None
+
+
+def _remap_identities(repo: LocalRepository, commits: pl.DataFrame, mailmap_rev: str) -> pl.DataFrame:
+    """Re-read mailmapped author names/emails for every stored commit (metadata only: fast)."""
+    out = run_git(
+        repo.git_dir,
+        ["log", "--no-walk=unsorted", "--stdin", "--format=%H%x1f%aN%x1f%aE"],
+        repo.name,
+        config={"mailmap.blob": f"{mailmap_rev}:.mailmap"},
+        input=("\n".join(commits["sha"].to_list()) + "\n").encode(),
+    ).stdout
+    rows = [[decode(f) for f in line.split(b"\x1f")] for line in out.splitlines() if line]
+    mapped = pl.DataFrame(
+        {"sha": [r[0] for r in rows], "mailmap_name": [r[1] for r in rows], "mailmap_email": [r[2] for r in rows]}
+    )
+    columns = commits.columns
+    return commits.drop("mailmap_name", "mailmap_email").join(mapped, on="sha", how="left").select(columns)

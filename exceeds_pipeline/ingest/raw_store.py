@@ -1,0 +1,101 @@
+"""Per-repository storage of the raw git tables, written atomically.
+
+Each repository has a folder under `<data-dir>/raw/` with Parquet files of one *generation*
+and a `state.json` naming that generation. A write puts the new generation's files beside the
+old ones and then replaces `state.json` in one rename, so a run killed at any point leaves
+either the old or the new state, never a mix; older generations are removed afterwards.
+Separate folders let repositories be ingested by parallel processes without sharing a lock.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import uuid
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import polars as pl
+
+from exceeds_pipeline.ingest.repository import storage_slug
+from exceeds_pipeline.schemas import RAW_COMMITS_SCHEMA, RAW_FILE_CHANGES_SCHEMA, empty_frame
+
+
+@dataclass
+class IngestState:
+    repo: str
+    branch: str
+    tip: str | None
+    generation: str
+    commits: int
+    is_shallow: bool = False
+    mailmap_blob: str | None = None
+    ingested_at: str = ""
+
+
+class RawStore:
+    def __init__(self, root: Path):
+        self.root = Path(root)
+
+    def folder(self, repo: str) -> Path:
+        return self.root / storage_slug(repo)
+
+    def state(self, repo: str) -> IngestState | None:
+        path = self.folder(repo) / "state.json"
+        try:
+            return IngestState(**json.loads(path.read_text()))
+        except FileNotFoundError:
+            return None
+        except (ValueError, TypeError):
+            return None  # unreadable state: treated as never ingested, the next run rebuilds it
+
+    def read(self, repo: str) -> tuple[pl.DataFrame, pl.DataFrame]:
+        state = self.state(repo)
+        if state is None:
+            return empty_frame(RAW_COMMITS_SCHEMA), empty_frame(RAW_FILE_CHANGES_SCHEMA)
+        folder = self.folder(repo)
+        return (
+            pl.read_parquet(folder / f"commits-{state.generation}.parquet"),
+            pl.read_parquet(folder / f"file_changes-{state.generation}.parquet"),
+        )
+
+    def scan(self, repos: list[str], table: str) -> pl.LazyFrame:
+        """All stored rows of `table` ('commits' or 'file_changes') for these repositories."""
+        schema = RAW_COMMITS_SCHEMA if table == "commits" else RAW_FILE_CHANGES_SCHEMA
+        files = []
+        for repo in repos:
+            state = self.state(repo)
+            if state is not None:
+                files.append(self.folder(repo) / f"{table}-{state.generation}.parquet")
+        if not files:
+            return empty_frame(schema).lazy()
+        return pl.scan_parquet(files)
+
+    def write(
+        self, state: IngestState, commits: pl.DataFrame, file_changes: pl.DataFrame
+    ) -> IngestState:
+        folder = self.folder(state.repo)
+        folder.mkdir(parents=True, exist_ok=True)
+        state.generation = uuid.uuid4().hex[:12]
+        state.commits = commits.height
+        for name, frame in (("commits", commits), ("file_changes", file_changes)):
+            tmp = folder / f".{name}-{state.generation}.parquet.tmp"
+            frame.write_parquet(tmp, statistics=False)
+            _fsync(tmp)
+            tmp.rename(folder / f"{name}-{state.generation}.parquet")
+        tmp_state = folder / f".state-{state.generation}.json.tmp"
+        tmp_state.write_text(json.dumps(asdict(state), indent=2))
+        _fsync(tmp_state)
+        os.replace(tmp_state, folder / "state.json")
+        for old in folder.iterdir():  # older generations and leftovers of killed runs
+            if state.generation not in old.name and old.name != "state.json":
+                old.unlink(missing_ok=True)
+        return state
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,161 @@
+"""Find, clone or fetch a configured repository and resolve its branch, with clear errors.
+
+Every failure raises GitError naming the repository and saying what to do about it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from exceeds_pipeline.ingest.gitcmd import GitError, git_text, redact, run_git
+
+ALLOWED_SCHEMES = ("https", "ssh", "git", "file")
+_SCP_LIKE = re.compile(r"^(?:[A-Za-z0-9._~-]+@)?[A-Za-z0-9.-]+:(?!//)[^\s]+$")
+
+
+@dataclass(frozen=True)
+class LocalRepository:
+    name: str
+    git_dir: Path
+    tip: str  # commit sha of the configured branch
+    branch: str  # the ref that was resolved
+    is_shallow: bool
+
+
+def validate_url(url: str) -> None:
+    """Refuse transports other than https, ssh, git and local files before git ever sees them."""
+    shown = redact(url)
+    if not url or url.startswith("-"):
+        raise ValueError(f"repository url {shown!r} is not a URL (it must not start with '-')")
+    if any(c in url for c in "\n\r\0"):
+        raise ValueError(f"repository url {shown!r} contains control characters")
+    if "::" in url.split("/", 1)[0] or url.startswith("ext::") or url.startswith("fd::"):
+        raise ValueError(
+            f"repository url {shown!r} uses a git remote helper transport; only "
+            f"{', '.join(ALLOWED_SCHEMES)} URLs are allowed"
+        )
+    if "://" in url:
+        scheme = url.split("://", 1)[0].lower()
+        if scheme not in ALLOWED_SCHEMES:
+            raise ValueError(
+                f"repository url {shown!r} uses the '{scheme}' transport; only "
+                f"{', '.join(ALLOWED_SCHEMES)} are allowed"
+            )
+        return
+    if _SCP_LIKE.match(url):  # git@github.com:owner/repo.git (ssh)
+        return
+    raise ValueError(
+        f"repository url {shown!r} is not an https://, ssh://, git://, file:// or "
+        f"user@host:path URL; use `path:` for a local clone"
+    )
+
+
+def name_from_url(url: str) -> str:
+    if "://" in url:
+        path = urlsplit(url).path
+    else:
+        path = url.split(":", 1)[1] if ":" in url else url
+    parts = [p for p in path.strip("/").split("/") if p]
+    if not parts:
+        return redact(url)
+    parts[-1] = re.sub(r"\.git$", "", parts[-1])
+    return "/".join(parts[-2:])
+
+
+def name_from_path(path: str) -> str:
+    p = Path(path).expanduser()
+    name = p.resolve().name if p.name in ("", ".", "..") else p.name
+    return re.sub(r"\.git$", "", name) or "repository"
+
+
+def storage_slug(name: str) -> str:
+    """A file-system-safe, collision-free folder name for a repository name."""
+    readable = re.sub(r"[^A-Za-z0-9._-]+", "_", name).strip("._")[:80] or "repo"
+    digest = hashlib.sha1(name.encode("utf-8")).hexdigest()[:8]
+    return f"{readable}-{digest}"
+
+
+def open_local(name: str, path: str, base_dir: Path) -> Path:
+    """The git dir of an existing clone (bare or not)."""
+    p = Path(path).expanduser()
+    if not p.is_absolute():
+        p = (base_dir / p).resolve()
+    if not p.exists():
+        raise GitError(name, f"path {p} does not exist; fix `path:` in the config or clone it there")
+    if not p.is_dir():
+        raise GitError(name, f"path {p} is not a directory; `path:` must point at a git clone")
+    proc = run_git(None, ["rev-parse", "--absolute-git-dir"], name, check=False, cwd=p)
+    if proc.returncode != 0:
+        raise GitError(
+            name, f"path {p} is not a git repository; point `path:` at a clone (bare or not)"
+        )
+    git_dir = Path(proc.stdout.decode().strip())
+    # A folder nested inside some other repository is not the repository the user meant.
+    top = run_git(None, ["rev-parse", "--show-toplevel"], name, check=False, cwd=p)
+    if top.returncode == 0 and Path(top.stdout.decode().strip()).resolve() != p.resolve():
+        raise GitError(
+            name, f"path {p} is inside the repository {top.stdout.decode().strip()}, not its root"
+        )
+    return git_dir
+
+
+def clone_or_fetch(name: str, url: str, repos_dir: Path) -> Path:
+    """Clone a URL once (bare) into the data dir; later runs fetch, following force-pushes."""
+    validate_url(url)
+    dest = repos_dir / f"{storage_slug(name)}.git"
+    if dest.exists():
+        run_git(
+            dest,
+            ["fetch", "--prune", "--force", "--no-tags", "--", "origin", "+refs/heads/*:refs/heads/*"],
+            name,
+        )
+        return dest
+    repos_dir.mkdir(parents=True, exist_ok=True)
+    # Clone into a temporary folder and rename: a clone killed half-way leaves nothing behind.
+    tmp = Path(tempfile.mkdtemp(prefix=f".{dest.name}.", dir=repos_dir))
+    try:
+        proc = run_git(None, ["clone", "--bare", "--quiet", "--", url, str(tmp)], name, check=False)
+        if proc.returncode != 0:
+            raise GitError(
+                name,
+                f"could not clone {redact(url)}: {proc.stderr.decode('utf-8', 'replace').strip()} "
+                f"(check the URL, your network and credentials)",
+            )
+        tmp.rename(dest)
+    finally:
+        if tmp.exists():
+            shutil.rmtree(tmp, ignore_errors=True)
+    return dest
+
+
+def resolve_branch(name: str, git_dir: Path, branch: str | None) -> tuple[str, str]:
+    """(ref, commit sha) of the configured branch, or of HEAD when none is configured."""
+    if not git_text(git_dir, ["rev-list", "-n", "1", "--all"], name, check=False):
+        raise GitError(name, "the repository has no commits yet; nothing to analyse")
+    if branch is None:
+        proc = run_git(git_dir, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], name, check=False)
+        if proc.returncode != 0:
+            raise GitError(name, "HEAD does not point at a commit; set `branch:` in the config")
+        ref = git_text(git_dir, ["symbolic-ref", "-q", "--short", "HEAD"], name, check=False)
+        return ref or "HEAD", proc.stdout.decode().strip()
+    if branch.startswith("-"):
+        raise GitError(name, f"branch {branch!r} is not a valid branch name")
+    for ref in (f"refs/heads/{branch}", f"refs/remotes/origin/{branch}", f"refs/tags/{branch}"):
+        proc = run_git(git_dir, ["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], name, check=False)
+        if proc.returncode == 0:
+            return branch, proc.stdout.decode().strip()
+    heads = git_text(git_dir, ["for-each-ref", "--format=%(refname:short)", "refs/heads"], name)
+    available = ", ".join(heads.split()[:10]) or "none"
+    raise GitError(
+        name, f"branch {branch!r} does not exist (branches: {available}); fix `branch:` in the config"
+    )
+
+
+def is_shallow(name: str, git_dir: Path) -> bool:
+    return git_text(git_dir, ["rev-parse", "--is-shallow-repository"], name) == "true"

@@ -1,0 +1,96 @@
+"""Dagster resources: where things live, and how tables are stored in the working DuckDB."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import polars as pl
+from dagster import ConfigurableResource, InputContext, OutputContext
+from dagster._core.storage.db_io_manager import DbTypeHandler, TableSlice
+from dagster_duckdb.io_manager import DuckDbClient
+from dagster_duckdb_polars import DuckDBPolarsIOManager, DuckDBPolarsTypeHandler
+
+from exceeds_pipeline import config as cfg
+from exceeds_pipeline.ingest.raw_store import RawStore
+
+
+class ExceedsSettings(ConfigurableResource):
+    """The config file and data directory of this deployment (SPEC §3)."""
+
+    config_path: str
+    data_dir: str
+
+    def load_config(self) -> cfg.ExceedsConfig:
+        return cfg.load_config(Path(self.config_path))
+
+    @property
+    def config_dir(self) -> Path:
+        return Path(self.config_path).parent
+
+    @property
+    def data(self) -> Path:
+        return Path(self.data_dir)
+
+    def raw_store(self) -> RawStore:
+        return RawStore(self.data / "raw")
+
+    @property
+    def repos_dir(self) -> Path:
+        return self.data / "repos"
+
+    @property
+    def exports_dir(self) -> Path:
+        return self.data / "exports"
+
+    @property
+    def published_database(self) -> Path:
+        return self.data / "exceeds.duckdb"
+
+    @property
+    def warehouse(self) -> Path:
+        return self.data / "warehouse.duckdb"
+
+
+class ReplacingPolarsTypeHandler(DuckDBPolarsTypeHandler):
+    """The stock Polars handler with three fixes for a pipeline that evolves.
+
+    - Unpartitioned tables are replaced (`CREATE OR REPLACE`), so a new column in a later
+      version does not break the insert into the old table.
+    - Empty frames still create their (empty) table, so downstream assets can load them.
+    - Loading uses `.pl()` and UTC, which works on DuckDB 1.x and 2.x alike (with duckdb 2.0
+      `.arrow()` returns a reader the stock handler cannot turn into a frame).
+    """
+
+    def handle_output(self, context: OutputContext, table_slice: TableSlice, obj: pl.DataFrame, connection):
+        if table_slice.partition_dimensions:
+            return super().handle_output(context, table_slice, obj, connection)
+        obj_arrow = obj.to_arrow()  # noqa: F841 (read by DuckDB's replacement scan)
+        connection.execute(f"create schema if not exists {table_slice.schema};")
+        connection.execute(
+            f"create or replace table {table_slice.schema}.{table_slice.table} as select * from obj_arrow"
+        )
+        context.add_output_metadata({"dagster/row_count": obj.height})
+
+    def load_input(self, context: InputContext, table_slice: TableSlice, connection) -> pl.DataFrame:
+        if table_slice.partition_dimensions and len(context.asset_partition_keys) == 0:
+            return pl.DataFrame()
+        connection.execute("SET TimeZone = 'UTC'")
+        return connection.execute(DuckDbClient.get_select_statement(table_slice=table_slice)).pl()
+
+
+class WarehouseIOManager(DuckDBPolarsIOManager):
+    """Polars frames stored as tables of the working DuckDB file (`<data-dir>/warehouse.duckdb`)."""
+
+    @staticmethod
+    def type_handlers() -> Sequence[DbTypeHandler]:
+        return [ReplacingPolarsTypeHandler()]
+
+
+def default_settings() -> ExceedsSettings:
+    return ExceedsSettings(config_path=str(cfg.config_path()), data_dir=str(cfg.data_dir()))
+
+
+def warehouse_io_manager(settings: ExceedsSettings) -> WarehouseIOManager:
+    settings.data.mkdir(parents=True, exist_ok=True)
+    return WarehouseIOManager(database=str(settings.warehouse), schema="main")
