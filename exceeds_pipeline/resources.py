@@ -1,6 +1,5 @@
 """Dagster resources: where things live, and how tables are stored in the working DuckDB."""
 
-from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path

@@ -1,0 +1,161 @@
+"""The `exceeds` command: materialize, query, profile, demo, ui (SPEC §2)."""
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from exceeds_pipeline import config as cfg
+
+
+def _common(parser: argparse.ArgumentParser, with_config: bool = True) -> None:
+    if with_config:
+        parser.add_argument("--config", help="config YAML (default: $EXCEEDS_CONFIG or exceeds.yaml)")
+    parser.add_argument("--data-dir", help="data directory (default: $EXCEEDS_DATA_DIR or data/)")
+
+
+def _report(outcome, echo=print) -> int:
+    failed = outcome.failed_repos
+    if failed:
+        echo(f"failed repositories: {', '.join(failed)} (their stored data was kept; fix and re-run)")
+    if not outcome.published:
+        echo("the database was not published: " + outcome.publish_error)
+    if outcome.ok:
+        echo(f"done in {outcome.seconds:.1f}s")
+    return 0 if outcome.ok else 1
+
+
+def cmd_materialize(args) -> int:
+    from exceeds_pipeline.runner import run_pipeline
+
+    data_dir = cfg.data_dir(args.data_dir)
+    outcome = run_pipeline(cfg.config_path(args.config), data_dir)
+    print(f"published database: {data_dir / 'exceeds.duckdb'}")
+    return _report(outcome)
+
+
+def cmd_demo(args) -> int:
+    from exceeds_pipeline.demo.generate import build_demo_repositories, write_demo_config
+    from exceeds_pipeline.runner import run_pipeline
+
+    data_dir = cfg.data_dir(args.data_dir)
+    demo_dir = data_dir / "demo"
+    print(f"building demo repositories in {demo_dir}")
+    repos = build_demo_repositories(demo_dir / "repos")
+    config_path = demo_dir / "exceeds.demo.yaml"
+    write_demo_config(config_path, repos)
+    outcome = run_pipeline(config_path, data_dir)
+    print(f"published database: {data_dir / 'exceeds.duckdb'}")
+    print(f'try: exceeds query "SELECT person_id, count(*) FROM counted_commits GROUP BY 1" --data-dir {data_dir}')
+    return _report(outcome)
+
+
+def _connect_published(args):
+    import duckdb
+
+    path = cfg.data_dir(args.data_dir) / "exceeds.duckdb"
+    if not path.exists():
+        raise SystemExit(f"no published database at {path}; run `exceeds materialize` (or `exceeds demo`) first")
+    return duckdb.connect(str(path), read_only=True)
+
+
+def cmd_query(args) -> int:
+    con = _connect_published(args)
+    try:
+        rel = con.sql(args.sql)
+        if rel is None:
+            return 0
+        if args.format == "table":
+            rel.show(max_width=10_000, max_rows=args.max_rows)
+        else:
+            frame = rel.pl()
+            if args.format == "csv":
+                sys.stdout.write(frame.write_csv())
+            else:
+                sys.stdout.write(frame.write_json() + "\n")
+    except Exception as exc:  # duckdb errors: show the message, not a traceback
+        print(f"query failed: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        con.close()
+    return 0
+
+
+def cmd_profile(args) -> int:
+    con = _connect_published(args)
+    try:
+        tables = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+        if "profiles" not in tables:
+            print("this database has no profiles yet", file=sys.stderr)
+            return 2
+        who = args.person.strip().lower()
+        row = con.execute(
+            """
+            SELECT pr.profile FROM profiles pr JOIN people p USING (person_id)
+            WHERE lower(p.person_id) = $who OR lower(p.display_name) = $who
+               OR list_contains(list_transform(p.emails, e -> lower(e)), $who)
+            ORDER BY (lower(p.person_id) = $who) DESC LIMIT 1
+            """,
+            {"who": who},
+        ).fetchone()
+    finally:
+        con.close()
+    if row is None:
+        print(f"no profile for {args.person!r} (try a person id, e-mail or name)", file=sys.stderr)
+        return 1
+    profile = json.loads(row[0]) if isinstance(row[0], str) else row[0]
+    print(json.dumps(profile, indent=2, ensure_ascii=False))
+    return 0
+
+
+def cmd_ui(args) -> int:
+    from exceeds_pipeline.runner import prepare_environment
+
+    prepare_environment(cfg.config_path(args.config), cfg.data_dir(args.data_dir))
+    os.chdir(cfg.PROJECT_ROOT)
+    dagster = Path(sys.executable).with_name("dagster")
+    argv = [str(dagster), "dev", "-w", str(cfg.PROJECT_ROOT / "workspace.yaml"), *args.dagster_args]
+    os.execv(argv[0], argv)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="exceeds", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("materialize", help="run the whole asset graph for every configured repository")
+    _common(p)
+    p.set_defaults(func=cmd_materialize)
+
+    p = sub.add_parser("demo", help="build the bundled demo repositories and materialize them")
+    _common(p, with_config=False)
+    p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("query", help="run SQL against the published database (read-only)")
+    p.add_argument("sql")
+    p.add_argument("--format", choices=["table", "csv", "json"], default="table")
+    p.add_argument("--max-rows", type=int, default=100)
+    _common(p, with_config=False)
+    p.set_defaults(func=cmd_query)
+
+    p = sub.add_parser("profile", help="print one person's profile JSON (by id, e-mail or name)")
+    p.add_argument("person")
+    _common(p, with_config=False)
+    p.set_defaults(func=cmd_profile)
+
+    p = sub.add_parser("ui", help="start the Dagster UI on this project (dagster dev)")
+    p.add_argument("dagster_args", nargs=argparse.REMAINDER, help="extra arguments for `dagster dev`")
+    _common(p)
+    p.set_defaults(func=cmd_ui)
+
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except cfg.ConfigError as exc:
+        print(str(exc), file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

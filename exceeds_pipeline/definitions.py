@@ -1,0 +1,46 @@
+"""The Dagster code location: raw (per repository) -> history -> ... -> published database.
+
+Loaded by `dagster dev -w workspace.yaml`, by the pyproject `[tool.dagster]` target and by the
+`exceeds` CLI. The config file and data directory come from EXCEEDS_CONFIG / EXCEEDS_DATA_DIR
+(defaults: `exceeds.yaml` and `data/` at the project root).
+"""
+
+
+from dagster import AssetSelection, Definitions, define_asset_job, in_process_executor
+
+from exceeds_pipeline.history.assets import commits, file_changes, people_and_identities
+from exceeds_pipeline.ingest.assets import raw_git_history, repository_partitions
+from exceeds_pipeline.publish.assets import exceeds_database
+from exceeds_pipeline.resources import default_settings, warehouse_io_manager
+from exceeds_pipeline.sync import sync_repository_partitions_sensor
+
+INGEST_ASSETS = AssetSelection.assets(raw_git_history)
+
+ingest_job = define_asset_job(
+    "ingest_repository",
+    selection=INGEST_ASSETS,
+    partitions_def=repository_partitions,
+    description="Clone/fetch one repository and ingest its new commits (one run per repository).",
+)
+
+# Everything downstream of the raw tables works on all repositories at once, in one process:
+# the steps are vectorised and sequential, so per-step subprocesses would only add start-up time.
+publish_job = define_asset_job(
+    "build_and_publish",
+    selection=AssetSelection.all() - INGEST_ASSETS,
+    executor_def=in_process_executor,
+    description="Derive tables, rollups and profiles for all repositories and publish the database.",
+)
+
+
+def build_definitions() -> Definitions:
+    settings = default_settings()
+    return Definitions(
+        assets=[raw_git_history, people_and_identities, commits, file_changes, exceeds_database],
+        jobs=[ingest_job, publish_job],
+        sensors=[sync_repository_partitions_sensor],
+        resources={"settings": settings, "io_manager": warehouse_io_manager(settings)},
+    )
+
+
+defs = build_definitions()

@@ -1,0 +1,87 @@
+"""Publish the user-facing DuckDB file atomically (SPEC §4).
+
+The pipeline works in `warehouse.duckdb`; users read `exceeds.duckdb`. Publishing copies the
+stable tables into a new file beside the target and renames it over the target in one step. A
+reader holding the old file open keeps reading its (unchanged) snapshot and never blocks the run;
+the next connection sees the new data. A run killed at any point leaves the old file intact.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import duckdb
+
+# Stable tables users query (SPEC §4), in dependency order; missing ones are skipped.
+PUBLISHED_TABLES = (
+    "repositories",
+    "people",
+    "commits",
+    "file_changes",
+    "work_items",
+    "commit_links",
+    "monthly_rollups",
+    "repo_rollups",
+    "quality_metrics",
+    "profiles",
+)
+
+VIEWS = {
+    "counted_commits": "SELECT * FROM commits WHERE is_counted",
+}
+
+
+def _quote(path: Path) -> str:
+    return "'" + str(path).replace("'", "''") + "'"
+
+
+def publish_database(
+    warehouse: Path, target: Path, extra_tables: dict | None = None
+) -> dict[str, int]:
+    """Copy the warehouse's published tables into `target` atomically; returns row counts.
+
+    `extra_tables` maps table names to Polars/Arrow frames written as they are.
+    """
+    target.parent.mkdir(parents=True, exist_ok=True)
+    tmp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    tmp.unlink(missing_ok=True)
+    counts: dict[str, int] = {}
+    con = duckdb.connect(str(tmp))
+    try:
+        con.execute(f"ATTACH {_quote(warehouse)} AS wh (READ_ONLY)")
+        existing = {
+            row[0]
+            for row in con.execute(
+                "SELECT table_name FROM duckdb_tables() WHERE database_name = 'wh' AND schema_name = 'main'"
+            ).fetchall()
+        }
+        for name, frame in (extra_tables or {}).items():
+            con.register("frame_to_publish", frame)
+            con.execute(f"CREATE TABLE main.{name} AS SELECT * FROM frame_to_publish")
+            con.unregister("frame_to_publish")
+        for table in PUBLISHED_TABLES:
+            if table in existing and table not in (extra_tables or {}):
+                con.execute(f"CREATE TABLE main.{table} AS SELECT * FROM wh.main.{table}")
+        con.execute("DETACH wh")
+        tables = [r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()]
+        for table in tables:
+            counts[table] = con.execute(f"SELECT count(*) FROM main.{table}").fetchone()[0]
+        for view, sql in VIEWS.items():
+            if "commits" in tables:
+                con.execute(f"CREATE VIEW {view} AS {sql}")
+        con.execute("CHECKPOINT")
+    finally:
+        con.close()
+    _fsync(tmp)
+    os.replace(tmp, target)
+    _fsync(target.parent)
+    return counts
+
+
+def _fsync(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)

@@ -1,0 +1,158 @@
+"""Run the whole asset graph through Dagster from the command line.
+
+One Dagster run per repository ingests its new commits (in parallel processes, one per core);
+a failed repository is reported and never stops the others. Then one run derives every table
+from all repositories and publishes the database. Every run is recorded in the Dagster instance
+(DAGSTER_HOME), so the UI shows what the CLI did.
+"""
+
+import multiprocessing
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from exceeds_pipeline import config as cfg
+
+# Failures are reported by the CLI itself, in one line each; the full logs stay in the UI.
+QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
+
+DAGSTER_YAML = """\
+# Dagster instance of exceeds_pipeline (created by the `exceeds` CLI).
+telemetry:
+  enabled: false
+run_queue:
+  max_concurrent_runs: {runs}
+"""
+
+
+@dataclass
+class RepoOutcome:
+    repo: str
+    ok: bool
+    message: str
+    seconds: float
+
+
+@dataclass
+class PipelineOutcome:
+    repos: list[RepoOutcome] = field(default_factory=list)
+    published: bool = False
+    publish_error: str = ""
+    seconds: float = 0.0
+
+    @property
+    def failed_repos(self) -> list[str]:
+        return [r.repo for r in self.repos if not r.ok]
+
+    @property
+    def ok(self) -> bool:
+        return self.published and not self.failed_repos
+
+
+def prepare_environment(config_path: Path, data_dir: Path) -> None:
+    """Point the code location at this config and data dir; make DAGSTER_HOME persistent."""
+    os.environ["EXCEEDS_CONFIG"] = str(config_path)
+    os.environ["EXCEEDS_DATA_DIR"] = str(data_dir)
+    home = cfg.dagster_home()
+    home.mkdir(parents=True, exist_ok=True)
+    os.environ["DAGSTER_HOME"] = str(home)
+    dagster_yaml = home / "dagster.yaml"
+    if not dagster_yaml.exists():
+        dagster_yaml.write_text(DAGSTER_YAML.format(runs=max(2, os.cpu_count() or 2)))
+    data_dir.mkdir(parents=True, exist_ok=True)
+
+
+def _failure_message(result) -> str:
+    """The user-facing message of the first failed step (Dagster's wrappers unwrapped)."""
+    for event in result.all_events:
+        if event.is_step_failure and event.step_failure_data:
+            error = event.step_failure_data.error
+            while error.cause is not None and error.cls_name.startswith("Dagster"):
+                error = error.cause
+            text = error.message.strip().splitlines()[0] if error.message.strip() else error.cls_name
+            head, sep, rest = text.partition(": ")
+            return rest if sep and head.endswith(error.cls_name) else text
+    return "run failed"
+
+
+def ingest_one(repo: str) -> RepoOutcome:
+    """Worker: one Dagster run ingesting one repository partition."""
+    from dagster import DagsterInstance
+
+    from exceeds_pipeline.definitions import defs
+
+    started = time.perf_counter()
+    job = defs.resolve_job_def("ingest_repository")
+    with DagsterInstance.get() as instance:
+        result = job.execute_in_process(
+            instance=instance, partition_key=repo, raise_on_error=False, run_config=QUIET_LOGS
+        )
+    elapsed = time.perf_counter() - started
+    if result.success:
+        metadata = {}
+        for event in result.get_asset_materialization_events():
+            mat = event.step_materialization_data.materialization
+            if mat.asset_key.path == ["raw_commits"]:
+                metadata = {k: v.value for k, v in mat.metadata.items()}
+        msg = (
+            f"{metadata.get('mode', '?')}: {metadata.get('new_commits', 0)} new commits, "
+            f"{metadata.get('removed_commits', 0)} removed, {metadata.get('dagster/row_count', 0)} stored"
+        )
+        if metadata.get("is_shallow"):
+            msg += " (shallow clone: only the commits present are counted; `git fetch --unshallow`)"
+        return RepoOutcome(repo, True, msg, elapsed)
+    return RepoOutcome(repo, False, _failure_message(result), elapsed)
+
+
+def run_pipeline(
+    config_path: Path, data_dir: Path, echo: Callable[[str], None] = print, workers: int | None = None
+) -> PipelineOutcome:
+    started = time.perf_counter()
+    prepare_environment(config_path, data_dir)
+    config = cfg.load_config(config_path)  # invalid config: ConfigError before anything runs
+    repos = [r.display_name for r in config.repositories]
+
+    from dagster import DagsterInstance
+
+    from exceeds_pipeline.sync import sync_partitions
+
+    with DagsterInstance.get() as instance:
+        sync_partitions(instance, repos)
+
+    outcome = PipelineOutcome()
+    workers = workers or max(1, min(len(repos), os.cpu_count() or 1))
+    echo(f"ingesting {len(repos)} repositories ({workers} in parallel)")
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+        futures = {pool.submit(ingest_one, repo): repo for repo in repos}
+        for n, future in enumerate(as_completed(futures), 1):
+            repo = futures[future]
+            try:
+                result = future.result()
+            except Exception as exc:  # a crashed worker fails its repository only
+                result = RepoOutcome(repo, False, f"{type(exc).__name__}: {exc}", 0.0)
+            outcome.repos.append(result)
+            status = "ok" if result.ok else "FAILED"
+            echo(f"  [{n}/{len(repos)}] {repo}: {status} - {result.message} ({result.seconds:.1f}s)")
+
+    echo("deriving tables and publishing the database")
+    from exceeds_pipeline.definitions import defs
+
+    job = defs.resolve_job_def("build_and_publish")
+    with DagsterInstance.get() as instance:
+        result = job.execute_in_process(instance=instance, raise_on_error=False, run_config=QUIET_LOGS)
+    outcome.published = result.success
+    if result.success:
+        for event in result.get_asset_materialization_events():
+            mat = event.step_materialization_data.materialization
+            rows = mat.metadata.get("dagster/row_count")
+            if rows is not None:
+                echo(f"  {mat.asset_key.to_user_string()}: {rows.value} rows")
+    else:
+        outcome.publish_error = _failure_message(result)
+        echo(f"  FAILED: {outcome.publish_error}")
+    outcome.seconds = time.perf_counter() - started
+    return outcome
