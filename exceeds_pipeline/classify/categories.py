@@ -1,0 +1,562 @@
+"""Commit categories from what a commit says and what it touches.
+
+`categorize_commits(commits, file_changes)` adds a `category` column, one of
+`schemas.COMMIT_CATEGORIES`. Everything is Polars over the whole table: a handful of regular
+expressions per commit, then the words of each message are joined against small lexicon tables,
+so 100k commits take about a second.
+
+**Normalising the message.** Trailers (`Signed-off-by:`, `Change-Id:`, `git-svn-id:`,
+`(cherry picked from commit ...)`, ...) are dropped. From the subject we strip list bullets
+(`- `, `* `), bracketed tags (`[dynamo]`, `[TEST]`, `[PATCH 2/5]`), issue keys (`HADOOP-1234.`,
+`#123:`, `Issue #12 by someone:`), the conventional-commit prefix (`feat(scope)!:`, remembered as
+the declared type) and component prefixes (`libfoo/api:`, `net: tcp:`; one to three words before
+a colon, kept when they contain a verb, as in `fix bug: crash in x`). What is left is the *head*;
+its first word (or two) is the *leading verb*, what follows is its object.
+
+**Precedence** (the first rule that applies wins):
+
+1. **revert**: git's revert wording (`Revert "..."`, `This reverts commit <sha>`) or a declared
+   `revert:` type. Reland/reapply wording is not a revert: it re-does the change.
+2. **merge**: merge commits are `other` (recorded, never counted).
+3. **declared conventional type**: `feat` -> feature, `fix`/`bugfix`/`hotfix` -> bug, `perf`,
+   `refactor`/`style` -> refactor, `docs`, `test(s)`, `build`/`ci`/`deps` -> build,
+   `chore`/`release`/`wip` -> chore. The author said what it is.
+4. **what the change touches** (when file changes are known): every file is documentation ->
+   docs; every file is a test or documentation, at least one a test -> test; every file is
+   build/CI/packaging configuration -> build.
+5. **what the message says**: each category gets a score, the highest wins; ties go to the
+   earlier category in `bug, feature, perf, refactor, docs, test, build, chore`.
+   - The leading verb weighs most: `fix`/`resolve`/`correct`/`prevent`/`handle`/`don't` -> bug;
+     `add`/`support`/`implement`/`introduce`/`allow`/`enable`/`expose` -> feature;
+     `refactor`/`rename`/`move`/`extract`/`clean up`/`simplify`/`remove`/`improve` -> refactor;
+     `optimize`/`speed up` -> perf; `document`/`javadoc` -> docs; `test` -> test;
+     `bump`/`upgrade`/`release` -> build; `merge`/`format`/`update` -> chore. A leading problem
+     noun (`NPE in ...`, `crash when ...`) counts as bug.
+   - A verb with its object outweighs the bare verb: `add tests for` -> test; `fix typo`,
+     `update docs`, `add javadoc` -> docs; `fix warnings`/`fix checkstyle` -> chore; `remove
+     unused/dead/deprecated` -> refactor; `add support for`/`add option` -> feature; `update X
+     to 1.2.3` -> build; `improve performance`/`reduce allocations` -> perf; `make X work` -> bug;
+     `make X configurable` -> feature.
+   - Words anywhere add to a category, once per word family, subject words counting double the
+     body's: bug words (bug, crash, error, exception, NPE, leak, wrong, incorrect, broken,
+     regression, fail, hang, deadlock, race, invalid, negations such as "doesn't"/"cannot"),
+     issue references (`fixes #12`, `bug 1234`), feature words (support, new, feature, option,
+     ability, configurable, allow, enable), and the refactor, perf, docs, test, build and chore
+     vocabularies.
+6. **new files**: with no signal in the message, a change that adds new source files is a
+   feature.
+7. otherwise **other**.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from exceeds_pipeline.schemas import COMMIT_CATEGORIES
+
+# Scored categories, in tie-breaking order (earlier wins).
+SCORED = ("bug", "feature", "perf", "refactor", "docs", "test", "build", "chore")
+
+# --------------------------------------------------------------------------------------------
+# Message normalisation
+# --------------------------------------------------------------------------------------------
+
+_TRAILERS = (
+    r"(?im)^[ \t]*(?:signed-off-by|co-authored-by|reviewed-by|acked-by|tested-by|reported-by|"
+    r"suggested-by|helped-by|cc|change-id|reviewed-on|differential revision|pull request resolved|"
+    r"ghstack-source-id|approved by|reviewers|subscribers|tags|git-svn-id)[ \t]*:[^\n]*$"
+)
+_SVN_ID = r"git-svn-id:\s*\S+(?:\s+[0-9a-f-]{36})?"
+_CHERRY = r"\(cherry picked from commit [0-9a-f]+\)"
+
+_BULLET = r"[\s\-*+•>~=]+"
+_BRACKET_TAG = r"\[[^\]\n]{0,80}\]\s*[:\-]?\s*"
+_ISSUE_KEY = (
+    r"\(?[a-z][a-z0-9_]*-\d+\)?(?:\s*[:.,]|\s+-)?\s+"  # HADOOP-123. / (KT-1) / CAMEL-1 -
+    r"|#\d+\s*[:.\-]?\s+"  # #123:
+    r"|(?:issue|bug|ticket|gh)[\s#\-]*\d+(?:\s+by\s+[^:\n]{1,80})?\s*[:.,\-]\s*"  # Issue #1 by x:
+    r"|\d{3,}\s*[:.\-]\s+"  # 322734: (bug-tracker number)
+)
+_CONV_TYPES = (
+    r"feat|feature|fix|bugfix|hotfix|perf|refactor|style|docs?|tests?|build|ci|deps|chore|release|"
+    r"revert|wip"
+)
+_CONVENTIONAL = rf"(?:{_CONV_TYPES})(?:\([^)\n]{{0,60}}\))?!?:\s*"
+# One to three short words before a colon: `libvaladoc:`, `zen disco:`, `1.x:`, `net/tcp:`.
+_COMPONENT = r"[a-z0-9_./*{}+#@<>-]+(?:[ ,][a-z0-9_./*{}+#@<>-]+){0,2}:\s+"
+
+_PREFIX_ALL = rf"^(?:{_BULLET}|{_BRACKET_TAG}|{_ISSUE_KEY}|{_CONVENTIONAL}|{_COMPONENT})*"
+_PREFIX_NO_COMPONENT = rf"^(?:{_BULLET}|{_BRACKET_TAG}|{_ISSUE_KEY}|{_CONVENTIONAL})*"
+_CONV_TYPE = rf"^(?:{_BULLET}|{_BRACKET_TAG}|{_ISSUE_KEY})*({_CONV_TYPES})(?:\([^)\n]{{0,60}}\))?!?:"
+_VERBISH = (
+    r"\b(?:fix\w*|add\w*|remove\w*|update\w*|support\w*|implement\w*|make|made|use|move\w*|"
+    r"rename\w*|refactor\w*|allow\w*|improve\w*|change\w*|revert\w*|bump\w*|merge\w*|"
+    r"clean\w*|delete\w*|create\w*|introduce\w*|avoid\w*|prevent\w*|handle\w*|bug\w*|should|"
+    r"not|don't|doesn't|can't|cannot)\b"
+)
+
+CONVENTIONAL_TYPES = {
+    "feat": "feature",
+    "feature": "feature",
+    "fix": "bug",
+    "bugfix": "bug",
+    "hotfix": "bug",
+    "perf": "perf",
+    "refactor": "refactor",
+    "style": "refactor",
+    "doc": "docs",
+    "docs": "docs",
+    "test": "test",
+    "tests": "test",
+    "build": "build",
+    "ci": "build",
+    "deps": "build",
+    "chore": "chore",
+    "release": "chore",
+    "wip": "chore",
+    "revert": "revert",
+}
+
+REVERT_RE = (
+    r"(?i)^\s*(?:\[[^\]\n]*\]\s*)*revert(?:\s*\"|\s*'|\s*:|\s+commit\b|\s+[0-9a-f]{7,40}\b)"
+    r"|this reverts commit [0-9a-f]{7,40}"
+)
+_ISSUE_REF = (
+    r"\b(?:fix(?:e[sd])?|close[sd]?|resolve[sd]?)\s*:?\s*(?:bug|issue)?\s*#\d+"
+    r"|\b(?:bug|issue)\s*#?\s*\d{2,}|\bfix(?:e[sd])?\s+(?:a\s+|the\s+)?(?:bug|issue)\b"
+)
+
+# --------------------------------------------------------------------------------------------
+# Lexicons. Words ending in `~` also stand for their inflections (fix~ = fix fixes fixed
+# fixing); `_` joins two-word entries (speed_up~ = speed up, speeds up, ...).
+# --------------------------------------------------------------------------------------------
+
+# Leading verb (or noun): category -> [(weight, words)].
+LEADS: dict[str, list[tuple[int, str]]] = {
+    "bug": [
+        (6, "fix~ fixup bugfix bugfixes hotfix bug correct~ resolve~ repair~"),
+        (5, "prevent~ workaround work_around~ guard~ npe crash~ regression~ deadlock~ leak~ "
+            "memory_leak broken wrong incorrect incorrectly segfault"),
+        (3, "avoid~ handle~ catch~ caught restore~ ignore~ protect~ sanitize~ sanitise~ escape~ "
+            "validate~ properly really finally don't dont do_not does_not doesn't never not "
+            "no_longer stop~ stopped stopping disable~ should must error~ exception~ issue~ problem~ "
+            "failure~ fail~ race~ hang~ unable cannot can't check_for null_check"),
+    ],
+    "feature": [
+        (6, "support~ implement~ implementation introduce~"),
+        (5, "allow~ enable~ provide~ expose~"),
+        (4, "add~ added new initial create~ integrate~ extend~ let~ generate~ emit~ accept~ show~ "
+            "display~ register~ configurable optionally"),
+        (2, "continue~ more now can first feature option infer~ report~"),
+    ],
+    "refactor": [
+        (6, "refactor~ rename~ cleanup clean-up clean~ clean_up~ polish~ tidy tidied tidies "
+            "simplify simplifies simplified simplifying extract~"),
+        (5, "move~ restructure~ reorganize~ reorganise~ rework~ rewrite~ rewrote rewritten split~ "
+            "inline~ consolidate~ unify unifies unified dedupe~ deduplicate~ decouple~ "
+            "modularize~ encapsulate~ generalize~ generalise~ abstract~ pull_up push_down reuse~"),
+        (4, "remove~ delete~ drop~ dropped dropping deprecate~ minor small trivial improve~ "
+            "improvement~ enhance~ better replace~ adapt~ adjust~"),
+        (2, "use~ using switch~ migrate~ change~ modify modifies modified modifying convert~ "
+            "make~ made revise~ tweak~ prefer~ reduce~"),
+    ],
+    "perf": [
+        (7, "optimize~ optimise~ optimization~ optimisation~ speed_up~ sped_up speedup accelerate~ "
+            "faster perf performance"),
+        (3, "cache~ memoize~ lazily lazy parallelize~ parallelise~ vectorize~ vectorise~"),
+    ],
+    "docs": [
+        (7, "document~ documentation doc docs javadoc~ readme changelog comment~ clarify "
+            "clarifies clarified reword~ explain~ typo typos"),
+    ],
+    "test": [(6, "test~ unit_test~ testcase~ coverage")],
+    "build": [
+        (7, "bump~ upgrade~ downgrade~ pin pinned unpin~"),
+        (4, "release~ version~ build~ ci maven gradle pom dependency dependencies deps packaging"),
+    ],
+    "chore": [
+        (3, "merge~ format~ formatting reformat~ whitespace style lint license licence copyright "
+            "wip tmp temp misc various housekeeping sync~ update~ regenerate~"),
+    ],
+}
+
+# Words anywhere: (category, weight in the subject, words). The body counts half. Each group
+# counts once per commit, however many of its words appear.
+TERMS: list[tuple[str, int, str]] = [
+    ("bug", 2, "bug~ bugfix buggy fix~ fixup hotfix"),
+    ("bug", 3, "crash~ segfault segv panic~ abort~ exception~ npe npes nullpointerexception "
+               "null_pointer leak~ leaky deadlock~ race_condition~ race hang~ hung freeze~ froze "
+               "stackoverflow overflow~ underflow infinite_loop corrupt~ corruption regression~ "
+               "regressed"),
+    ("bug", 2, "error~ wrong wrongly incorrect incorrectly broken break breaks breakage fail~ "
+               "failure~ faulty fault defect~ invalid mismatch~ inconsistent inconsistency "
+               "unexpected unexpectedly mistakenly accidentally erroneous erroneously misbehave~ "
+               "glitch"),
+    ("bug", 1, "issue~ problem~ missing properly correctly instead_of workaround work_around "
+               "edge_case corner_case null"),
+    ("bug", 1, "not doesn't does_not don't didn't did_not can't cannot couldn't could_not won't "
+               "isn't wasn't aren't never unable no_longer anymore again"),
+    ("feature", 2, "support~ feature~ implement~ implementation introduce~ ability capability "
+                   "possibility new initial"),
+    ("feature", 1, "allow~ enable~ option~ optional optionally configurable customizable api apis "
+                   "extension~ plugin~ command~ endpoint~ now can_now add~ added"),
+    ("refactor", 2, "refactor~ refactorings cleanup cleanups clean-up clean_up~ rename~ "
+                    "simplify simplifies simplified simplifying restructure~ reorganize~ "
+                    "reorganise~ polish~ dead_code unused redundant duplicate~ duplication "
+                    "readability readable maintainability tidy consolidate~ code_style "
+                    "deprecate~ deprecation"),
+    ("refactor", 1, "move~ extract~ unnecessary obsolete replace~ rework~ rewrite~ rewritten "
+                    "internal internals abstract superclass helper~ utility utilities improve~ "
+                    "improvement~ minor remove~ delete~ naming generics"),
+    ("perf", 2, "perf performance faster speedup speed_up~ optimize~ optimise~ optimization~ "
+                "optimisation~ latency throughput memory_usage memory_footprint allocation~ "
+                "efficient efficiently inefficient slow slower slowness benchmark~"),
+    ("perf", 1, "cache~ caching lazy lazily overhead copies quicker"),
+    ("docs", 2, "docs doc documentation javadoc~ readme changelog release_notes docstring~ typo~ "
+                "spelling grammar comment~ api_docs man_page manual tutorial~ guide~"),
+    ("docs", 1, "document~ wording example~ sample~"),
+    ("test", 2, "test~ testcase~ test_case~ unit_test~ junit testng pytest unittest coverage "
+                "flaky mock~ fixture~ tck"),
+    ("test", 1, "assert~ assertion~ verify verifies"),
+    ("build", 2, "build~ pom maven gradle makefile cmake bazel dependency dependencies deps "
+                 "version~ bump~ upgrade~ release~ ci travis jenkins github_actions workflow~ "
+                 "docker dockerfile packaging gitignore artifact~ snapshot"),
+    ("chore", 2, "minor trivial cosmetic format~ formatting whitespace indentation style lint~ "
+                 "linter checkstyle warning~ license licence header~ copyright merge~ "
+                 "housekeeping misc wip todo todos logging"),
+    ("chore", 1, "update~ sync~ tweak~"),
+]
+
+# Verb + object phrases, anchored at the start of the head: (category, weight, regex). They
+# outweigh the bare leading verb; the first that matches applies.
+_ADD = (
+    r"(?:add|adds|added|adding|create|creates|created|write|writes|wrote|new|more|extend|extended|"
+    r"improve|improved|improves|update|updated|updates|enhance|enhanced)"
+)
+_ADJ = (
+    r"(?:(?:a|an|the|some|more|few|new|another|additional|extra|basic|simple|missing|initial|"
+    r"unit|integration|regression|functional|e2e|smoke|performance|junit|test|tck|sample|small)\s+)"
+)
+PHRASES: list[tuple[str, int, str]] = [
+    ("docs", 12, r"(?:fix|fixed|fixes|fixing|correct|corrected)\s+(?:a\s+|some\s+|minor\s+|the\s+)?(?:typos?|spelling|grammar|wording)\b"),
+    ("chore", 12, r"(?:fix|fixed|fixes|fixing|remove|removed|removes|silence|suppress|address)\s+"
+                  r"(?:(?:some|all|the|a|few|minor|compiler|compile|javac|build|gcc|clang|eclipse|"
+                  r"deprecation|unchecked|sonar|lint|pylint|flake8|mypy|type)\s+){0,3}"
+                  r"(?:warnings?|checkstyle|lint|linter|formatting|format|style|whitespace|indentation|imports)\b"),
+    ("perf", 10, r"(?:improve|improved|improves|improving|increase|increased|boost)\s+(?:the\s+)?(?:[a-z0-9_.-]+\s+)?(?:performance|speed|throughput|latency)"),
+    ("test", 9, rf"{_ADD}\s+{_ADJ}{{0,3}}(?:tests?|test ?cases?|testcases?|specs?|unit ?tests?|coverage)\b"),
+    ("docs", 9, rf"(?:{_ADD}|fix|fixed|fixes|clarify|clarified|reword|reworded)\s+{_ADJ}{{0,3}}"
+                r"(?:docs?|documentation|javadocs?|comments?|readme|changelog|release notes|"
+                r"docstrings?|api docs?|man ?pages?|license headers?)\b"),
+    ("docs", 9, r"(?:typos?|spelling)\b"),
+    ("refactor", 9, r"(?:remove|removed|removes|removing|delete|deleted|deletes|drop|dropped|drops)\s+"
+                    r"(?:(?:the|a|an|some|all|now)\s+)?(?:unused|dead|obsolete|deprecated|redundant|"
+                    r"unnecessary|unneeded|useless|commented|old|stale|leftover|duplicate|duplicated)\b"),
+    ("refactor", 9, r"(?:code|minor|small|some|general|more)\s+(?:cleanup|clean-up|clean up|refactor[a-z]*|polish[a-z]*|tidy[a-z]*)"),
+    ("chore", 9, r"(?:merge|merged)\s+(?:branch|remote|pull request|tag|changes|master|trunk|from)\b"),
+    ("build", 9, r"(?:update|updated|updates|upgrade|upgraded|upgrades|bump|bumped|bumps|set|change|changed)\b[^\n]*\bto (?:version |v)?\d+(?:\.\d+)+"),
+    ("build", 9, r"(?:prepare|prepared|preparing)\s+(?:for\s+)?(?:the\s+)?(?:next\s+)?(?:release|version|development)"),
+    ("perf", 8, r"(?:reduce|reduced|reduces|reducing|lower|lowered|cut|avoid|avoids|avoided)\s+(?:[a-z0-9_.-]+\s+){0,2}(?:memory|allocations?|copies|copying|overhead|latency|cpu|gc|garbage|contention|lookups?|round ?trips?)\b"),
+    ("chore", 8, r"(?:update|updated|updates)\s+(?:\.gitignore|gitignore|copyright|license|authors|contributors|mailmap)\b"),
+    ("test", 7, rf"{_ADD}\b[^\n]*\b(?:tests?|testcases?)\.?$"),
+    ("bug", 7, r"(?:make|made|makes|get|got|gets)\b[^\n]*\b(?:work|works|working|pass|passes|compile|compiles|run|runs)\b"),
+    ("feature", 7, rf"(?:add|adds|added|adding)\s+{_ADJ}{{0,2}}(?:support|ability|capability|possibility|option|options|feature|functionality|command|endpoint|api|hook|flag|setting|parameter|extension|plugin)\b"),
+    ("feature", 7, r"(?:make|made|makes)\b[^\n]*\b(?:configurable|optional|possible|customi[sz]able|pluggable|extensible|overridable|public|accessible|available)\b"),
+    ("feature", 6, r"(?:first|initial)\s+(?:version|cut|draft|implementation|import|commit|code|support)\b"),
+    ("build", 6, r"(?:add|added|update|updated|fix|fixed|change|changed)\s+(?:[a-z0-9_.-]+\s+){0,2}(?:pom|pom\.xml|gradle|maven|build\.gradle|makefile|cmake[a-z]*|ci|travis|jenkins[a-z]*|dockerfile|dependenc[a-z]*|\.gitignore|gitignore)\b"),
+    ("bug", 4, r"(?:should|must)\s+not\b"),
+]
+
+# --------------------------------------------------------------------------------------------
+# Paths
+# --------------------------------------------------------------------------------------------
+
+TEST_PATH = (
+    r"(?i)(?:^|/)(?:tests?|__tests__|testing|testdata|test_?data|test-?resources|testsuite|"
+    r"spec|specs|fixtures|it|e2e|unittests?)/"
+    r"|(?:^|/)src/(?:test|it|androidTest|integrationTest)/"
+    r"|(?:^|/)test_[^/]*\.py$|_tests?\.(?:py|go|rs|c|cc|cpp|cxx|rb|exs?)$"
+    r"|(?:^|/)[^/]*(?:Test|Tests|TestCase|Spec|IT)\.(?:java|kt|scala|groovy|cs|swift|m|mm|php)$"
+    r"|\.(?:test|spec)\.[cm]?[jt]sx?$|_spec\.rb$|(?:^|/)conftest\.py$"
+)
+DOCS_PATH = (
+    r"(?i)(?:^|/)(?:docs?|documentation|man|javadoc|apidocs?)/"
+    r"|\.(?:md|markdown|rst|adoc|asciidoc|txt|textile|rdoc|pod|texi|texinfo)$"
+    r"|(?:^|/)(?:README|CHANGELOG|CHANGES|NEWS|HISTORY|AUTHORS|CONTRIBUTORS|CONTRIBUTING|"
+    r"LICENSE|LICENCE|COPYING|NOTICE|THANKS|CODE_OF_CONDUCT|SECURITY|MAINTAINERS)(?:\.[^/]*)?$"
+)
+BUILD_PATH = (
+    r"(?i)(?:^|/)(?:\.github|\.circleci|\.gitlab|\.buildkite|\.ci|ci|\.azure-pipelines|\.devcontainer|\.mvn)/"
+    r"|(?:^|/)(?:Makefile|GNUmakefile|Makefile\.(?:am|in)|CMakeLists\.txt|[^/]*\.cmake|"
+    r"BUILD|BUILD\.bazel|WORKSPACE|MODULE\.bazel|[^/]*\.bzl|\.bazelrc|meson\.build|meson_options\.txt|"
+    r"configure|configure\.ac|configure\.in|setup\.py|setup\.cfg|pyproject\.toml|MANIFEST\.in|"
+    r"requirements[^/]*\.(?:txt|in)|constraints[^/]*\.txt|Pipfile|Pipfile\.lock|poetry\.lock|uv\.lock|"
+    r"tox\.ini|noxfile\.py|environment[^/]*\.ya?ml|\.pre-commit-config\.yaml|"
+    r"package\.json|package-lock\.json|yarn\.lock|pnpm-lock\.yaml|\.npmrc|\.nvmrc|lerna\.json|"
+    r"pom\.xml|build\.gradle(?:\.kts)?|settings\.gradle(?:\.kts)?|gradle\.properties|gradlew(?:\.bat)?|"
+    r"gradle-wrapper\.properties|build\.xml|ivy\.xml|build\.sbt|Cargo\.toml|Cargo\.lock|go\.mod|go\.sum|"
+    r"Gemfile|Gemfile\.lock|[^/]*\.gemspec|composer\.json|composer\.lock|Dockerfile[^/]*|[^/]*\.dockerfile|"
+    r"docker-compose[^/]*\.ya?ml|\.travis\.yml|\.gitlab-ci\.yml|appveyor\.yml|azure-pipelines[^/]*\.yml|"
+    r"Jenkinsfile|\.gitignore|\.gitattributes|\.dockerignore|\.editorconfig|codecov\.yml|"
+    r"\.clang-format|\.clang-tidy|\.flake8|\.pylintrc|\.eslintrc[^/]*|\.prettierrc[^/]*|"
+    r"renovate\.json|dependabot\.yml|vcpkg\.json|conanfile\.(?:txt|py)|"
+    r"[^/]*\.vcxproj|[^/]*\.sln|[^/]*\.csproj|Directory\.Build\.props|BUCK|TARGETS)$"
+)
+
+_TOKEN = r"[a-z0-9][a-z0-9'_]*"
+_BODY_CHARS = 600  # only the start of a long body is read: it is where the change is described
+
+
+# --------------------------------------------------------------------------------------------
+# Lexicon tables
+# --------------------------------------------------------------------------------------------
+
+
+def _inflections(word: str) -> list[str]:
+    if word.endswith("e"):
+        return [word, word + "s", word + "d", word[:-1] + "ing"]
+    if word.endswith(("s", "x", "z", "ch", "sh")):
+        return [word, word + "es", word + "ed", word + "ing"]
+    if word.endswith("y") and len(word) > 2 and word[-2] not in "aeiou":
+        return [word, word[:-1] + "ies", word[:-1] + "ied", word + "ing"]
+    return [word, word + "s", word + "ed", word + "ing"]
+
+
+def expand(words: str) -> list[str]:
+    """`fix~ speed_up~ npe` -> fix fixes fixed fixing speed up speeds up ... npe."""
+    out: list[str] = []
+    for item in words.split():
+        inflect = item.endswith("~")
+        parts = item.rstrip("~").split("_")
+        firsts = _inflections(parts[0]) if inflect else [parts[0]]
+        out.extend(" ".join([first, *parts[1:]]) for first in firsts)
+    return list(dict.fromkeys(out))
+
+
+def _lead_table() -> pl.DataFrame:
+    rows: dict[tuple[str, str], int] = {}
+    for cat, entries in LEADS.items():
+        for weight, words in entries:
+            for token in expand(words):
+                rows[(token, cat)] = max(rows.get((token, cat), 0), weight)
+    return pl.DataFrame(
+        {"token": [t for t, _ in rows], "cat": [c for _, c in rows], "w": list(rows.values())},
+        schema={"token": pl.String, "cat": pl.String, "w": pl.Int32},
+    )
+
+
+def _term_table() -> pl.DataFrame:
+    tokens, cats, weights, groups = [], [], [], []
+    for group, (cat, weight, words) in enumerate(TERMS):
+        for token in expand(words):
+            tokens.append(token)
+            cats.append(cat)
+            weights.append(weight)
+            groups.append(group)
+    return pl.DataFrame(
+        {"token": tokens, "cat": cats, "w": weights, "group": groups},
+        schema={"token": pl.String, "cat": pl.String, "w": pl.Int32, "group": pl.Int32},
+    )
+
+
+_LEAD_TABLE = _lead_table()
+_TERM_TABLE = _term_table()
+_BIGRAM_FIRSTS = pl.Series(sorted({t.split(" ")[0] for t in _TERM_TABLE["token"] if " " in t}), dtype=pl.String)
+_PHRASE_ANY = "^(?:" + "|".join(f"(?:{rx})" for _, _, rx in PHRASES) + ")"
+_PHRASE_RE = "^(?:" + "|".join(f"(?P<p{i}>{rx})" for i, (_, _, rx) in enumerate(PHRASES)) + ")"
+
+
+# --------------------------------------------------------------------------------------------
+# Pipeline
+# --------------------------------------------------------------------------------------------
+
+
+def normalise_messages(lf: pl.LazyFrame, message: pl.Expr, subject: pl.Expr) -> pl.LazyFrame:
+    """Add `_text` (cleaned message), `_subj`, `_body`, `_head` (lower case) and `_conv`."""
+    text = (
+        pl.coalesce(message, subject, pl.lit(""))
+        .str.replace_all(_SVN_ID, "")
+        .str.replace_all(_CHERRY, "")
+        .str.replace_all(r"\r\n?", "\n")
+        .str.strip_chars()
+    )
+    lf = lf.with_columns(text.alias("_text"), subject.alias("_subject_in"))
+    first_line = pl.col("_text").str.extract(r"^([^\n]*)", 1)
+    lf = lf.with_columns(
+        pl.coalesce(pl.col("_subject_in"), first_line).fill_null("").str.strip_chars().str.to_lowercase().alias("_subj"),
+        pl.col("_text").str.replace(r"^[^\n]*\n?", "").str.slice(0, _BODY_CHARS)
+        .str.replace_all(_TRAILERS, "").str.to_lowercase().alias("_body"),
+    )
+    subj = pl.col("_subj")
+    # Matching without capture groups lets the regex engine use its fast path; the prefixes are
+    # recovered from the lengths.
+    lf = lf.with_columns(
+        subj.str.replace(_PREFIX_ALL, "").str.len_chars().alias("_h_all"),
+        subj.str.replace(_PREFIX_NO_COMPONENT, "").str.len_chars().alias("_h_nc"),
+    )
+    n = subj.str.len_chars()
+    p_nc = subj.str.slice(0, n - pl.col("_h_nc"))
+    components = subj.str.slice(n - pl.col("_h_nc"), pl.col("_h_nc") - pl.col("_h_all"))
+    # Component prefixes are stripped unless they read as words of the message (`fix bug: ...`).
+    keep_components = components.str.contains(_VERBISH)
+    head_len = pl.when(keep_components).then(pl.col("_h_nc")).otherwise(pl.col("_h_all"))
+    return lf.with_columns(
+        subj.str.slice(n - head_len).str.strip_chars().alias("_head"),
+        p_nc.str.extract(_CONV_TYPE, 1).alias("_conv"),
+    ).drop("_subject_in", "_h_all", "_h_nc")
+
+
+def _message_scores(lf: pl.LazyFrame) -> pl.LazyFrame:
+    """Add `_s_<category>` scores to a frame that has `_i`, `_head` and `_body`."""
+    base = lf.select(
+        "_i",
+        pl.col("_head").str.extract_all(_TOKEN).alias("_ht"),
+        pl.col("_body").str.extract_all(_TOKEN).alias("_bt"),
+    ).collect()
+    # Phrases: only the heads that match any of them go through the (slower) capturing match.
+    matched = lf.select("_i", "_head").filter(pl.col("_head").str.contains(_PHRASE_ANY)).collect()
+    ph = matched.select("_i", pl.col("_head").str.extract_groups(_PHRASE_RE).struct.unnest())
+
+    # Leading verb: the first word, or the first two.
+    ht = pl.col("_ht")
+    leads = pl.concat(
+        [
+            base.select("_i", ht.list.get(0, null_on_oob=True).alias("token")),
+            base.select("_i", (ht.list.get(0, null_on_oob=True) + " " + ht.list.get(1, null_on_oob=True)).alias("token")),
+        ]
+    ).drop_nulls()
+    lead_scores = (
+        leads.join(_LEAD_TABLE, on="token", how="inner").group_by("_i", "cat").agg(pl.col("w").max())
+    )
+
+    # Phrases: the first alternative that matches.
+    phrase_fields = [f"p{i}" for i in range(len(PHRASES))]
+    phrase_idx = pl.coalesce([pl.when(pl.col(f).is_not_null()).then(pl.lit(i)) for i, f in enumerate(phrase_fields)])
+    phrases = (
+        ph.select("_i", phrase_idx.alias("p")).drop_nulls("p")
+        .with_columns(
+            pl.col("p").replace_strict(list(range(len(PHRASES))), [c for c, _, _ in PHRASES], return_dtype=pl.String).alias("cat"),
+            pl.col("p").replace_strict(list(range(len(PHRASES))), [w for _, w, _ in PHRASES], return_dtype=pl.Int32).alias("w"),
+        )
+        .select("_i", "cat", "w")
+    )
+    first = pl.concat([lead_scores, phrases]).group_by("_i", "cat").agg(pl.col("w").max())
+
+    # Words anywhere: unigrams and bigrams, each term group once per commit and place.
+    def words(col: str, divisor: int) -> pl.DataFrame:
+        uni = base.select("_i", pl.col(col).alias("token")).explode("token", empty_as_null=False)
+        same = pl.col("_i") == pl.col("_i").shift(-1)
+        nxt = uni.with_columns(pl.col("token").shift(-1).alias("_next"), same.alias("_same"))
+        bi = nxt.filter(pl.col("_same").fill_null(False) & pl.col("token").is_in(_BIGRAM_FIRSTS)).select(
+            "_i", (pl.col("token") + " " + pl.col("_next")).alias("token")
+        )
+        grams = pl.concat([uni, bi])
+        return (
+            grams.join(_TERM_TABLE, on="token", how="inner")
+            .unique(["_i", "group"])
+            .select("_i", "cat", (pl.col("w") // divisor).alias("w"))
+        )
+
+    terms = pl.concat([words("_ht", 1), words("_bt", 2)]).group_by("_i", "cat").agg(pl.col("w").sum())
+
+    total = pl.concat([first, terms]).group_by("_i", "cat").agg(pl.col("w").sum())
+    wide = total.group_by("_i").agg(
+        [pl.col("w").filter(pl.col("cat") == c).sum().cast(pl.Int32).alias(f"_s_{c}") for c in SCORED]
+    )
+    return lf.join(wide.lazy(), on="_i", how="left").with_columns(
+        [pl.col(f"_s_{c}").fill_null(0) for c in SCORED]
+    )
+
+
+def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
+    """Per commit: number of files, of test / docs / build files, and of new source files."""
+    path = pl.col("path").fill_null("")
+    is_test = path.str.contains(TEST_PATH)
+    is_build = path.str.contains(BUILD_PATH) & ~is_test
+    is_docs = path.str.contains(DOCS_PATH) & ~is_test & ~is_build
+    status = pl.col("status").fill_null("") if "status" in file_changes.columns else pl.lit("")
+    return (
+        file_changes.lazy()
+        .select(
+            "repo", "sha", is_test.alias("t"), is_docs.alias("d"), is_build.alias("b"),
+            ((status == "A") & ~is_test & ~is_docs & ~is_build).alias("a"),
+        )
+        .group_by("repo", "sha")
+        .agg(
+            pl.len().cast(pl.Int64).alias("_n"),
+            pl.col("t").sum().cast(pl.Int64).alias("_n_test"),
+            pl.col("d").sum().cast(pl.Int64).alias("_n_docs"),
+            pl.col("b").sum().cast(pl.Int64).alias("_n_build"),
+            pl.col("a").sum().cast(pl.Int64).alias("_n_new_src"),
+        )
+        .collect()
+    )
+
+
+def categorize_commits(commits: pl.DataFrame, file_changes: pl.DataFrame | None = None) -> pl.DataFrame:
+    """Return `commits` with a `category` column (one of COMMIT_CATEGORIES), rows in order.
+
+    `commits` needs `subject` and/or `message`; `repo`, `sha` (to join file changes) and
+    `is_merge` are used when present. `file_changes` (RAW_FILE_CHANGES_SCHEMA: repo, sha, path,
+    status) may be empty or None.
+    """
+    return _classify(commits, file_changes).drop(
+        [c for c in _classify_internal_columns() if c != "category"], strict=False
+    )
+
+
+def _classify_internal_columns() -> list[str]:
+    return ["_i", "_text", "_subj", "_body", "_head", "_conv", "_n", "_n_test", "_n_docs",
+            "_n_build", "_n_new_src", *[f"_s_{c}" for c in SCORED], "category"]
+
+
+def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
+    cols = [c for c in commits.columns if c != "category"]
+    subject = pl.col("subject") if "subject" in cols else pl.lit(None, pl.String)
+    message = pl.col("message") if "message" in cols else pl.lit(None, pl.String)
+    is_merge = pl.col("is_merge").fill_null(False) if "is_merge" in cols else pl.lit(False)
+
+    lf = normalise_messages(commits.select(cols).lazy().with_row_index("_i"), message, subject)
+    lf = _message_scores(lf.collect().lazy())
+
+    have_files = file_changes is not None and file_changes.height > 0 and "repo" in cols and "sha" in cols
+    if have_files:
+        lf = lf.join(_path_flags(file_changes).lazy(), on=["repo", "sha"], how="left")
+    else:
+        lf = lf.with_columns(
+            *(pl.lit(None, pl.Int64).alias(c) for c in ("_n", "_n_test", "_n_docs", "_n_build", "_n_new_src"))
+        )
+
+    score_cols = [f"_s_{c}" for c in SCORED]
+    best_idx = pl.concat_list(score_cols).list.arg_max()
+    by_message = pl.when(pl.max_horizontal(score_cols) > 0).then(
+        best_idx.replace_strict(list(range(len(SCORED))), list(SCORED), return_dtype=pl.String)
+    )
+    n = pl.col("_n").fill_null(0)
+    by_paths = (
+        pl.when(n == 0).then(pl.lit(None, pl.String))
+        .when(pl.col("_n_docs") == n).then(pl.lit("docs"))
+        .when((pl.col("_n_test") > 0) & (pl.col("_n_test") + pl.col("_n_docs") == n)).then(pl.lit("test"))
+        .when(pl.col("_n_build") == n).then(pl.lit("build"))
+    )
+    by_conv = pl.col("_conv").replace_strict(CONVENTIONAL_TYPES, default=None, return_dtype=pl.String)
+    is_revert = pl.col("_text").str.contains(REVERT_RE) | (by_conv == "revert")
+
+    category = (
+        pl.when(is_revert).then(pl.lit("revert"))
+        .when(is_merge).then(pl.lit("other"))
+        .when(by_conv.is_not_null()).then(by_conv)
+        .when(by_paths.is_not_null()).then(by_paths)
+        .when(by_message.is_not_null()).then(by_message)
+        .when(pl.col("_n_new_src").fill_null(0) > 0).then(pl.lit("feature"))
+        .otherwise(pl.lit("other"))
+    )
+    return lf.with_columns(category.alias("category")).sort("_i").collect()
+
+
+def debug_scores(commits: pl.DataFrame) -> pl.DataFrame:
+    """The classification with its intermediate columns (head, declared type, scores)."""
+    return _classify(commits, None)
+
+
+assert set(SCORED) | {"revert", "other"} == set(COMMIT_CATEGORIES)

@@ -1,0 +1,3 @@
+"""placeholder"""
+def assign_work_items(commits, links, file_changes):
+    raise NotImplementedError
