@@ -1,0 +1,200 @@
+"""Declared AI assistance on a commit: which AI coding tool, from markers the tools write.
+
+Only explicit, tool-written markers count: exact e-mail addresses (GitHub bot accounts with their
+numeric ids, the tools' no-reply addresses), the tools' own trailer and signature texts, and
+aider's documented name/subject conventions. A bare word such as "Claude", "Copilot" or
+"cursor" in prose never counts.
+
+Marker kinds (:data:`MARKER_KINDS`); e-mail comparisons ignore case, texts are matched exactly:
+
+- ``coauthor_email``: a ``Co-authored-by:`` trailer line (any case, at the start of a line)
+  whose address in ``<...>`` is exactly the pattern.
+- ``identity_email``: the author or committer e-mail is exactly the pattern.
+- ``identity_name_suffix``: the author or committer name ends with the pattern.
+- ``subject_prefix``: the subject starts with the pattern (case-sensitive).
+- ``message_line_prefix``: some message line starts with the pattern (case-sensitive).
+- ``message_text``: the message contains the pattern verbatim (used only for tool signatures
+  with markdown link syntax, e.g. ``Generated with [Claude Code](``).
+
+Several tools on one commit: their names joined with ``", "`` in :data:`AI_TOOLS` order (the
+order of the table). No marker: null.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import polars as pl
+
+__all__ = [
+    "AI_TOOLS",
+    "AI_TOOL_MARKERS",
+    "AiToolMarker",
+    "MARKER_KINDS",
+    "ai_tool_expr",
+    "detect_ai_tool",
+    "with_ai_tool",
+]
+
+MARKER_KINDS = (
+    "coauthor_email",
+    "identity_email",
+    "identity_name_suffix",
+    "subject_prefix",
+    "message_line_prefix",
+    "message_text",
+)
+
+
+@dataclass(frozen=True)
+class AiToolMarker:
+    tool: str
+    kind: str
+    pattern: str
+    note: str = ""
+
+
+def _gh_bot(user_id: int, login: str) -> str:
+    """GitHub's no-reply address of an account: ``<id>+<login>@users.noreply.github.com``."""
+    return f"{user_id}+{login}@users.noreply.github.com"
+
+
+_M = AiToolMarker
+AI_TOOL_MARKERS: tuple[AiToolMarker, ...] = (
+    # --- Claude Code / Claude GitHub app --------------------------------------------------
+    _M("Claude Code", "coauthor_email", "noreply@anthropic.com",
+       "Claude Code's default trailer: Co-Authored-By: Claude <noreply@anthropic.com>"),
+    _M("Claude Code", "message_text", "Generated with [Claude Code](",
+       "Claude Code's signature line: 🤖 Generated with [Claude Code](https://claude.ai/code)"),
+    _M("Claude Code", "identity_email", _gh_bot(209825114, "claude[bot]"), "Claude GitHub app"),
+    _M("Claude Code", "coauthor_email", _gh_bot(209825114, "claude[bot]"), "Claude GitHub app"),
+    # --- GitHub Copilot ---------------------------------------------------------------------
+    _M("GitHub Copilot", "identity_email", _gh_bot(198982749, "Copilot"),
+       "Copilot coding agent (copilot-swe-agent[bot]) as author"),
+    _M("GitHub Copilot", "coauthor_email", _gh_bot(198982749, "Copilot"),
+       "Co-authored-by: copilot-swe-agent[bot] on squash merges of agent PRs"),
+    _M("GitHub Copilot", "identity_email", _gh_bot(175728472, "Copilot"),
+       "Copilot account used for applied review suggestions and Copilot Autofix"),
+    _M("GitHub Copilot", "coauthor_email", _gh_bot(175728472, "Copilot"),
+       "Co-authored-by: Copilot <...> after applying Copilot review suggestions / Autofix"),
+    _M("GitHub Copilot", "coauthor_email", _gh_bot(223556219, "Copilot"),
+       "Co-authored-by trailer written by the Copilot CLI / app"),
+    # --- Cursor -------------------------------------------------------------------------------
+    _M("Cursor", "identity_email", "cursoragent@cursor.com", "Cursor background/cloud agent"),
+    _M("Cursor", "coauthor_email", "cursoragent@cursor.com",
+       "Co-authored-by: Cursor <cursoragent@cursor.com> (also 'Cursor Agent')"),
+    # --- Aider --------------------------------------------------------------------------------
+    _M("Aider", "coauthor_email", "noreply@aider.chat",
+       "Co-authored-by: aider (<model>) <noreply@aider.chat>"),
+    _M("Aider", "identity_name_suffix", " (aider)",
+       "aider's --attribute-author/--attribute-committer (on by default) append ' (aider)'"),
+    _M("Aider", "subject_prefix", "aider: ", "aider's --attribute-commit-message-* prefix"),
+    # --- Devin ----------------------------------------------------------------------------------
+    _M("Devin", "identity_email", _gh_bot(158243242, "devin-ai-integration[bot]"), "Devin app"),
+    _M("Devin", "coauthor_email", _gh_bot(158243242, "devin-ai-integration[bot]"),
+       "Co-Authored-By: Devin <...devin-ai-integration[bot]...>"),
+    _M("Devin", "message_text", "Generated with [Devin](", "Devin's signature line"),
+    # --- OpenAI Codex -----------------------------------------------------------------------
+    _M("OpenAI Codex", "identity_email", _gh_bot(199175422, "chatgpt-codex-connector[bot]"),
+       "Codex cloud GitHub connector"),
+    _M("OpenAI Codex", "coauthor_email", _gh_bot(199175422, "chatgpt-codex-connector[bot]"),
+       "Co-authored-by: chatgpt-codex-connector[bot] / Codex"),
+    # --- Jules ------------------------------------------------------------------------------------
+    _M("Jules", "identity_email", _gh_bot(161369871, "google-labs-jules[bot]"), "Jules app"),
+    _M("Jules", "coauthor_email", _gh_bot(161369871, "google-labs-jules[bot]"),
+       "Co-authored-by: google-labs-jules[bot]"),
+    # --- Gemini Code Assist ---------------------------------------------------------------------
+    _M("Gemini Code Assist", "identity_email", _gh_bot(176961590, "gemini-code-assist[bot]"),
+       "Gemini Code Assist app"),
+    _M("Gemini Code Assist", "coauthor_email", _gh_bot(176961590, "gemini-code-assist[bot]"),
+       "Co-authored-by: gemini-code-assist[bot] after applying its review suggestions"),
+    # --- Amazon Q Developer -------------------------------------------------------------------
+    _M("Amazon Q", "identity_email", _gh_bot(208079219, "amazon-q-developer[bot]"),
+       "Amazon Q Developer app"),
+    _M("Amazon Q", "coauthor_email", _gh_bot(208079219, "amazon-q-developer[bot]"),
+       "Co-authored-by: amazon-q-developer[bot]"),
+    # --- Replit Agent -----------------------------------------------------------------------
+    _M("Replit", "message_line_prefix", "Replit-Commit-Author: Agent",
+       "trailer Replit writes on Agent checkpoints"),
+    _M("Replit", "message_line_prefix", "Replit-Commit-Author: Assistant",
+       "trailer Replit writes on Assistant edits"),
+    # --- OpenHands ----------------------------------------------------------------------------
+    _M("OpenHands", "identity_email", "openhands@all-hands.dev", "OpenHands agent identity"),
+    _M("OpenHands", "coauthor_email", "openhands@all-hands.dev",
+       "Co-authored-by: openhands <openhands@all-hands.dev>"),
+)
+del _M
+
+for _marker in AI_TOOL_MARKERS:  # the table is data; keep it well-formed
+    assert _marker.kind in MARKER_KINDS, _marker
+
+# Tool names in priority order (order of first appearance in the table).
+AI_TOOLS: tuple[str, ...] = tuple(dict.fromkeys(m.tool for m in AI_TOOL_MARKERS))
+
+
+def _col_or_null(columns: set[str], name: str) -> pl.Expr:
+    return pl.col(name) if name in columns else pl.lit(None, dtype=pl.String)
+
+
+def _tool_condition(markers: list[AiToolMarker], columns: set[str]) -> pl.Expr:
+    message = _col_or_null(columns, "message").fill_null("")
+    if "subject" in columns:
+        subject = pl.col("subject").fill_null("")
+    else:
+        subject = message.str.extract(r"^([^\n]*)", 1).fill_null("")
+    emails = [
+        _col_or_null(columns, c).fill_null("").str.to_lowercase()
+        for c in ("author_email", "committer_email")
+    ]
+    names = [_col_or_null(columns, c).fill_null("") for c in ("author_name", "committer_name")]
+
+    conds: list[pl.Expr] = []
+    by_kind: dict[str, list[str]] = {}
+    for m in markers:
+        by_kind.setdefault(m.kind, []).append(m.pattern)
+    if addrs := by_kind.get("coauthor_email"):
+        alternation = "|".join(re.escape(a.lower()) for a in addrs)
+        conds.append(
+            message.str.contains(rf"(?im)^[ \t]*co-authored-by:[^\n<]*<[ \t]*(?:{alternation})[ \t]*>")
+        )
+    if addrs := by_kind.get("identity_email"):
+        lowered = [a.lower() for a in addrs]
+        conds.extend(e.is_in(lowered) for e in emails)
+    for suffix in by_kind.get("identity_name_suffix", []):
+        conds.extend(n.str.ends_with(suffix) for n in names)
+    for prefix in by_kind.get("subject_prefix", []):
+        conds.append(subject.str.starts_with(prefix))
+    if prefixes := by_kind.get("message_line_prefix"):
+        alternation = "|".join(re.escape(p) for p in prefixes)
+        conds.append(message.str.contains(rf"(?m)^[ \t]*(?:{alternation})"))
+    for text in by_kind.get("message_text", []):
+        conds.append(message.str.contains(text, literal=True))
+    return pl.any_horizontal(conds) if conds else pl.lit(False)
+
+
+def ai_tool_expr(columns) -> pl.Expr:
+    """Expression for the ``ai_tool`` column over a commits frame with these ``columns``.
+
+    Reads ``message``, ``subject``, ``author_name``, ``author_email``, ``committer_name`` and
+    ``committer_email`` where present (missing ones simply never match).
+    """
+    cols = set(columns)
+    per_tool = [
+        pl.when(_tool_condition([m for m in AI_TOOL_MARKERS if m.tool == tool], cols))
+        .then(pl.lit(tool))
+        .otherwise(pl.lit(None, dtype=pl.String))
+        for tool in AI_TOOLS
+    ]
+    joined = pl.concat_list(per_tool).list.drop_nulls().list.join(", ")
+    return pl.when(joined != "").then(joined).otherwise(pl.lit(None, dtype=pl.String)).alias("ai_tool")
+
+
+def detect_ai_tool(commits: pl.DataFrame) -> pl.Series:
+    """``ai_tool`` (String, null when no marker) for each commit, in row order."""
+    return commits.select(ai_tool_expr(commits.columns)).to_series()
+
+
+def with_ai_tool(commits: pl.DataFrame) -> pl.DataFrame:
+    """``commits`` with an ``ai_tool`` column added (or replaced)."""
+    return commits.with_columns(ai_tool_expr(commits.columns))

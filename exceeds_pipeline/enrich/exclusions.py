@@ -1,0 +1,229 @@
+"""Which file changes profile lines-of-code leave out, and why.
+
+Raw line counts stay as git reports them (``commits.lines_added`` equals ``git log --numstat``);
+this module only marks each file change with ``excluded`` and ``exclusion_reason`` so that
+profile LOC can leave out what a person did not write by hand.
+
+Rules (the data below is the documentation; first matching reason wins, in this order):
+
+1. ``submodule``  -- a gitlink (mode 160000) update: ``is_submodule`` is true.
+2. ``binary``     -- git reports the change as binary (``is_binary``; numstat ``- -``).
+3. ``vendored``   -- some *directory* of the path is one of :data:`VENDORED_DIRS` (any case) or
+   :data:`VENDORED_DIRS_EXACT_CASE`, anywhere in the path (``a/b/third_party/x/y.c``).
+   ``external/``, ``extern/``, ``deps/`` and ``tools/`` are deliberately NOT vendored: in many
+   projects they hold first-party code (GitHub Linguist treats them as vendored, which suits
+   repository language bars but would hide real work from a profile).
+4. ``lock_file``  -- the file name is one of :data:`LOCK_FILE_NAMES` (exact, case-sensitive),
+   files that package managers write, not people.
+5. ``generated``  -- the file name matches one of :data:`GENERATED_FILE_GLOBS` (any case; ``*``
+   stays inside the name), or a directory is one of :data:`GENERATED_DIRS`, or the file is a
+   JavaScript/CSS bundle or source map under a ``dist/`` directory
+   (:data:`BUNDLE_DIRS` x :data:`BUNDLE_EXTENSIONS`). ``dist/`` is not excluded wholesale:
+   Python projects keep packaging scripts there; only built web assets are.
+
+Only the path *after* the change (``path``) is classified. For a rename that means moving code
+into ``vendor/`` counts as vendoring (excluded) and moving it out of ``vendor/`` counts as taking
+ownership (kept); git's line counts for a rename are only the edits made alongside it anyway.
+For a deletion ``path`` is the deleted file, so deleting a vendored tree is excluded too.
+"""
+
+from __future__ import annotations
+
+import re
+
+import polars as pl
+
+__all__ = [
+    "BUNDLE_DIRS",
+    "BUNDLE_EXTENSIONS",
+    "EXCLUSION_REASONS",
+    "GENERATED_DIRS",
+    "GENERATED_FILE_GLOBS",
+    "LOCK_FILE_NAMES",
+    "VENDORED_DIRS",
+    "VENDORED_DIRS_EXACT_CASE",
+    "classify_exclusions",
+    "exclusion_reason_expr",
+]
+
+# Reasons in priority order (the first one that applies is recorded).
+EXCLUSION_REASONS: tuple[str, ...] = ("submodule", "binary", "vendored", "lock_file", "generated")
+
+# Directory names that hold third-party code copied into the repository (case-insensitive).
+VENDORED_DIRS: tuple[str, ...] = (
+    "vendor",  # Go modules, PHP Composer, Ruby bundler
+    "vendored",
+    "vendors",
+    "third_party",  # Chromium, PyTorch, TensorFlow
+    "third-party",
+    "thirdparty",
+    "3rdparty",
+    "3rd_party",
+    "3rd-party",
+    "node_modules",  # npm
+    "bower_components",  # Bower
+    "jspm_packages",  # jspm
+    ".yarn",  # Yarn Berry: releases/, plugins/, sdks/, cache/
+    "godeps",  # Godeps/_workspace
+)
+# Directory names that are vendored only with this exact spelling (lower-case forms are common
+# first-party names, e.g. a Kubernetes ``pods/`` package).
+VENDORED_DIRS_EXACT_CASE: tuple[str, ...] = (
+    "Pods",  # CocoaPods
+    "Carthage",  # Carthage/Checkouts, Carthage/Build
+)
+
+# File names written by package managers (exact, case-sensitive).
+LOCK_FILE_NAMES: frozenset[str] = frozenset(
+    {
+        # JavaScript / TypeScript
+        "package-lock.json",
+        "npm-shrinkwrap.json",
+        "yarn.lock",
+        "pnpm-lock.yaml",
+        "bun.lock",
+        "bun.lockb",
+        "deno.lock",
+        # Python
+        "poetry.lock",
+        "Pipfile.lock",
+        "pdm.lock",
+        "uv.lock",
+        "pixi.lock",
+        "conda-lock.yml",
+        # Rust, Go, Ruby, PHP, Elixir, Dart, Crystal, Haskell, Nix
+        "Cargo.lock",
+        "go.sum",
+        "go.work.sum",
+        "Gemfile.lock",
+        "composer.lock",
+        "mix.lock",
+        "pubspec.lock",
+        "shard.lock",
+        "stack.yaml.lock",
+        "cabal.project.freeze",
+        "flake.lock",
+        # JVM, .NET, Apple, Bazel, Terraform
+        "gradle.lockfile",
+        "packages.lock.json",
+        "paket.lock",
+        "Podfile.lock",
+        "Package.resolved",
+        "Cartfile.resolved",
+        "MODULE.bazel.lock",
+        ".terraform.lock.hcl",
+    }
+)
+
+# File-name globs of machine-written files (case-insensitive; ``*`` never crosses a ``/``).
+GENERATED_FILE_GLOBS: tuple[str, ...] = (
+    # minified web assets and their source maps
+    "*.min.js",
+    "*-min.js",
+    "*.min.mjs",
+    "*.min.css",
+    "*-min.css",
+    "*.js.map",
+    "*.mjs.map",
+    "*.cjs.map",
+    "*.css.map",
+    "*.ts.map",
+    # Protocol Buffers / gRPC output
+    "*_pb2.py",
+    "*_pb2.pyi",
+    "*_pb2_grpc.py",
+    "*.pb.go",
+    "*.pb.gw.go",
+    "*.pb.validate.go",
+    "*.pb.h",
+    "*.pb.cc",
+    "*.pb.swift",
+    "*_pb.js",
+    "*_pb.d.ts",
+    "*_pb.ts",
+    # code generators that mark their output in the file name
+    "*.generated.*",  # Foo.generated.h, Api.generated.cs
+    "*_generated.*",  # FlatBuffers schema_generated.h, foo_generated.go
+    "zz_generated.*",  # Kubernetes deepcopy/conversion
+    "*.gen.go",
+    "*.g.dart",  # Dart build_runner
+    "*.freezed.dart",
+    "*.designer.cs",  # Visual Studio designers
+)
+
+# Directory names whose whole content is machine-written.
+GENERATED_DIRS: tuple[str, ...] = (
+    "__generated__",  # Relay, Apollo
+    "__snapshots__",  # Jest, Vitest, syrupy snapshot files
+)
+
+# Built web bundles: these extensions under these directories are generated.
+BUNDLE_DIRS: tuple[str, ...] = ("dist",)
+BUNDLE_EXTENSIONS: tuple[str, ...] = ("js", "mjs", "cjs", "css", "map")
+
+
+def _glob_to_regex(glob: str) -> str:
+    """A file-name glob (``*``, ``?``) as a regex fragment that stays inside one path part."""
+    out = []
+    for ch in glob:
+        if ch == "*":
+            out.append("[^/]*")
+        elif ch == "?":
+            out.append("[^/]")
+        else:
+            out.append(re.escape(ch))
+    return "".join(out)
+
+
+def _alternation(names) -> str:
+    return "|".join(re.escape(n) for n in names)
+
+
+_VENDORED_RE = (
+    f"(?:^|/)(?:(?i:{_alternation(VENDORED_DIRS)})|{_alternation(VENDORED_DIRS_EXACT_CASE)})/"
+)
+_GENERATED_RE = (
+    "(?i)"
+    f"(?:(?:^|/)(?:{'|'.join(_glob_to_regex(g) for g in GENERATED_FILE_GLOBS)})$)"
+    f"|(?:(?:^|/)(?:{_alternation(GENERATED_DIRS)})/)"
+    f"|(?:(?:^|/)(?:{_alternation(BUNDLE_DIRS)})/(?:.*/)?[^/]*\\.(?:{_alternation(BUNDLE_EXTENSIONS)})$)"
+)
+
+
+def exclusion_reason_expr(
+    path: str = "path", is_binary: str = "is_binary", is_submodule: str | None = "is_submodule"
+) -> pl.Expr:
+    """Polars expression giving the exclusion reason (String, null when the file counts)."""
+    p = pl.col(path).fill_null("")
+    base = p.str.extract(r"([^/]*)$", 1)
+    submodule = pl.col(is_submodule).fill_null(False) if is_submodule else pl.lit(False)
+    return (
+        pl.when(submodule)
+        .then(pl.lit("submodule"))
+        .when(pl.col(is_binary).fill_null(False))
+        .then(pl.lit("binary"))
+        .when(p.str.contains(_VENDORED_RE))
+        .then(pl.lit("vendored"))
+        .when(base.is_in(sorted(LOCK_FILE_NAMES)))
+        .then(pl.lit("lock_file"))
+        .when(p.str.contains(_GENERATED_RE))
+        .then(pl.lit("generated"))
+        .otherwise(pl.lit(None, dtype=pl.String))
+    )
+
+
+def classify_exclusions(file_changes: pl.DataFrame) -> pl.DataFrame:
+    """Add ``excluded: Boolean`` and ``exclusion_reason: String`` (null when kept).
+
+    Input: a frame with at least ``path`` and ``is_binary`` (``RAW_FILE_CHANGES_SCHEMA``);
+    ``is_submodule`` is used when present. Every other column is returned unchanged; existing
+    ``excluded``/``exclusion_reason`` columns are replaced.
+    """
+    has_submodule = "is_submodule" in file_changes.columns
+    reason = exclusion_reason_expr(is_submodule="is_submodule" if has_submodule else None)
+    return file_changes.with_columns(reason.alias("exclusion_reason")).with_columns(
+        pl.col("exclusion_reason").is_not_null().alias("excluded")
+    ).select(
+        [c for c in file_changes.columns if c not in ("excluded", "exclusion_reason")]
+        + ["excluded", "exclusion_reason"]
+    )

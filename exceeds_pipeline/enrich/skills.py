@@ -1,0 +1,354 @@
+"""Technical skills per commit, from a YAML rules file users can extend without code.
+
+The rules ship as ``skills.yaml`` next to this module; its header documents the format, glob
+syntax and merge semantics. :func:`load_skill_rules` reads it plus any user files on top, and
+validates everything (:class:`SkillRulesError` names the file and the rule).
+
+:func:`skills_per_commit` evaluates the rules over whole tables: path rules once per distinct
+path, language rules once per distinct language, message rules as one regex per skill over the
+message column; then a join back to commits.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
+from importlib import resources
+from pathlib import Path
+
+import polars as pl
+import yaml
+
+__all__ = [
+    "BUILTIN_RULES_RESOURCE",
+    "SkillRule",
+    "SkillRules",
+    "SkillRulesError",
+    "glob_to_regex",
+    "load_skill_rules",
+    "parse_skill_rules",
+    "skills_per_commit",
+]
+
+BUILTIN_RULES_RESOURCE = "skills.yaml"
+
+_LIST_KEYS = ("paths", "path_regex", "languages", "message_terms", "message_regex")
+_RULE_KEYS = frozenset(("name", "description", "replace", "enabled", *_LIST_KEYS))
+_TOP_KEYS = frozenset(("version", "skills"))
+
+
+class SkillRulesError(ValueError):
+    """A skills rules file is malformed; the message names the file and the rule."""
+
+
+@dataclass(frozen=True)
+class SkillRule:
+    name: str
+    description: str = ""
+    paths: tuple[str, ...] = ()
+    path_regex: tuple[str, ...] = ()
+    languages: tuple[str, ...] = ()
+    message_terms: tuple[str, ...] = ()
+    message_regex: tuple[str, ...] = ()
+    sources: tuple[str, ...] = ()  # files that defined or extended this rule
+
+    @property
+    def path_pattern(self) -> str | None:
+        """One regex over the path for all globs and path regexes, or None."""
+        parts = [glob_to_regex(g) for g in self.paths] + [f"(?:{r})" for r in self.path_regex]
+        return "|".join(parts) if parts else None
+
+    @property
+    def message_pattern(self) -> str | None:
+        """One regex over the message for all terms and message regexes, or None."""
+        parts = []
+        if self.message_terms:
+            parts.append(_terms_regex(self.message_terms))
+        parts += [f"(?:{r})" for r in self.message_regex]
+        return "|".join(parts) if parts else None
+
+
+@dataclass(frozen=True)
+class SkillRules:
+    rules: tuple[SkillRule, ...]
+    sources: tuple[str, ...] = field(default=())
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(r.name for r in self.rules)
+
+    def __getitem__(self, name: str) -> SkillRule:
+        for r in self.rules:
+            if r.name == name:
+                return r
+        raise KeyError(name)
+
+
+# ---------------------------------------------------------------------------------------------
+# Globs and terms -> regexes (Rust regex syntax, as Polars uses)
+
+
+def glob_to_regex(glob: str) -> str:
+    """Translate a path glob (see skills.yaml) into a case-insensitive regex over the path."""
+    if "/" not in glob.rstrip("/"):
+        prefix, body = "(?:^|/)", glob
+    elif glob.startswith("**/"):
+        prefix, body = "(?:^|/)", glob[3:]
+    else:
+        prefix, body = "^", glob.lstrip("/")
+    out: list[str] = []
+    i, depth = 0, 0
+    while i < len(body):
+        ch = body[i]
+        if body.startswith("/**", i) and (i + 3 == len(body)):
+            out.append("/.*")
+            i += 3
+            continue
+        if body.startswith("**/", i):
+            out.append("(?:.*/)?")
+            i += 3
+            continue
+        if body.startswith("**", i):
+            out.append(".*")
+            i += 2
+            continue
+        if ch == "*":
+            out.append("[^/]*")
+        elif ch == "?":
+            out.append("[^/]")
+        elif ch == "{":
+            depth += 1
+            out.append("(?:")
+        elif ch == "}" and depth:
+            depth -= 1
+            out.append(")")
+        elif ch == "," and depth:
+            out.append("|")
+        elif ch in "[]":
+            raise ValueError(f"glob {glob!r}: character classes [...] are not supported; use path_regex")
+        else:
+            out.append(re.escape(ch))
+        i += 1
+    if depth:
+        raise ValueError(f"glob {glob!r}: unbalanced '{{'")
+    return f"(?i:{prefix}{''.join(out)}$)"
+
+
+def _terms_regex(terms: Iterable[str]) -> str:
+    """Whole-word, case-insensitive alternation of literal terms."""
+    parts = []
+    for term in sorted(set(terms), key=lambda t: (-len(t), t)):
+        lead = r"(?-u:\b)" if re.match(r"\w", term[0]) else ""
+        tail = r"(?-u:\b)" if re.match(r"\w", term[-1]) else ""
+        parts.append(lead + re.escape(term) + tail)
+    return "(?i:" + "|".join(parts) + ")"
+
+
+def _check_regex(pattern: str) -> None:
+    """Raise ValueError if Polars (Rust regex) cannot compile ``pattern``."""
+    try:
+        pl.Series([""], dtype=pl.String).str.contains(pattern)
+    except Exception as exc:  # polars raises ComputeError; keep the message
+        raise ValueError(f"invalid regex {pattern!r}: {exc}".splitlines()[0]) from None
+
+
+# ---------------------------------------------------------------------------------------------
+# Loading and validation
+
+
+def _fail(source: str, where: str, message: str) -> SkillRulesError:
+    return SkillRulesError(f"{source}: {where}: {message}")
+
+
+def _string_list(value, source: str, where: str, key: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        raise _fail(source, where, f"'{key}' must be a list of strings, not a single string (write [{value!r}])")
+    if not isinstance(value, list):
+        raise _fail(source, where, f"'{key}' must be a list of strings, got {type(value).__name__}")
+    out = []
+    for item in value:
+        if not isinstance(item, str) or not item.strip():
+            raise _fail(source, where, f"'{key}' must contain non-empty strings, got {item!r}")
+        out.append(item.strip() if key in ("languages", "message_terms") else item)
+    return tuple(out)
+
+
+def _parse_rule(raw, index: int, source: str) -> tuple[SkillRule, bool, bool]:
+    where = f"skills[{index}]"
+    if not isinstance(raw, Mapping):
+        raise _fail(source, where, f"each rule must be a mapping, got {type(raw).__name__}")
+    name = raw.get("name")
+    if not isinstance(name, str) or not name.strip():
+        raise _fail(source, where, "rule needs a non-empty string 'name'")
+    name = name.strip()
+    where = f"skills[{index}] ({name!r})"
+    unknown = sorted(set(map(str, raw)) - _RULE_KEYS)
+    if unknown:
+        raise _fail(source, where, f"unknown key(s) {unknown}; allowed: {sorted(_RULE_KEYS)}")
+    flags = {}
+    for key, default in (("replace", False), ("enabled", True)):
+        value = raw.get(key, default)
+        if not isinstance(value, bool):
+            raise _fail(source, where, f"'{key}' must be true or false, got {value!r}")
+        flags[key] = value
+    description = raw.get("description", "")
+    if description is None:
+        description = ""
+    if not isinstance(description, str):
+        raise _fail(source, where, "'description' must be a string")
+    lists = {}
+    for key in _LIST_KEYS:
+        value = raw.get(key)
+        lists[key] = () if value is None else _string_list(value, source, where, key)
+    for glob in lists["paths"]:
+        try:
+            _check_regex(glob_to_regex(glob))
+        except ValueError as exc:
+            raise _fail(source, where, f"paths: {exc}") from None
+    for key in ("path_regex", "message_regex"):
+        for pattern in lists[key]:
+            try:
+                _check_regex(pattern)
+            except ValueError as exc:
+                raise _fail(source, where, f"{key}: {exc}") from None
+    rule = SkillRule(name=name, description=description, sources=(source,), **lists)
+    return rule, flags["replace"], flags["enabled"]
+
+
+def parse_skill_rules(text: str, source: str, base: SkillRules | None = None) -> SkillRules:
+    """Parse one rules document (``source`` names it in errors) and merge it onto ``base``."""
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        raise SkillRulesError(f"{source}: not valid YAML: {exc}") from None
+    if doc is None:
+        doc = {}
+    if not isinstance(doc, Mapping):
+        raise SkillRulesError(f"{source}: top level must be a mapping with a 'skills' list")
+    unknown = sorted(set(map(str, doc)) - _TOP_KEYS)
+    if unknown:
+        raise SkillRulesError(f"{source}: unknown top-level key(s) {unknown}; allowed: {sorted(_TOP_KEYS)}")
+    version = doc.get("version", 1)
+    if version != 1:
+        raise SkillRulesError(f"{source}: unsupported version {version!r}; only 1 exists")
+    raw_rules = doc.get("skills") or []
+    if not isinstance(raw_rules, list):
+        raise SkillRulesError(f"{source}: 'skills' must be a list of rules")
+
+    merged: dict[str, SkillRule] = {r.name: r for r in (base.rules if base else ())}
+    seen: set[str] = set()
+    for index, raw in enumerate(raw_rules):
+        rule, replace_flag, enabled = _parse_rule(raw, index, source)
+        if rule.name in seen:
+            raise _fail(source, f"skills[{index}] ({rule.name!r})", "skill defined twice in this file")
+        seen.add(rule.name)
+        if not enabled:
+            merged.pop(rule.name, None)
+            continue
+        old = merged.get(rule.name)
+        if old is None or replace_flag:
+            if not any(getattr(rule, k) for k in _LIST_KEYS):
+                raise _fail(source, f"skills[{index}] ({rule.name!r})",
+                            f"rule has no matchers; give at least one of {list(_LIST_KEYS)}")
+            merged[rule.name] = rule if old is None else replace(rule, sources=old.sources + (source,))
+            continue
+        merged[rule.name] = replace(
+            old,
+            description=rule.description or old.description,
+            sources=old.sources + (source,),
+            **{k: tuple(dict.fromkeys(getattr(old, k) + getattr(rule, k))) for k in _LIST_KEYS},
+        )
+    sources = (base.sources if base else ()) + (source,)
+    return SkillRules(rules=tuple(merged.values()), sources=sources)
+
+
+def load_skill_rules(extra_paths: Iterable[Path | str] = ()) -> SkillRules:
+    """The shipped rules (``skills.yaml``) with each file of ``extra_paths`` merged on top."""
+    builtin = resources.files("exceeds_pipeline.enrich").joinpath(BUILTIN_RULES_RESOURCE)
+    rules = parse_skill_rules(builtin.read_text(encoding="utf-8"), f"<builtin {BUILTIN_RULES_RESOURCE}>")
+    for path in extra_paths:
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            raise SkillRulesError(f"{path}: cannot read skills rules file: {exc.strerror or exc}") from None
+        rules = parse_skill_rules(text, str(path), base=rules)
+    return rules
+
+
+# ---------------------------------------------------------------------------------------------
+# Evaluation
+
+_PAIR_SCHEMA = {"repo": pl.String, "sha": pl.String, "skill": pl.String}
+
+
+def _matches(values: pl.DataFrame, column: str, patterns: list[tuple[str, str]]) -> pl.DataFrame:
+    """``values`` (one column) x rules -> rows [column, skill] where the skill's regex matches."""
+    if values.height == 0 or not patterns:
+        return pl.DataFrame(schema={column: pl.String, "skill": pl.String})
+    flags = values.with_columns(
+        pl.col(column).fill_null("").str.contains(pattern).alias(f"s{i}") for i, (_, pattern) in enumerate(patterns)
+    )
+    names = {f"s{i}": skill for i, (skill, _) in enumerate(patterns)}
+    return (
+        flags.unpivot(index=column, variable_name="flag", value_name="hit")
+        .filter(pl.col("hit"))
+        .select(column, pl.col("flag").replace_strict(names, return_dtype=pl.String).alias("skill"))
+    )
+
+
+def skills_per_commit(
+    commits: pl.DataFrame, file_changes: pl.DataFrame, rules: SkillRules
+) -> pl.DataFrame:
+    """``[repo, sha, skills: List(String)]``: one row per row of ``commits``, in its order.
+
+    ``commits`` needs ``repo``, ``sha`` and ``message`` (``subject`` is used if ``message`` is
+    absent). ``file_changes`` needs ``repo``, ``sha``, ``path``, ``language`` and ``excluded``;
+    excluded files give no skills. Skills are sorted by name; a commit without any has ``[]``.
+    """
+    keys = commits.select("repo", "sha")
+    pairs: list[pl.DataFrame] = []
+
+    # --- files: paths and languages, each evaluated once per distinct value -----------------
+    files = file_changes.filter(~pl.col("excluded").fill_null(False)).select("repo", "sha", "path", "language")
+    path_rules = [(r.name, r.path_pattern) for r in rules.rules if r.path_pattern]
+    path_hits = _matches(files.select("path").unique(), "path", path_rules)
+    if path_hits.height:
+        pairs.append(files.join(path_hits, on="path").select(_PAIR_SCHEMA.keys()))
+    lang_rows = [(lang.lower(), r.name) for r in rules.rules for lang in r.languages]
+    if lang_rows:
+        lang_skills = pl.DataFrame(lang_rows, schema={"lang": pl.String, "skill": pl.String}, orient="row")
+        pairs.append(
+            files.with_columns(pl.col("language").str.to_lowercase().alias("lang"))
+            .join(lang_skills, on="lang")
+            .select(_PAIR_SCHEMA.keys())
+        )
+
+    # --- messages -----------------------------------------------------------------------------
+    text_col = "message" if "message" in commits.columns else "subject"
+    msg_rules = [(r.name, r.message_pattern) for r in rules.rules if r.message_pattern]
+    if msg_rules and commits.height:
+        messages = commits.select("repo", "sha", pl.col(text_col).fill_null("").alias("text"))
+        flags = messages.select(
+            "repo", "sha", *(pl.col("text").str.contains(p).alias(f"s{i}") for i, (_, p) in enumerate(msg_rules))
+        )
+        names = {f"s{i}": skill for i, (skill, _) in enumerate(msg_rules)}
+        pairs.append(
+            flags.unpivot(index=["repo", "sha"], variable_name="flag", value_name="hit")
+            .filter(pl.col("hit"))
+            .select("repo", "sha", pl.col("flag").replace_strict(names, return_dtype=pl.String).alias("skill"))
+        )
+
+    if pairs:
+        per_commit = (
+            pl.concat([p.cast(_PAIR_SCHEMA) for p in pairs])
+            .unique()
+            .group_by("repo", "sha")
+            .agg(pl.col("skill").sort().alias("skills"))
+        )
+    else:
+        per_commit = pl.DataFrame(schema={"repo": pl.String, "sha": pl.String, "skills": pl.List(pl.String)})
+    return keys.join(per_commit, on=["repo", "sha"], how="left", maintain_order="left").with_columns(
+        pl.col("skills").fill_null(pl.lit([], dtype=pl.List(pl.String)))
+    )
