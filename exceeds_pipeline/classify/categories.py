@@ -121,6 +121,7 @@ REVERT_RE = (
     r"(?i)^\s*(?:\[[^\]\n]*\]\s*)*revert(?:\s*\"|\s*'|\s*:|\s+commit\b|\s+[0-9a-f]{7,40}\b)"
     r"|this reverts commit [0-9a-f]{7,40}"
 )
+ISSUE_REF_WEIGHT = 3
 _ISSUE_REF = (
     r"\b(?:fix(?:e[sd])?|close[sd]?|resolve[sd]?)\s*:?\s*(?:bug|issue)?\s*#\d+"
     r"|\b(?:bug|issue)\s*#?\s*\d{2,}|\bfix(?:e[sd])?\s+(?:a\s+|the\s+)?(?:bug|issue)\b"
@@ -194,6 +195,11 @@ TERMS: list[tuple[str, int, str]] = [
                "glitch"),
     ("bug", 1, "issue~ problem~ missing properly correctly instead_of workaround work_around "
                "edge_case corner_case null"),
+    ("bug", 2, "stuck improper improperly inadvertent inadvertently unintended unintentionally "
+               "flaky flakey flakiness unstable instability stabilize~ stabilise~ side_effect~ "
+               "data_loss lost lose~ bad confused confusing"),
+    ("bug", 1, "should shouldn't throw~ thrown too_many too_much too_often too_early too_late "
+               "too_long ensure~ make_sure"),
     ("bug", 1, "not doesn't does_not don't didn't did_not can't cannot couldn't could_not won't "
                "isn't wasn't aren't never unable no_longer anymore again"),
     ("feature", 2, "support~ feature~ implement~ implementation introduce~ ability capability "
@@ -258,7 +264,10 @@ PHRASES: list[tuple[str, int, str]] = [
     ("build", 9, r"(?:prepare|prepared|preparing)\s+(?:for\s+)?(?:the\s+)?(?:next\s+)?(?:release|version|development)"),
     ("perf", 8, r"(?:reduce|reduced|reduces|reducing|lower|lowered|cut|avoid|avoids|avoided)\s+(?:[a-z0-9_.-]+\s+){0,2}(?:memory|allocations?|copies|copying|overhead|latency|cpu|gc|garbage|contention|lookups?|round ?trips?)\b"),
     ("chore", 8, r"(?:update|updated|updates)\s+(?:\.gitignore|gitignore|copyright|license|authors|contributors|mailmap)\b"),
+    ("test", 7, rf"{_ADD}\s+(?:[a-z0-9_.-]+\s+){{0,3}}(?:tests?|testcases?)(?:\s+(?:for|of|that|to|with|in|on|and|case|cases|coverage)\b|[.,;:!)]|$)"),
     ("test", 7, rf"{_ADD}\b[^\n]*\b(?:tests?|testcases?)\.?$"),
+    ("bug", 8, r"(?:add|adds|added|adding)\s+(?:the\s+|a\s+|some\s+|several\s+|many\s+|all\s+|more\s+)?missing\b"),
+    ("feature", 9, r"(?:improve|improved|improves|improving|extend|extended|extends|better|enhance|enhanced)\s+(?:the\s+)?support\b"),
     ("bug", 7, r"(?:make|made|makes|get|got|gets)\b[^\n]*\b(?:work|works|working|pass|passes|compile|compiles|run|runs)\b"),
     ("feature", 7, rf"(?:add|adds|added|adding)\s+{_ADJ}{{0,2}}(?:support|ability|capability|possibility|option|options|feature|functionality|command|endpoint|api|hook|flag|setting|parameter|extension|plugin)\b"),
     ("feature", 7, r"(?:make|made|makes)\b[^\n]*\b(?:configurable|optional|possible|customi[sz]able|pluggable|extensible|overridable|public|accessible|available)\b"),
@@ -303,6 +312,12 @@ BUILD_PATH = (
     r"[^/]*\.vcxproj|[^/]*\.sln|[^/]*\.csproj|Directory\.Build\.props|BUCK|TARGETS)$"
 )
 
+# A subject that only states how something behaves ("X returns void", "X can get stuck") is
+# the title of a problem report.
+STATEMENT = (
+    r"\b(?:is|are|was|were|has|have|had|can|may|might|does|did|returns|throws|gets|causes|"
+    r"produces|depends|results in|leads to)\b"
+)
 _TOKEN = r"[a-z0-9][a-z0-9'_]*"
 _BODY_CHARS = 600  # only the start of a long body is read: it is where the change is described
 
@@ -380,7 +395,10 @@ def normalise_messages(lf: pl.LazyFrame, message: pl.Expr, subject: pl.Expr) -> 
         .str.replace_all(r"\r\n?", "\n")
         .str.strip_chars()
     )
-    lf = lf.with_columns(text.alias("_text"), subject.alias("_subject_in"))
+    lf = lf.with_columns(
+        text.alias("_text"),
+        subject.str.replace_all(_SVN_ID, "").str.replace_all(_CHERRY, "").alias("_subject_in"),
+    )
     first_line = pl.col("_text").str.extract(r"^([^\n]*)", 1)
     lf = lf.with_columns(
         pl.coalesce(pl.col("_subject_in"), first_line).fill_null("").str.strip_chars().str.to_lowercase().alias("_subj"),
@@ -412,6 +430,8 @@ def _message_scores(lf: pl.LazyFrame) -> pl.LazyFrame:
         "_i",
         pl.col("_head").str.extract_all(_TOKEN).alias("_ht"),
         pl.col("_body").str.extract_all(_TOKEN).alias("_bt"),
+        pl.col("_subj").str.contains(_ISSUE_REF).alias("_ref_subj"),
+        pl.col("_body").str.contains(_ISSUE_REF).alias("_ref_body"),
     ).collect()
     # Phrases: only the heads that match any of them go through the (slower) capturing match.
     matched = lf.select("_i", "_head").filter(pl.col("_head").str.contains(_PHRASE_ANY)).collect()
@@ -443,8 +463,13 @@ def _message_scores(lf: pl.LazyFrame) -> pl.LazyFrame:
     first = pl.concat([lead_scores, phrases]).group_by("_i", "cat").agg(pl.col("w").max())
 
     # Words anywhere: unigrams and bigrams, each term group once per commit and place.
-    def words(col: str, divisor: int) -> pl.DataFrame:
-        uni = base.select("_i", pl.col(col).alias("token")).explode("token", empty_as_null=False)
+    def words(tokens: pl.Expr, divisor: int) -> pl.DataFrame:
+        uni = base.select("_i", tokens.alias("token")).explode("token", empty_as_null=False)
+        # Class names such as IllegalStateException or OutOfMemoryError name a failure.
+        uni = uni.with_columns(
+            pl.when(pl.col("token").str.ends_with("exception") | pl.col("token").str.ends_with("error"))
+            .then(pl.lit("exception")).otherwise(pl.col("token")).alias("token")
+        )
         same = pl.col("_i") == pl.col("_i").shift(-1)
         nxt = uni.with_columns(pl.col("token").shift(-1).alias("_next"), same.alias("_same"))
         bi = nxt.filter(pl.col("_same").fill_null(False) & pl.col("token").is_in(_BIGRAM_FIRSTS)).select(
@@ -457,7 +482,15 @@ def _message_scores(lf: pl.LazyFrame) -> pl.LazyFrame:
             .select("_i", "cat", (pl.col("w") // divisor).alias("w"))
         )
 
-    terms = pl.concat([words("_ht", 1), words("_bt", 2)]).group_by("_i", "cat").agg(pl.col("w").sum())
+    # The leading word is scored as the verb, not again as a term.
+    refs = base.select(
+        "_i", pl.lit("bug").alias("cat"),
+        (pl.col("_ref_subj").cast(pl.Int32) * ISSUE_REF_WEIGHT + pl.col("_ref_body").cast(pl.Int32) * (ISSUE_REF_WEIGHT // 2)).alias("w"),
+    ).filter(pl.col("w") > 0)
+    terms = (
+        pl.concat([words(pl.col("_ht").list.slice(1), 1), words(pl.col("_bt"), 2), refs])
+        .group_by("_i", "cat").agg(pl.col("w").sum())
+    )
 
     total = pl.concat([first, terms]).group_by("_i", "cat").agg(pl.col("w").sum())
     wide = total.group_by("_i").agg(
@@ -548,6 +581,7 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
         .when(by_conv.is_not_null()).then(by_conv)
         .when(by_paths.is_not_null()).then(by_paths)
         .when(by_message.is_not_null()).then(by_message)
+        .when(pl.col("_head").str.contains(STATEMENT)).then(pl.lit("bug"))
         .when(pl.col("_n_new_src").fill_null(0) > 0).then(pl.lit("feature"))
         .otherwise(pl.lit("other"))
     )
