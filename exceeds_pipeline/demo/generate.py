@@ -182,7 +182,7 @@ class DemoCommit:
     category: str | None
     label: str | None = None
     pr: int | None = None
-    ai_tool: str | None = None
+    ai_tool: str | None = None  # declared AI tool, named as enrich.ai_tools names it
     is_merge: bool = False
     is_bot: bool = False
 
@@ -212,7 +212,7 @@ class DemoRepo:
     rework: list[tuple[str, str]] = field(default_factory=list)  # (original, rewrite < 21 days later)
     renames: list[tuple[str, str, str]] = field(default_factory=list)  # (sha, old path, new path)
     binaries: list[tuple[str, str]] = field(default_factory=list)  # (sha, path) binary changes
-    excluded_paths: dict[str, str] = field(default_factory=dict)  # path -> lock/vendored/generated/binary
+    excluded_paths: dict[str, str] = field(default_factory=dict)  # path -> binary/vendored/lock_file/generated
     local_date_differs: list[tuple[str, str, str]] = field(default_factory=list)  # (sha, local, UTC date)
     mailmap: list[str] = field(default_factory=list)
 
@@ -1078,8 +1078,9 @@ def _build_webapp(path: Path) -> DemoRepo:  # noqa: PLR0915 - a script, read top
     r = s.repo
     npm = {name: spec[0] for name, spec in _NPM_TREE.items()}
     r.excluded_paths.update({
-        "package-lock.json": "lock",
+        "package-lock.json": "lock_file",
         "third_party/purify/purify.js": "vendored",
+        "third_party/purify/README.md": "vendored",
         "web/public/js/sparkline.min.js": "generated",
         "web/public/logo.png": "binary",
     })
@@ -1201,7 +1202,7 @@ def test_complete_missing_task_is_404():
              "feat(web): Add keyboard shortcuts to the task list\n\n"
              "j/k move the selection, x completes the selected task, / focuses the search box.\n\n"
              "🤖 Generated with [Claude Code](https://claude.com/claude-code)\n\n" + CLAUDE_TRAILER + "\n",
-             "feature", label="claude", ai="claude", files={
+             "feature", label="claude", ai="Claude Code", files={
                  "web/src/shortcuts.ts": """\
 export type Action = "next" | "previous" | "complete" | "search";
 
@@ -1248,7 +1249,7 @@ describe("bindShortcuts", () => {
              "feat(api): Add pagination to GET /tasks\n\n"
              "Adds ?limit= and ?offset= query parameters and a `next` link in the response.\n\n"
              + COPILOT_TRAILER + "\n",
-             "feature", label="pagination", ai="copilot", files={
+             "feature", label="pagination", ai="GitHub Copilot", files={
                  "api/storage.py": s.edit("api/storage.py", (
                      '    def list(self) -> list[dict]:\n'
                      '        return [dict(r) for r in self.conn.execute("SELECT * FROM tasks ORDER BY id")]\n',
@@ -1867,7 +1868,7 @@ def _build_mlkit(path: Path) -> DemoRepo:  # noqa: PLR0915 - a script, read top 
     r = s.repo
     py_lock = dict(_PY_LOCK)
     r.excluded_paths.update({
-        "uv.lock": "lock",
+        "uv.lock": "lock_file",
         "third_party/dlpack/dlpack.h": "vendored",
         "docs/images/kernels.png": "binary",
     })
@@ -2017,7 +2018,7 @@ def test_layer_norm_gradient_sums_to_zero():
     assert revert != reland
 
     s.commit(PRIYA_AIDER, "2025-04-29 18:05", "aider: Add gradient clipping to SGD optimizer", "feature",
-             label="aider_prefix", ai="aider", files={
+             label="aider_prefix", ai="Aider", files={
                  "mlkit/optim.py": _OPTIM_PY.replace(
                      "    def step(self, grads: list[np.ndarray]) -> None:\n",
                      "    def step(self, grads: list[np.ndarray], max_norm: float | None = None) -> None:\n"
@@ -2062,7 +2063,7 @@ def test_layer_norm_gradient_sums_to_zero():
              })
     s.commit(SAMUEL, "2025-06-24 17:10",
              "Add support for cosine learning-rate schedule (#18)\n\n" + AIDER_TRAILER + "\n",
-             "feature", label="aider_trailer", pr=18, ai="aider", squash_merged_after=40, files={
+             "feature", label="aider_trailer", pr=18, ai="Aider", squash_merged_after=40, files={
                  "mlkit/schedule.py": '''\
 """Learning-rate schedules."""
 
@@ -2234,7 +2235,7 @@ CMD ["uv", "run", "pytest", "-q"]
     s.commit(PRIYA, "2025-12-17 15:30",
              "feat(ops): Add rotary position embedding kernel (#33)\n\n"
              "Applies RoPE in place on [rows, heads, head_dim] query/key tensors.\n\n" + CLAUDE_TRAILER + "\n",
-             "feature", label="rope", pr=33, ai="claude", squash_merged_after=8, files={
+             "feature", label="rope", pr=33, ai="Claude Code", squash_merged_after=8, files={
                  "csrc/kernels/rope.cu": """\
 #include <cuda_runtime.h>
 

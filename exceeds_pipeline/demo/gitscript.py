@@ -54,7 +54,10 @@ class GitError(RuntimeError):
 
 
 def isolated_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """An environment for git that ignores user/system config and inherited GIT_* variables."""
+    """An environment for git that ignores user/system config and inherited GIT_* variables.
+
+    Also fixes ``LC_ALL=C`` (untranslated messages) and ``TZ=UTC`` (so ``--date=local`` prints UTC).
+    """
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
     env.update(
         GIT_CONFIG_GLOBAL="/dev/null",

@@ -132,8 +132,9 @@ def test_revert_uses_git_wording(repo):
     assert repo.git("show", "HEAD:a") == "1"
     rev2 = repo.revert(rev, author=ADA, reason="Broke the nightly build.")
     msg = repo.git("log", "-1", "--format=%B", rev2)
-    assert msg == (f'Revert "Revert "Make things faster""\n\nThis reverts commit {rev}.\n\n'
-                   "Broke the nightly build.\n")
+    # git >= 2.43 words a revert of a revert as 'Reapply "..."'
+    assert msg in (f'{title}\n\nThis reverts commit {rev}.\n\nBroke the nightly build.\n'
+                   for title in ('Revert "Revert "Make things faster""', 'Reapply "Make things faster"'))
     assert repo.git("status", "--porcelain") == ""
 
 
