@@ -41,10 +41,12 @@ def cmd_demo(args) -> int:
 
     data_dir = cfg.data_dir(args.data_dir)
     demo_dir = data_dir / "demo"
-    print(f"building demo repositories in {demo_dir}")
-    repos = build_demo_repositories(demo_dir / "repos")
-    config_path = demo_dir / "exceeds.demo.yaml"
-    write_demo_config(config_path, repos)
+    print(f"building demo repositories in {demo_dir / 'repos'}")
+    repos = build_demo_repositories(demo_dir / "repos", overwrite=True)
+    # The project's exceeds.yaml points at data/demo/repos; another data dir gets its own config.
+    config_path = cfg.PROJECT_ROOT / "exceeds.yaml"
+    if data_dir != cfg.data_dir(None) or not config_path.exists():
+        config_path = write_demo_config(demo_dir / "exceeds.demo.yaml", repos)
     outcome = run_pipeline(config_path, data_dir)
     print(f"published database: {data_dir / 'exceeds.duckdb'}")
     print(f'try: exceeds query "SELECT person_id, count(*) FROM counted_commits GROUP BY 1" --data-dir {data_dir}')
