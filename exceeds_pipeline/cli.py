@@ -73,6 +73,13 @@ def cmd_query(args) -> int:
         else:
             frame = rel.pl()
             if args.format == "csv":
+                import polars as pl
+
+                nested = [c for c, t in frame.schema.items() if t.is_nested()]
+                frame = frame.with_columns(
+                    pl.col(c).map_elements(lambda v: json.dumps(v.to_list() if hasattr(v, "to_list") else v, default=str), return_dtype=pl.String)
+                    for c in nested
+                )
                 sys.stdout.write(frame.write_csv())
             else:
                 sys.stdout.write(frame.write_json() + "\n")

@@ -164,6 +164,7 @@ def resolve_people(
         stats.group_by("cluster")
         .agg(
             pl.col("identity_key").sort().alias("keys"),
+            pl.col("raw_emails").flatten().unique().sort().alias("raw_emails"),
             pl.col("commits").sum(),
             pl.col("first_at").min(),
             pl.col("last_at").max(),
@@ -176,7 +177,9 @@ def resolve_people(
     rows = []
     for row in people.iter_rows(named=True):  # one row per person, not per commit
         ident = forced.get(row["cluster"])
-        emails = sorted(k for k in row["keys"] if not k.startswith("name:"))
+        emails = sorted(
+            {k for k in row["keys"] if not k.startswith("name:")} | {e for e in row["raw_emails"] or () if e}
+        )
         display = (ident.name if ident and ident.name else None) or row["display_name"] or (
             emails[0].split("@")[0] if emails else "unknown"
         )
