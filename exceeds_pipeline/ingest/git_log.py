@@ -36,6 +36,8 @@ LOG_OPTIONS = (
     "--numstat",
     "--no-abbrev",
     "--find-renames",  # git's default rename detection (diff.renames=true, 50%)
+    "--diff-algorithm=myers",  # git's default; diff.algorithm=histogram changes the counts
+    "--root",  # the root commit is a creation event, even with log.showRoot=false
     "--diff-merges=off",  # merges carry no diff, as in plain `git log`
     "--no-ext-diff",
     "--no-textconv",
