@@ -1,0 +1,203 @@
+"""Exclusion rules: each family, their priority, and that raw columns stay untouched."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from exceeds_pipeline.enrich.exclusions import (
+    EXCLUSION_REASONS,
+    LOCK_FILE_NAMES,
+    classify_exclusions,
+)
+from exceeds_pipeline.schemas import RAW_FILE_CHANGES_SCHEMA
+
+
+def frame(paths, *, binary=None, submodule=None, old_paths=None) -> pl.DataFrame:
+    n = len(paths)
+    return pl.DataFrame(
+        {
+            "repo": ["r"] * n,
+            "sha": [f"{i:040x}" for i in range(n)],
+            "path": paths,
+            "old_path": old_paths or [None] * n,
+            "status": ["M"] * n,
+            "lines_added": list(range(10, 10 + n)),
+            "lines_deleted": list(range(n)),
+            "is_binary": binary or [False] * n,
+            "is_submodule": submodule or [False] * n,
+        },
+        schema=RAW_FILE_CHANGES_SCHEMA,
+    )
+
+
+def reasons(paths, **kw) -> dict[str, str | None]:
+    out = classify_exclusions(frame(paths, **kw))
+    return dict(zip(out["path"].to_list(), out["exclusion_reason"].to_list(), strict=True))
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "vendor/github.com/pkg/errors/errors.go",
+        "src/vendor/lib.c",
+        "Vendor/Thing.php",
+        "third_party/pybind11/include/pybind11/pybind11.h",
+        "deep/nested/third-party/x.js",
+        "ThirdParty/zlib/inflate.c",
+        "3rdparty/eigen/Core",
+        "web/node_modules/left-pad/index.js",
+        "static/bower_components/jquery/jquery.js",
+        ".yarn/releases/yarn-4.1.0.cjs",
+        "ios/Pods/Alamofire/Source/Request.swift",
+        "Godeps/_workspace/src/x.go",
+    ],
+)
+def test_vendored_directories_anywhere_in_the_path(path):
+    assert reasons([path]) == {path: "vendored"}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "external/api_client.py",  # decided: external/ is often first-party
+        "tools/setup_helpers/cmake.py",
+        "deps/build.sh",
+        "src/vendoring_notes.md",  # 'vendor' only as a whole directory name
+        "pkg/kubelet/pods/pod_manager.go",  # 'Pods' is vendored only with CocoaPods' spelling
+        "docs/third_party.md",  # a file, not a directory
+        "torch/distributed/run.py",  # 'dist' is not 'distributed'
+    ],
+)
+def test_first_party_look_alikes_are_kept(path):
+    assert reasons([path]) == {path: None}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "package-lock.json",
+        "frontend/yarn.lock",
+        "pnpm-lock.yaml",
+        "poetry.lock",
+        "Pipfile.lock",
+        "uv.lock",
+        "rust/Cargo.lock",
+        "Gemfile.lock",
+        "composer.lock",
+        "go.sum",
+        "ios/Podfile.lock",
+        "flake.lock",
+        "MODULE.bazel.lock",
+    ],
+)
+def test_lock_files(path):
+    assert reasons([path]) == {path: "lock_file"}
+
+
+def test_lock_file_names_are_exact():
+    got = reasons(["yarn.lock.orig", "my-package-lock.json", "go.sum.txt", "cargo.lock", "docs/go.sum.md"])
+    assert set(got.values()) == {None}
+    assert "Cargo.lock" in LOCK_FILE_NAMES and "cargo.lock" not in LOCK_FILE_NAMES
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "static/js/app.min.js",
+        "static/css/site.min.css",
+        "static/js/jquery-min.js",
+        "static/js/app.js.map",
+        "static/css/site.css.map",
+        "proto/service_pb2.py",
+        "proto/service_pb2_grpc.py",
+        "proto/service_pb2.pyi",
+        "api/v1/service.pb.go",
+        "api/v1/service.pb.gw.go",
+        "src/messages.pb.h",
+        "src/messages.pb.cc",
+        "web/gen/service_pb.js",
+        "include/Foo.generated.h",
+        "flatbuffers/schema_generated.h",
+        "pkg/apis/v1/zz_generated.deepcopy.go",
+        "lib/model.g.dart",
+        "src/components/__snapshots__/Button.test.tsx.snap",
+        "src/__generated__/Query.graphql.ts",
+        "packages/ui/dist/index.js",
+        "dist/styles.css",
+        "APP.MIN.JS",
+    ],
+)
+def test_generated_files(path):
+    assert reasons([path]) == {path: "generated"}
+
+
+@pytest.mark.parametrize(
+    "path",
+    [
+        "dist/setup.py",  # dist/ is excluded only for built web assets
+        "tools/dist/package.sh",
+        "src/minimal.js",
+        "src/pb2_helpers.py",
+        "src/generated_code_reader.py",  # '_generated.' must end the stem
+        "src/map.py",
+        "src/sitemap.xml",
+    ],
+)
+def test_generated_look_alikes_are_kept(path):
+    assert reasons([path]) == {path: None}
+
+
+def test_binary_and_submodule_flags():
+    got = reasons(["assets/logo.png", "libs/sub", "src/a.py"], binary=[True, False, False],
+                  submodule=[False, True, False])
+    assert got == {"assets/logo.png": "binary", "libs/sub": "submodule", "src/a.py": None}
+
+
+def test_first_matching_reason_wins_in_documented_order():
+    assert EXCLUSION_REASONS == ("submodule", "binary", "vendored", "lock_file", "generated")
+    got = reasons(
+        ["third_party/sub", "vendor/logo.png", "node_modules/x/yarn.lock", "vendor/x.min.js", "dist/yarn.lock"],
+        binary=[False, True, False, False, False],
+        submodule=[True, False, False, False, False],
+    )
+    assert got == {
+        "third_party/sub": "submodule",
+        "vendor/logo.png": "binary",
+        "node_modules/x/yarn.lock": "vendored",
+        "vendor/x.min.js": "vendored",
+        "dist/yarn.lock": "lock_file",
+    }
+
+
+def test_rename_is_classified_by_its_new_path():
+    out = classify_exclusions(
+        frame(["third_party/zlib/inflate.c", "src/inflate.c"],
+              old_paths=["src/inflate.c", "third_party/zlib/inflate.c"])
+    )
+    assert out["exclusion_reason"].to_list() == ["vendored", None]
+
+
+def test_adds_two_columns_and_leaves_raw_columns_untouched():
+    raw = frame(["src/a.py", "vendor/b.go", "yarn.lock", "img.png"], binary=[False, False, False, True])
+    out = classify_exclusions(raw)
+    assert out.columns == [*RAW_FILE_CHANGES_SCHEMA, "excluded", "exclusion_reason"]
+    assert out.schema["excluded"] == pl.Boolean and out.schema["exclusion_reason"] == pl.String
+    assert out.select(raw.columns).equals(raw)
+    assert out["excluded"].to_list() == [False, True, True, True]
+    # excluded is exactly "has a reason"
+    assert out["excluded"].to_list() == out["exclusion_reason"].is_not_null().to_list()
+
+
+def test_reclassifying_replaces_existing_columns():
+    once = classify_exclusions(frame(["vendor/a.go"]))
+    twice = classify_exclusions(once)
+    assert twice.columns == once.columns and twice.equals(once)
+
+
+def test_works_without_is_submodule_and_with_null_or_empty_input():
+    raw = frame(["vendor/a.go", None]).drop("is_submodule")
+    out = classify_exclusions(raw)
+    assert out["exclusion_reason"].to_list() == ["vendored", None]
+    empty = classify_exclusions(pl.DataFrame(schema=RAW_FILE_CHANGES_SCHEMA))
+    assert empty.height == 0 and empty.schema["excluded"] == pl.Boolean

@@ -1,0 +1,195 @@
+"""Linguist language names from paths (go-enry, with the documented ambiguity choices)."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from exceeds_pipeline.enrich import languages as L
+from exceeds_pipeline.enrich.languages import (
+    AMBIGUOUS_EXTENSION_CHOICE,
+    header_language_by_repo,
+    language_for_name,
+    language_for_paths,
+    with_language,
+)
+
+needs_enry = pytest.mark.skipif(L.LANGUAGE_BACKEND != "enry", reason="enry-python not installed here")
+
+LINGUIST_NAMES = {
+    "torch/nn/modules/linear.py": "Python",
+    "torch/_C/__init__.pyi": "Python",
+    "aten/src/ATen/native/Linear.cpp": "C++",
+    "c10/core/Device.cc": "C++",
+    "c10/util/Optional.hpp": "C++",
+    "compat/regex/regex.c": "C",
+    "aten/src/ATen/native/cuda/Loss.cu": "Cuda",
+    "aten/src/ATen/cuda/Atomic.cuh": "Cuda",
+    "README.md": "Markdown",
+    "docs/source/index.rst": "reStructuredText",
+    "scripts/build.sh": "Shell",
+    ".github/workflows/ci.yml": "YAML",
+    "config/app.yaml": "YAML",
+    "package.json": "JSON",
+    "pyproject.toml": "TOML",
+    "docker/Dockerfile": "Dockerfile",
+    "Makefile": "Makefile",
+    "CMakeLists.txt": "CMake",
+    "cmake/Modules/FindCUDA.cmake": "CMake",
+    "web/src/index.js": "JavaScript",
+    "web/src/index.ts": "TypeScript",
+    "web/src/App.tsx": "TSX",
+    "src/main/java/Foo.java": "Java",
+    "cmd/server/main.go": "Go",
+    "src/lib.rs": "Rust",
+    "site/index.html": "HTML",
+    "site/style.css": "CSS",
+    "requirements/notes.txt": "Text",
+    "notebooks/demo.ipynb": "Jupyter Notebook",
+    "BUILD.bazel": "Starlark",
+    "tools/defs.bzl": "Starlark",
+    "requirements.txt": "Pip Requirements",
+    "go.mod": "Go Module",
+    "src/App.cs": "C#",
+    "lib/app.ex": "Elixir",
+    "ios/ViewController.m": "Objective-C",
+    "ios/Bridge.mm": "Objective-C++",
+    "lib/Foo.php": "PHP",
+    "script.pl": "Perl",
+    "analysis.R": "R",
+}
+
+
+@needs_enry
+@pytest.mark.parametrize(("path", "expected"), sorted(LINGUIST_NAMES.items()))
+def test_linguist_names(path, expected):
+    assert language_for_name(path) == expected
+
+
+@needs_enry
+def test_series_api_matches_single_names_and_keeps_order_and_nulls():
+    paths = [*LINGUIST_NAMES, None, "LICENSE", "bin/tool", "data/blob.unknownext", "A.PY"]
+    out = language_for_paths(pl.Series("path", paths))
+    assert out.name == "language" and out.dtype == pl.String and out.len() == len(paths)
+    assert out.to_list() == [
+        *LINGUIST_NAMES.values(),
+        None,  # null path
+        "Text",  # Linguist knows LICENSE by name
+        None,  # no extension, unknown name
+        None,  # unknown extension
+        "Python",  # extensions ignore case
+    ]
+
+
+@needs_enry
+def test_multi_part_extensions_follow_linguist():
+    assert language_for_name("types/index.d.ts") == "TypeScript"
+    assert language_for_name("web/app.test.ts") == "TypeScript"
+    assert language_for_name("views/home.blade.php") == "Blade"  # a longer Linguist extension wins
+    assert language_for_name("cmake/config.cmake.in") == "CMake"
+    assert language_for_name("src/generated.pb.h") == "C++"  # falls back to the last extension
+    assert language_for_name("src/weird.name.rs") == "Rust"
+
+
+@needs_enry
+def test_every_ambiguity_choice_is_one_of_linguists_candidates():
+    import enry
+
+    for ext, language in AMBIGUOUS_EXTENSION_CHOICE.items():
+        assert ext in enry.get_language_extensions(language), (ext, language)
+
+
+def test_headers_default_to_cpp_and_can_be_told_otherwise():
+    assert language_for_name("include/foo.h") == "C++"
+    assert language_for_name("include/foo.h", c_header="C") == "C"
+    out = language_for_paths(pl.Series(["a.h", "b.H", "c.py"]), c_header="Objective-C")
+    assert out.to_list() == ["Objective-C", "Objective-C", "Python"]
+
+
+def _fc(rows):
+    return pl.DataFrame(rows, schema={"repo": pl.String, "path": pl.String}, orient="row")
+
+
+def test_header_language_is_decided_per_repository():
+    fc = _fc(
+        [
+            # git/git-like: C sources
+            ("git", "builtin/log.c"), ("git", "revision.c"), ("git", "cache.h"), ("git", "t/helper/x.c"),
+            ("git", "contrib/foo.cpp"),
+            # PyTorch-like: C++ and CUDA
+            ("torch", "aten/a.cpp"), ("torch", "aten/b.cu"), ("torch", "aten/c.c"), ("torch", "aten/a.h"),
+            # iOS app: Objective-C
+            ("app", "App/View.m"), ("app", "App/Model.m"), ("app", "App/View.h"),
+            # tie between C and C++ -> C++ (table order)
+            ("tie", "x.c"), ("tie", "y.cc"), ("tie", "z.h"),
+            # no C-family evidence at all
+            ("py", "setup.py"), ("py", "ext/fast.h"),
+        ]
+    )
+    got = dict(header_language_by_repo(fc).iter_rows())
+    assert got == {"git": "C", "torch": "C++", "app": "Objective-C", "tie": "C++"}
+
+    out = with_language(fc)
+    langs = dict(zip(out["path"], out["language"], strict=True))
+    assert langs["cache.h"] == "C"
+    assert langs["aten/a.h"] == "C++"
+    assert langs["App/View.h"] == "Objective-C"
+    assert langs["z.h"] == "C++"
+    assert langs["ext/fast.h"] == "C++"  # default
+    assert langs["builtin/log.c"] == "C" and langs["aten/b.cu"] == "Cuda"
+
+
+def test_repeated_paths_vote_once_and_explicit_header_table_wins():
+    # one C++ file touched many times does not outvote two C files
+    fc = _fc([("r", "a.cpp")] * 5 + [("r", "b.c"), ("r", "c.c"), ("r", "d.h")])
+    assert dict(header_language_by_repo(fc).iter_rows()) == {"r": "C"}
+    table = pl.DataFrame({"repo": ["r"], "header_language": ["C++"]})
+    out = with_language(fc, header_languages=table)
+    assert out.filter(pl.col("path") == "d.h")["language"].item() == "C++"
+
+
+def test_with_language_keeps_columns_and_handles_empty_frames():
+    fc = pl.DataFrame({"repo": ["r", "r"], "sha": ["a", "b"], "path": ["x.py", "y.h"], "language": ["old", "old"]})
+    out = with_language(fc)
+    assert out.columns == fc.columns and out["language"].to_list() == ["Python", "C++"]
+    empty = with_language(pl.DataFrame(schema={"repo": pl.String, "path": pl.String}))
+    assert empty.height == 0 and empty.schema["language"] == pl.String
+
+
+@needs_enry
+def test_library_is_asked_once_per_distinct_file_name(monkeypatch):
+    import enry
+
+    calls = []
+    real = enry.get_language_by_filename
+    monkeypatch.setattr(enry, "get_language_by_filename", lambda name: calls.append(name) or real(name))
+    L._language_for_name_raw.cache_clear()
+    paths = pl.Series(["a/x.py", "b/x.py", "c/y.py", "a/x.py"] * 5000)
+    out = language_for_paths(paths)
+    assert out.unique().to_list() == ["Python"]
+    assert sorted(calls) == ["x.py", "y.py"]
+    calls.clear()
+    language_for_paths(paths)  # cached across calls too
+    assert calls == []
+
+
+def test_pygments_fallback_uses_linguist_names():
+    # The fallback backend (platforms without an enry wheel) renames Pygments lexers.
+    cases = {
+        "a.py": "Python",
+        "run.sh": "Shell",
+        "Dockerfile": "Dockerfile",
+        "kernel.cu": "Cuda",
+        "notes.txt": "Text",
+        "CMakeLists.txt": "CMake",
+        "Makefile": "Makefile",
+        "lib.rs": "Rust",
+        "main.tf": "HCL",
+        "App.cs": "C#",
+        "query.sql": "SQL",
+        "foo.unknownext": None,
+        "noext": None,
+    }
+    got = {name: L._pygments_language(name) for name in cases}
+    assert got == cases
+    assert L._pygments_language("x.h") == L._HEADER
