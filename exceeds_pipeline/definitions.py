@@ -8,7 +8,13 @@ Loaded by `dagster dev -w workspace.yaml`, by the pyproject `[tool.dagster]` tar
 
 from dagster import AssetSelection, Definitions, define_asset_job, in_process_executor
 
-from exceeds_pipeline.history.assets import commits, file_changes, people_and_identities
+from exceeds_pipeline.history.assets import (
+    commit_links,
+    commit_skills,
+    commits_and_work_items,
+    file_changes,
+    people_and_identities,
+)
 from exceeds_pipeline.ingest.assets import raw_git_history, repository_partitions
 from exceeds_pipeline.publish.assets import exceeds_database
 from exceeds_pipeline.resources import default_settings, warehouse_io_manager
@@ -36,7 +42,15 @@ publish_job = define_asset_job(
 def build_definitions() -> Definitions:
     settings = default_settings()
     return Definitions(
-        assets=[raw_git_history, people_and_identities, commits, file_changes, exceeds_database],
+        assets=[
+            raw_git_history,
+            people_and_identities,
+            file_changes,
+            commit_links,
+            commits_and_work_items,
+            commit_skills,
+            exceeds_database,
+        ],
         jobs=[ingest_job, publish_job],
         sensors=[sync_repository_partitions_sensor],
         resources={"settings": settings, "io_manager": warehouse_io_manager(settings)},

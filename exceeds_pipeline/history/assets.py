@@ -1,9 +1,18 @@
-"""People, commits and file changes across all configured repositories."""
+"""People, commits, file changes, links, work items and skills across all repositories.
 
+Thin wiring: every computation is a plain function in identity/, history/, classify/ or enrich/.
+"""
 
 import polars as pl
 from dagster import AssetExecutionContext, AssetOut, Output, asset, multi_asset
 
+from exceeds_pipeline.classify.categories import categorize_commits
+from exceeds_pipeline.classify.links import commit_links as find_commit_links
+from exceeds_pipeline.classify.work_items import assign_work_items
+from exceeds_pipeline.enrich.ai_tools import with_ai_tool
+from exceeds_pipeline.enrich.exclusions import classify_exclusions
+from exceeds_pipeline.enrich.languages import with_language
+from exceeds_pipeline.enrich.skills import load_skill_rules, skills_per_commit
 from exceeds_pipeline.history.tables import attach_people, finalize_commits
 from exceeds_pipeline.identity.people import ConfiguredIdentity, resolve_people
 from exceeds_pipeline.resources import ExceedsSettings
@@ -12,6 +21,10 @@ from exceeds_pipeline.table_metadata import frame_metadata
 
 def configured_repos(settings: ExceedsSettings) -> list[str]:
     return [r.display_name for r in settings.load_config().repositories]
+
+
+def _raw(settings: ExceedsSettings, table: str) -> pl.DataFrame:
+    return settings.raw_store().scan(configured_repos(settings), table).collect()
 
 
 @multi_asset(
@@ -40,30 +53,62 @@ def people_and_identities(context: AssetExecutionContext, settings: ExceedsSetti
     yield Output(identity_map, "identity_map", metadata=frame_metadata(identity_map))
 
 
+@asset(group_name="history", deps=["raw_file_changes"])
+def file_changes(context: AssetExecutionContext, settings: ExceedsSettings) -> Output[pl.DataFrame]:
+    """One row per file changed by a non-merge commit, with git's exact line counts, its
+    Linguist language, and whether (and why) profile lines of code leave it out."""
+    table = classify_exclusions(with_language(_raw(settings, "file_changes")))
+    return Output(table, metadata=frame_metadata(table))
+
+
 @asset(group_name="history", deps=["raw_commits"])
-def commits(
+def commit_links(context: AssetExecutionContext, settings: ExceedsSettings) -> Output[pl.DataFrame]:
+    """Which commit reverts, relands or fixes which (git's revert wording, `Fixes: <sha>`)."""
+    table = find_commit_links(_raw(settings, "commits"))
+    return Output(table, metadata=frame_metadata(table))
+
+
+@multi_asset(
+    outs={
+        "commits": AssetOut(
+            group_name="history",
+            description="Every commit reachable from each configured branch: person, bot flag, "
+            "month, whether it counts, category, work item and declared AI tool.",
+        ),
+        "work_items": AssetOut(
+            group_name="history",
+            description="Changes grouped from commits: one PR, a revert and its reland, a "
+            "numbered series, or closely related commits of one author.",
+        ),
+    },
+    deps=["raw_commits"],
+)
+def commits_and_work_items(
     context: AssetExecutionContext,
     settings: ExceedsSettings,
     people: pl.DataFrame,
     identity_map: pl.DataFrame,
+    file_changes: pl.DataFrame,
+    commit_links: pl.DataFrame,
+):
+    window = settings.load_config().window
+    table = attach_people(_raw(settings, "commits"), identity_map, people, window.since, window.until)
+    table = categorize_commits(with_ai_tool(table), file_changes)
+    table, work_items = assign_work_items(table, commit_links, file_changes)
+    table = finalize_commits(table)
+    yield Output(table, "commits", metadata=frame_metadata(table))
+    yield Output(work_items, "work_items", metadata=frame_metadata(work_items))
+
+
+@asset(group_name="history")
+def commit_skills(
+    context: AssetExecutionContext,
+    settings: ExceedsSettings,
+    commits: pl.DataFrame,
+    file_changes: pl.DataFrame,
 ) -> Output[pl.DataFrame]:
-    """Every commit reachable from each configured branch, with its person, bot flag, month and
-    whether it counts (non-merge, non-bot, inside the window)."""
-    config = settings.load_config()
-    raw = settings.raw_store().scan(configured_repos(settings), "commits").collect()
-    table = finalize_commits(
-        attach_people(raw, identity_map, people, config.window.since, config.window.until)
-    )
-    return Output(table, metadata=frame_metadata(table))
-
-
-@asset(group_name="history", deps=["raw_file_changes"])
-def file_changes(context: AssetExecutionContext, settings: ExceedsSettings) -> Output[pl.DataFrame]:
-    """One row per file changed by a non-merge commit, with git's exact line counts."""
-    table = settings.raw_store().scan(configured_repos(settings), "file_changes").collect()
-    table = table.with_columns(
-        pl.lit(None, pl.String).alias("language"),
-        pl.lit(False).alias("excluded"),
-        pl.lit(None, pl.String).alias("exclusion_reason"),
-    )
+    """Technical skills each commit shows, from the YAML rules shipped in the package plus the
+    config's `skills.extra_rules` files (paths, languages and message terms)."""
+    extra = [settings.config_dir / p for p in settings.load_config().skills.extra_rules]
+    table = skills_per_commit(commits, file_changes, load_skill_rules(extra))
     return Output(table, metadata=frame_metadata(table))

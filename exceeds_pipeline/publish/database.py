@@ -21,6 +21,7 @@ PUBLISHED_TABLES = (
     "file_changes",
     "work_items",
     "commit_links",
+    "commit_skills",
     "monthly_rollups",
     "repo_rollups",
     "quality_metrics",
