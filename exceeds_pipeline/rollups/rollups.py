@@ -1,0 +1,297 @@
+"""Person x month (`monthly_rollups`) and person x repository (`repo_rollups`) tables.
+
+Plain Polars over whole tables. Rules (SPEC §4-§5):
+
+**Counted commits only.** Every figure comes from commits with ``is_counted`` (non-merge, non-bot,
+author date inside the window) and a ``person_id``. Months are the ``month`` column of
+``commits``: ``YYYY-MM`` of the author's own local date.
+
+**Features and bugs are counted per work item, once, in one month and one repository.**
+A work item is credited to its owner (``work_items.person_id``) when that person has at least
+one counted commit in it. It counts in the month of the owner's *last* counted commit of the
+item (latest ``authored_at``, ties broken by sha): the month the change was finished, so a
+feature worked on from March to May counts once, in May. Its repository is ``work_items.repo``.
+A counted commit without a ``work_item_id`` (or whose id is missing from ``work_items``) is
+treated as a work item of its own, with the commit's category and subject. See
+:func:`work_item_credit`.
+
+**Lines of code.** ``lines_added`` / ``lines_deleted`` in both rollups are *profile* lines of
+code: the sum of ``file_changes.lines_added/lines_deleted`` over the counted commits' files with
+``excluded = false`` (binary, vendored, generated, lock files and submodules left out, see
+:mod:`exceeds_pipeline.enrich.exclusions`). The raw ``git log --numstat`` totals of the same
+commits are kept beside them as ``raw_lines_added`` / ``raw_lines_deleted``; ``commits`` keeps
+raw numbers per commit.
+
+**Lists.** ``repos`` is ordered by the person's counted commits in that repository that month
+(most first, then by name); ``languages`` by profile lines changed (added + deleted) in that
+language, most first, then by name (files with no Linguist language are left out); ``skills``
+by the number of counted commits showing the skill, most first, then by name.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+__all__ = [
+    "MONTHLY_ROLLUPS_SCHEMA",
+    "REPO_ROLLUPS_SCHEMA",
+    "WORK_ITEM_CREDIT_SCHEMA",
+    "commit_profile_loc",
+    "counted_commits",
+    "monthly_rollups",
+    "repo_rollups",
+    "work_item_credit",
+]
+
+MONTHLY_ROLLUPS_SCHEMA: dict[str, pl.DataType] = {
+    "person_id": pl.String,
+    "month": pl.String,
+    "commits": pl.Int64,
+    "features": pl.Int64,
+    "bugs": pl.Int64,
+    "lines_added": pl.Int64,  # profile LOC (excluded files left out)
+    "lines_deleted": pl.Int64,
+    "repos": pl.List(pl.String),
+    "work_items": pl.Int64,  # work items credited in this month, any category
+    "raw_lines_added": pl.Int64,  # git log --numstat totals of the same commits
+    "raw_lines_deleted": pl.Int64,
+}
+
+REPO_ROLLUPS_SCHEMA: dict[str, pl.DataType] = {
+    "person_id": pl.String,
+    "repo": pl.String,
+    "first_month": pl.String,
+    "last_month": pl.String,
+    "months_active": pl.Int64,
+    "commits": pl.Int64,
+    "features": pl.Int64,
+    "bugs": pl.Int64,
+    "lines_added": pl.Int64,  # profile LOC
+    "lines_deleted": pl.Int64,
+    "languages": pl.List(pl.String),
+    "skills": pl.List(pl.String),
+    "work_items": pl.Int64,
+    "raw_lines_added": pl.Int64,
+    "raw_lines_deleted": pl.Int64,
+}
+
+WORK_ITEM_CREDIT_SCHEMA: dict[str, pl.DataType] = {
+    "work_item_id": pl.String,
+    "person_id": pl.String,
+    "repo": pl.String,
+    "category": pl.String,
+    "title": pl.String,
+    "month": pl.String,  # month the item counts in (owner's last counted commit)
+    "first_at": pl.Datetime("us", "UTC"),
+    "landed_at": pl.Datetime("us", "UTC"),
+    "commits": pl.Int64,  # owner's counted commits in the item
+    "shas": pl.List(pl.String),  # those commits, oldest first
+}
+
+_LOC_SCHEMA = {"repo": pl.String, "sha": pl.String, "loc_added": pl.Int64, "loc_deleted": pl.Int64}
+
+
+def counted_commits(commits: pl.DataFrame) -> pl.DataFrame:
+    """The commits that count (``is_counted``) and have a person."""
+    return commits.filter(pl.col("is_counted").fill_null(False) & pl.col("person_id").is_not_null())
+
+
+def commit_profile_loc(file_changes: pl.DataFrame) -> pl.DataFrame:
+    """``[repo, sha, loc_added, loc_deleted]``: per commit, lines over files not excluded."""
+    if file_changes.height == 0:
+        return pl.DataFrame(schema=_LOC_SCHEMA)
+    kept = ~pl.col("excluded").fill_null(False) if "excluded" in file_changes.columns else pl.lit(True)
+    return (
+        file_changes.lazy()
+        .filter(kept)
+        .group_by("repo", "sha")
+        .agg(
+            pl.col("lines_added").fill_null(0).sum().cast(pl.Int64).alias("loc_added"),
+            pl.col("lines_deleted").fill_null(0).sum().cast(pl.Int64).alias("loc_deleted"),
+        )
+        .collect()
+    )
+
+
+def _item_key() -> pl.Expr:
+    return pl.coalesce(
+        pl.col("work_item_id"), pl.lit("commit:") + pl.col("repo") + pl.lit(":") + pl.col("sha")
+    ).alias("_item")
+
+
+def work_item_credit(commits: pl.DataFrame, work_items: pl.DataFrame) -> pl.DataFrame:
+    """One row per credited work item: who it counts for, in which month and repository.
+
+    See the module docstring for the rule. Columns: :data:`WORK_ITEM_CREDIT_SCHEMA`.
+    """
+    counted = counted_commits(commits)
+    if counted.height == 0:
+        return pl.DataFrame(schema=WORK_ITEM_CREDIT_SCHEMA)
+    wi_cols = {"work_item_id", "person_id", "category", "title", "repo"}
+    wi = (
+        work_items.select(
+            pl.col("work_item_id").alias("_item"),
+            pl.col("person_id").alias("_owner"),
+            pl.col("category").alias("_wi_category"),
+            pl.col("title").alias("_wi_title"),
+            pl.col("repo").alias("_wi_repo"),
+        )
+        if wi_cols <= set(work_items.columns) and work_items.height
+        else pl.DataFrame(
+            schema={"_item": pl.String, "_owner": pl.String, "_wi_category": pl.String,
+                    "_wi_title": pl.String, "_wi_repo": pl.String}
+        )
+    ).unique("_item", keep="first")
+    rows = (
+        counted.lazy()
+        .select("repo", "sha", "person_id", "authored_at", "month", "category", "subject", "work_item_id")
+        .with_columns(_item_key())
+        .join(wi.lazy(), on="_item", how="left")
+        # The owner of a listed item is the work item's person; an unlisted commit owns itself.
+        .filter(pl.col("person_id") == pl.coalesce(pl.col("_owner"), pl.col("person_id")))
+        .sort("authored_at", "sha")
+    )
+    return (
+        rows.group_by("_item")
+        .agg(
+            pl.col("person_id").first(),
+            pl.coalesce(pl.col("_wi_repo"), pl.col("repo")).first().alias("repo"),
+            pl.coalesce(pl.col("_wi_category"), pl.col("category")).first().alias("category"),
+            pl.coalesce(pl.col("_wi_title"), pl.col("subject")).first().alias("title"),
+            pl.col("month").last(),
+            pl.col("authored_at").first().alias("first_at"),
+            pl.col("authored_at").last().alias("landed_at"),
+            pl.len().cast(pl.Int64).alias("commits"),
+            pl.col("sha").alias("shas"),
+        )
+        .rename({"_item": "work_item_id"})
+        .select(list(WORK_ITEM_CREDIT_SCHEMA))
+        .sort("person_id", "landed_at", "work_item_id")
+        .collect()
+        .cast(WORK_ITEM_CREDIT_SCHEMA)
+    )
+
+
+def _with_loc(counted: pl.DataFrame, file_changes: pl.DataFrame) -> pl.LazyFrame:
+    return (
+        counted.lazy()
+        .join(commit_profile_loc(file_changes).lazy(), on=["repo", "sha"], how="left")
+        .with_columns(pl.col("loc_added").fill_null(0), pl.col("loc_deleted").fill_null(0))
+    )
+
+
+def _item_counts(credit: pl.DataFrame, keys: list[str]) -> pl.LazyFrame:
+    return (
+        credit.lazy()
+        .group_by(keys)
+        .agg(
+            (pl.col("category") == "feature").sum().cast(pl.Int64).alias("features"),
+            (pl.col("category") == "bug").sum().cast(pl.Int64).alias("bugs"),
+            pl.len().cast(pl.Int64).alias("work_items"),
+        )
+    )
+
+
+def _ranked_list(frame: pl.LazyFrame, keys: list[str], value: str, weight: str, alias: str) -> pl.LazyFrame:
+    """Per `keys`, the list of `value` ordered by summed `weight` desc, then name."""
+    return (
+        frame.group_by([*keys, value])
+        .agg(pl.col(weight).sum().alias("_w"))
+        .sort([*keys, "_w", value], descending=[*([False] * len(keys)), True, False])
+        .group_by(keys, maintain_order=True)
+        .agg(pl.col(value).alias(alias))
+    )
+
+
+def monthly_rollups(
+    commits: pl.DataFrame, work_items: pl.DataFrame, file_changes: pl.DataFrame
+) -> pl.DataFrame:
+    """Person x month rollup of counted commits. Columns: :data:`MONTHLY_ROLLUPS_SCHEMA`."""
+    counted = counted_commits(commits)
+    if counted.height == 0:
+        return pl.DataFrame(schema=MONTHLY_ROLLUPS_SCHEMA)
+    keys = ["person_id", "month"]
+    lf = _with_loc(counted, file_changes)
+    base = lf.group_by(keys).agg(
+        pl.len().cast(pl.Int64).alias("commits"),
+        pl.col("loc_added").sum().cast(pl.Int64).alias("lines_added"),
+        pl.col("loc_deleted").sum().cast(pl.Int64).alias("lines_deleted"),
+        pl.col("lines_added").fill_null(0).sum().cast(pl.Int64).alias("raw_lines_added"),
+        pl.col("lines_deleted").fill_null(0).sum().cast(pl.Int64).alias("raw_lines_deleted"),
+    )
+    repos = _ranked_list(lf.with_columns(pl.lit(1).alias("_one")), keys, "repo", "_one", "repos")
+    items = _item_counts(work_item_credit(commits, work_items), keys)
+    return (
+        base.join(repos, on=keys, how="left")
+        .join(items, on=keys, how="left")
+        .with_columns(pl.col(c).fill_null(0) for c in ("features", "bugs", "work_items"))
+        .select(list(MONTHLY_ROLLUPS_SCHEMA))
+        .sort(keys)
+        .collect()
+        .cast(MONTHLY_ROLLUPS_SCHEMA)
+    )
+
+
+def repo_rollups(
+    commits: pl.DataFrame,
+    work_items: pl.DataFrame,
+    file_changes: pl.DataFrame,
+    commit_skills: pl.DataFrame | None = None,
+) -> pl.DataFrame:
+    """Person x repository rollup of counted commits. Columns: :data:`REPO_ROLLUPS_SCHEMA`."""
+    counted = counted_commits(commits)
+    if counted.height == 0:
+        return pl.DataFrame(schema=REPO_ROLLUPS_SCHEMA)
+    keys = ["person_id", "repo"]
+    lf = _with_loc(counted, file_changes)
+    base = lf.group_by(keys).agg(
+        pl.col("month").min().alias("first_month"),
+        pl.col("month").max().alias("last_month"),
+        pl.col("month").n_unique().cast(pl.Int64).alias("months_active"),
+        pl.len().cast(pl.Int64).alias("commits"),
+        pl.col("loc_added").sum().cast(pl.Int64).alias("lines_added"),
+        pl.col("loc_deleted").sum().cast(pl.Int64).alias("lines_deleted"),
+        pl.col("lines_added").fill_null(0).sum().cast(pl.Int64).alias("raw_lines_added"),
+        pl.col("lines_deleted").fill_null(0).sum().cast(pl.Int64).alias("raw_lines_deleted"),
+    )
+    people_of = counted.lazy().select("repo", "sha", "person_id")
+    lang_rows = (
+        file_changes.lazy()
+        .filter(~pl.col("excluded").fill_null(False) & pl.col("language").is_not_null())
+        .select("repo", "sha", "language",
+                (pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)).alias("_lines"))
+        .join(people_of, on=["repo", "sha"], how="inner")
+    ) if {"language", "excluded"} <= set(file_changes.columns) else None
+    out = base
+    if lang_rows is not None:
+        out = out.join(_ranked_list(lang_rows, keys, "language", "_lines", "languages"), on=keys, how="left")
+    else:
+        out = out.with_columns(pl.lit(None, pl.List(pl.String)).alias("languages"))
+    if commit_skills is not None and commit_skills.height:
+        skill_rows = (
+            commit_skills.lazy()
+            .select("repo", "sha", "skills")
+            .join(people_of, on=["repo", "sha"], how="inner")
+            .explode("skills", empty_as_null=False)
+            .drop_nulls("skills")
+            .unique(["repo", "sha", "skills"])
+            .rename({"skills": "skill"})
+            .with_columns(pl.lit(1).alias("_one"))
+        )
+        out = out.join(_ranked_list(skill_rows, keys, "skill", "_one", "skills"), on=keys, how="left")
+    else:
+        out = out.with_columns(pl.lit(None, pl.List(pl.String)).alias("skills"))
+    items = _item_counts(work_item_credit(commits, work_items), keys)
+    empty = pl.lit([], dtype=pl.List(pl.String))
+    return (
+        out.join(items, on=keys, how="left")
+        .with_columns(
+            *(pl.col(c).fill_null(0) for c in ("features", "bugs", "work_items")),
+            pl.col("languages").fill_null(empty),
+            pl.col("skills").fill_null(empty),
+        )
+        .select(list(REPO_ROLLUPS_SCHEMA))
+        .sort(keys)
+        .collect()
+        .cast(REPO_ROLLUPS_SCHEMA)
+    )

@@ -1,0 +1,132 @@
+"""Rollups recomputed by hand on small frames."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from exceeds_pipeline.rollups import (
+    MONTHLY_ROLLUPS_SCHEMA,
+    REPO_ROLLUPS_SCHEMA,
+    monthly_rollups,
+    repo_rollups,
+    work_item_credit,
+)
+from exceeds_pipeline_tests.rollups.frames import (
+    commit, commits_frame, fc, files_frame, items_frame, skills_frame, wi,
+)
+
+WEB = "acme/web"
+
+
+def scenario():
+    commits = commits_frame([
+        # out of the window: not counted, so its item F0 is never credited
+        commit("a0", "ada", "2025-02-10T10:00", category="feature", item="F0", counted=False),
+        # F1: three commits by Ada; the last one is 23:30 UTC on 31 March but 1 April at home
+        commit("a1", "ada", "2025-03-10T10:00", category="feature", item="F1", added=1010),
+        commit("a2", "ada", "2025-03-20T10:00", category="feature", item="F1", added=5, deleted=2),
+        commit("a3", "ada", "2025-03-31T23:30", local_date="2025-04-01", category="docs", item="F1", added=3),
+        commit("a4", "ada", "2025-04-05T10:00", repo=WEB, category="bug", item="B1", added=7, deleted=1),
+        # no work item: a work item of its own
+        commit("a5", "ada", "2025-04-06T10:00", category="bug", added=1, deleted=1),
+        # merges and bots never count
+        commit("m1", "ada", "2025-04-07T10:00", merge=True, added=500, parents=["a5", "x"]),
+        commit("bot1", "dependabot", "2025-04-07T11:00", bot=True, category="build", item="BOT", added=99),
+        # Bob's commit inside Ada's item counts as Bob's commit, but the item stays Ada's
+        commit("b1", "bob", "2025-05-02T10:00", category="feature", item="F1", added=4),
+    ])
+    files = files_frame([
+        fc("a0", "src/old.py", 10),
+        fc("a1", "src/x.py", 10),
+        fc("a1", "package-lock.json", 1000, language="JSON", excluded=True, reason="lock_file"),
+        fc("a2", "src/x.py", 5, 2),
+        fc("a3", "README.md", 3, language="Markdown"),
+        fc("a4", "web/y.ts", 7, 1, repo=WEB, language="TypeScript"),
+        fc("a5", "src/z.py", 1, 1),
+        fc("bot1", "requirements.txt", 99, language="Text"),
+        fc("b1", "src/x.py", 4),
+    ])
+    items = items_frame([
+        wi("F0", "ada", "feature", "Old feature"),
+        wi("F1", "ada", "feature", "Add parser"),
+        wi("B1", "ada", "bug", "Fix crash", repo=WEB),
+        wi("BOT", "dependabot", "build", "Bump deps"),
+    ])
+    skills = skills_frame([
+        {"repo": "acme/api", "sha": "a1", "skills": ["Parsing", "Testing"]},
+        {"repo": "acme/api", "sha": "a2", "skills": ["Parsing"]},
+        {"repo": "acme/api", "sha": "a5", "skills": []},
+        {"repo": WEB, "sha": "a4", "skills": ["Frontend"]},
+    ])
+    return commits, files, items, skills
+
+
+def test_work_item_credit_counts_each_item_once_in_month_of_last_commit():
+    commits, _, items, _ = scenario()
+    credit = work_item_credit(commits, items).sort("work_item_id")
+    assert credit["work_item_id"].to_list() == ["B1", "F1", "commit:acme/api:a5"]
+    f1 = credit.filter(pl.col("work_item_id") == "F1").row(0, named=True)
+    assert f1["person_id"] == "ada"
+    assert f1["month"] == "2025-04"  # a3's local date, not its UTC date
+    assert f1["commits"] == 3
+    assert f1["shas"] == ["a1", "a2", "a3"]  # Bob's commit is not Ada's work
+    assert f1["category"] == "feature" and f1["title"] == "Add parser"
+    own = credit.filter(pl.col("work_item_id") == "commit:acme/api:a5").row(0, named=True)
+    assert own["category"] == "bug" and own["title"] == "commit a5" and own["month"] == "2025-04"
+
+
+def test_monthly_rollups_by_hand():
+    commits, files, items, _ = scenario()
+    out = monthly_rollups(commits, items, files)
+    assert out.schema == pl.Schema(MONTHLY_ROLLUPS_SCHEMA)
+    rows = {(r["person_id"], r["month"]): r for r in out.iter_rows(named=True)}
+    assert set(rows) == {("ada", "2025-03"), ("ada", "2025-04"), ("bob", "2025-05")}  # no bot, no Feb
+
+    march = rows[("ada", "2025-03")]
+    assert (march["commits"], march["features"], march["bugs"], march["work_items"]) == (2, 0, 0, 0)
+    assert (march["lines_added"], march["lines_deleted"]) == (15, 2)  # lock file left out
+    assert (march["raw_lines_added"], march["raw_lines_deleted"]) == (1015, 2)
+    assert march["repos"] == ["acme/api"]
+
+    april = rows[("ada", "2025-04")]
+    assert (april["commits"], april["features"], april["bugs"], april["work_items"]) == (3, 1, 2, 3)
+    assert (april["lines_added"], april["lines_deleted"]) == (11, 2)  # merge m1 not credited
+    assert april["repos"] == ["acme/api", WEB]  # two commits in api, one in web
+
+    bob = rows[("bob", "2025-05")]
+    assert (bob["commits"], bob["features"], bob["bugs"], bob["lines_added"]) == (1, 0, 0, 4)
+
+    # A feature with three commits is one feature.
+    assert out.filter(pl.col("person_id") == "ada")["features"].sum() == 1
+
+
+def test_repo_rollups_by_hand():
+    commits, files, items, skills = scenario()
+    out = repo_rollups(commits, items, files, skills)
+    assert out.schema == pl.Schema(REPO_ROLLUPS_SCHEMA)
+    rows = {(r["person_id"], r["repo"]): r for r in out.iter_rows(named=True)}
+    assert set(rows) == {("ada", "acme/api"), ("ada", WEB), ("bob", "acme/api")}
+
+    api = rows[("ada", "acme/api")]
+    assert (api["first_month"], api["last_month"], api["months_active"]) == ("2025-03", "2025-04", 2)
+    assert (api["commits"], api["features"], api["bugs"]) == (4, 1, 1)
+    assert (api["lines_added"], api["lines_deleted"]) == (19, 3)
+    assert api["languages"] == ["Python", "Markdown"]  # 19 lines of Python changed, 3 of Markdown
+    assert api["skills"] == ["Parsing", "Testing"]  # Parsing in 2 commits, Testing in 1
+
+    web = rows[("ada", WEB)]
+    assert (web["commits"], web["features"], web["bugs"], web["months_active"]) == (1, 0, 1, 1)
+    assert web["languages"] == ["TypeScript"] and web["skills"] == ["Frontend"]
+
+    bob = rows[("bob", "acme/api")]
+    assert bob["skills"] == [] and bob["languages"] == ["Python"] and bob["features"] == 0
+
+
+def test_empty_inputs_give_empty_tables_with_schema():
+    commits, files, items, skills = scenario()
+    none = commits.clear()
+    assert monthly_rollups(none, items, files).schema == pl.Schema(MONTHLY_ROLLUPS_SCHEMA)
+    assert repo_rollups(none, items.clear(), files.clear(), None).height == 0
+    # no file_changes at all: profile LOC is 0, raw LOC still there
+    out = monthly_rollups(commits, items, files.clear())
+    assert out["lines_added"].sum() == 0 and out["raw_lines_added"].sum() == 1015 + 11 + 4
