@@ -18,7 +18,9 @@ from exceeds_pipeline.history.assets import (
 from exceeds_pipeline.ingest.assets import raw_git_history, repository_partitions
 from exceeds_pipeline.publish.assets import exceeds_database
 from exceeds_pipeline.resources import default_settings, warehouse_io_manager
+from exceeds_pipeline.schedules import build_nightly_schedule, build_publish_sensor
 from exceeds_pipeline.sync import sync_repository_partitions_sensor
+from exceeds_pipeline.config import ConfigError
 
 INGEST_ASSETS = AssetSelection.assets(raw_git_history)
 
@@ -41,6 +43,10 @@ publish_job = define_asset_job(
 
 def build_definitions() -> Definitions:
     settings = default_settings()
+    try:
+        config = settings.load_config()
+    except ConfigError:
+        config = None  # the UI still loads; runs report the config error
     return Definitions(
         assets=[
             raw_git_history,
@@ -52,7 +58,8 @@ def build_definitions() -> Definitions:
             exceeds_database,
         ],
         jobs=[ingest_job, publish_job],
-        sensors=[sync_repository_partitions_sensor],
+        schedules=[build_nightly_schedule(ingest_job, config)],
+        sensors=[sync_repository_partitions_sensor, build_publish_sensor(publish_job)],
         resources={"settings": settings, "io_manager": warehouse_io_manager(settings)},
     )
 
