@@ -1,0 +1,348 @@
+"""Skill rules: the shipped YAML, glob semantics, evaluation over tables, user extension, errors."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from exceeds_pipeline.enrich import languages as L
+from exceeds_pipeline.enrich.exclusions import classify_exclusions
+from exceeds_pipeline.enrich.languages import with_language
+from exceeds_pipeline.enrich.skills import (
+    SkillRulesError,
+    glob_to_regex,
+    load_skill_rules,
+    parse_skill_rules,
+    skills_per_commit,
+)
+
+BRIEF_SKILLS = {
+    "Testing", "CI/CD", "Docker", "Kubernetes", "CUDA", "GPU Programming", "Caching",
+    "Performance Optimization", "Documentation", "Debugging", "API Development", "Database/SQL",
+    "Frontend", "Machine Learning", "Distributed Systems", "Security", "Build Systems", "Concurrency",
+}
+
+
+@pytest.fixture(scope="module")
+def rules():
+    return load_skill_rules()
+
+
+def run(rules, commits: list[tuple[str, str]], files: list[tuple[str, str]], binary=()):
+    """commits: (sha, message); files: (sha, path). Returns {sha: skills} via the real enrichers."""
+    c = pl.DataFrame(
+        {"repo": ["r"] * len(commits), "sha": [s for s, _ in commits], "message": [m for _, m in commits]}
+    )
+    f = pl.DataFrame(
+        {
+            "repo": ["r"] * len(files),
+            "sha": [s for s, _ in files],
+            "path": [p for _, p in files],
+            "is_binary": [p in binary for _, p in files],
+        },
+        schema={"repo": pl.String, "sha": pl.String, "path": pl.String, "is_binary": pl.Boolean},
+    )
+    f = with_language(classify_exclusions(f))
+    out = skills_per_commit(c, f, rules)
+    assert out.columns == ["repo", "sha", "skills"]
+    assert out.schema["skills"] == pl.List(pl.String)
+    assert out["sha"].to_list() == c["sha"].to_list()
+    return dict(zip(out["sha"].to_list(), out["skills"].to_list(), strict=True))
+
+
+def skills_of(rules, path=None, message="Update"):
+    files = [("c", path)] if path else []
+    return set(run(rules, [("c", message)], files)["c"])
+
+
+# --- the shipped rules ------------------------------------------------------------------------
+
+def test_shipped_rules_cover_the_documented_skills(rules):
+    assert BRIEF_SKILLS <= set(rules.names)
+    assert len(rules.names) == len(set(rules.names))
+    for rule in rules.rules:
+        assert rule.path_pattern or rule.message_pattern or rule.languages, rule.name
+        assert rule.sources == ("<builtin skills.yaml>",)
+
+
+@pytest.mark.skipif(L.LANGUAGE_BACKEND != "enry", reason="needs enry to know Linguist's names")
+def test_shipped_language_names_are_linguist_names(rules):
+    import enry
+
+    for rule in rules.rules:
+        for language in rule.languages:
+            assert enry.get_language_type(language), (rule.name, language)
+
+
+@pytest.mark.parametrize(
+    ("path", "skill"),
+    [
+        ("tests/test_api.py", "Testing"),
+        ("pkg/server/handler_test.go", "Testing"),
+        ("src/components/Button.test.tsx", "Testing"),
+        ("src/test/java/FooTest.java", "Testing"),
+        ("t/t4205-log-pretty-formats.sh", "Testing"),
+        ("conftest.py", "Testing"),
+        (".github/workflows/ci.yml", "CI/CD"),
+        (".circleci/config.yml", "CI/CD"),
+        ("Jenkinsfile", "CI/CD"),
+        ("docker/Dockerfile.gpu", "Docker"),
+        ("deploy/Dockerfile", "Docker"),
+        ("docker-compose.yml", "Docker"),
+        ("deploy/k8s/deployment.yaml", "Kubernetes"),
+        ("charts/api/templates/service.yaml", "Kubernetes"),
+        ("aten/src/ATen/native/cuda/Loss.cu", "CUDA"),
+        ("aten/src/ATen/native/cuda/Loss.cu", "GPU Programming"),
+        ("kernels/softmax.metal", "GPU Programming"),
+        ("torch/_inductor/codecache.py", "Caching"),
+        ("benchmarks/dynamo/runner.py", "Performance Optimization"),
+        ("docs/source/notes.rst", "Documentation"),
+        ("Documentation/git-log.adoc", "Documentation"),
+        ("README.md", "Documentation"),
+        ("server/api/v1/users.py", "API Development"),
+        ("proto/service.proto", "API Development"),
+        ("db/migrations/0001_init.sql", "Database/SQL"),
+        ("web/src/App.tsx", "Frontend"),
+        ("web/styles/site.scss", "Frontend"),
+        ("torch/nn/modules/linear.py", "Machine Learning"),
+        ("notebooks/explore.ipynb", "Machine Learning"),
+        ("torch/distributed/fsdp/api.py", "Distributed Systems"),
+        ("src/auth/login.py", "Security"),
+        ("SECURITY.md", "Security"),
+        ("CMakeLists.txt", "Build Systems"),
+        ("tools/build_defs.bzl", "Build Systems"),
+        ("pyproject.toml", "Build Systems"),
+        ("src/util/thread_pool.cc", "Concurrency"),
+        ("infra/main.tf", "Infrastructure as Code"),
+    ],
+)
+def test_path_and_language_rules(rules, path, skill):
+    assert skill in skills_of(rules, path=path)
+
+
+@pytest.mark.parametrize(
+    ("message", "skill"),
+    [
+        ("Fix race condition in worker shutdown", "Concurrency"),
+        ("Avoid deadlock when the queue is full", "Concurrency"),
+        ("ci: pin runner image", "CI/CD"),
+        ("Make CI green again", "CI/CD"),
+        ("test(parser): cover empty input", "Testing"),
+        ("Add unit tests for the scheduler", "Testing"),
+        ("perf: avoid a copy in the hot path", "Performance Optimization"),
+        ("2x speedup of layer norm", "Performance Optimization"),
+        ("docs: explain the window option", "Documentation"),
+        ("Fix segfault when the tensor is empty", "Debugging"),
+        ("Fix CVE-2024-12345 in the tar reader", "Security"),
+        ("Sanitize user input against XSS", "Security"),
+        ("Cache compiled kernels", "Caching"),
+        ("Use NCCL all-reduce for gradients", "Distributed Systems"),
+        ("Port the kernel to CUDA graphs", "CUDA"),
+        ("Switch the build to CMake presets", "Build Systems"),
+        ("Add Postgres migration for users", "Database/SQL"),
+        ("Bump helm chart to 1.2", "Kubernetes"),
+        ("Build the Docker image for arm64", "Docker"),
+        ("Add a REST endpoint for exports", "API Development"),
+        ("Fine-tune the LLM on the new data", "Machine Learning"),
+    ],
+)
+def test_message_rules(rules, message, skill):
+    assert skill in skills_of(rules, message=message)
+
+
+@pytest.mark.parametrize(
+    ("message", "absent"),
+    [
+        ("Handle the special case", "CI/CD"),  # 'ci' inside a word
+        ("Rename the docstrings_helper variable", "Documentation"),  # '_' joins words
+        ("Update contest results", "Testing"),
+        ("Test Plan: ran the suite", "Testing"),  # Phabricator's section header is not test work
+        ("Fix typo", "Debugging"),
+        ("Refactor helpers", "Performance Optimization"),
+    ],
+)
+def test_message_terms_match_whole_words_only(rules, message, absent):
+    assert absent not in skills_of(rules, message=message)
+
+
+def test_excluded_files_give_no_skills(rules):
+    got = run(
+        rules,
+        [("a", "Update"), ("b", "Update"), ("c", "Update")],
+        [
+            ("a", "third_party/cutlass/gemm.cu"),  # vendored
+            ("b", "web/dist/app.js"),  # generated bundle
+            ("c", "docs/diagram.png"),  # binary
+        ],
+        binary={"docs/diagram.png"},
+    )
+    assert got == {"a": [], "b": [], "c": []}
+
+
+def test_one_row_per_commit_sorted_skills_and_empty_lists(rules):
+    got = run(
+        rules,
+        [("z", "Fix race condition"), ("a", "Initial import"), ("m", "Fix race condition")],
+        [("z", "tests/test_pool.py"), ("z", "src/pool.cu"), ("z", "tests/test_more.py"), ("m", "README.md")],
+    )
+    assert got["z"] == sorted(got["z"]) and {"Testing", "CUDA", "Concurrency"} <= set(got["z"])
+    assert got["a"] == []
+    assert set(got["m"]) == {"Concurrency", "Documentation"}
+
+
+def test_files_of_other_repositories_do_not_leak(rules):
+    c = pl.DataFrame({"repo": ["r1", "r2"], "sha": ["s", "s"], "message": ["x", "x"]})
+    f = pl.DataFrame(
+        {"repo": ["r2"], "sha": ["s"], "path": ["Dockerfile"], "language": ["Dockerfile"], "excluded": [False]}
+    )
+    out = skills_per_commit(c, f, rules)
+    assert out.rows() == [("r1", "s", []), ("r2", "s", ["Docker"])]
+
+
+def test_empty_inputs(rules):
+    c = pl.DataFrame(schema={"repo": pl.String, "sha": pl.String, "message": pl.String})
+    f = pl.DataFrame(
+        schema={"repo": pl.String, "sha": pl.String, "path": pl.String, "language": pl.String, "excluded": pl.Boolean}
+    )
+    out = skills_per_commit(c, f, rules)
+    assert out.height == 0 and out.schema["skills"] == pl.List(pl.String)
+
+
+# --- glob semantics ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("glob", "path", "matches"),
+    [
+        ("test_*.py", "test_a.py", True),
+        ("test_*.py", "deep/dir/test_a.py", True),  # no '/' -> file name anywhere
+        ("test_*.py", "test_dir/a.py", False),
+        ("docs/**", "docs/a/b.md", True),
+        ("docs/**", "src/docs/a.md", False),  # with '/' -> anchored at the root
+        ("**/docs/**", "src/docs/a.md", True),
+        ("**/docs/**", "docs/a.md", True),
+        ("src/*.py", "src/a.py", True),
+        ("src/*.py", "src/sub/a.py", False),  # '*' stays in one directory
+        ("src/**/*.py", "src/a.py", True),
+        ("src/**/*.py", "src/x/y/a.py", True),
+        ("*.{js,ts}", "a/b.ts", True),
+        ("*.{js,ts}", "a/b.tsx", False),
+        ("file?.txt", "file1.txt", True),
+        ("file?.txt", "file10.txt", False),
+        ("Dockerfile", "deploy/dockerfile", True),  # case-insensitive
+        ("a+b(c).txt", "a+b(c).txt", True),  # regex metacharacters are literal
+    ],
+)
+def test_glob_semantics(glob, path, matches):
+    assert bool(re.search(glob_to_regex(glob), path)) is matches
+    assert pl.Series([path]).str.contains(glob_to_regex(glob)).item() is matches  # same in Polars
+
+
+# --- user extension ------------------------------------------------------------------------------
+
+def write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_user_files_add_extend_replace_and_disable(tmp_path):
+    first = write(tmp_path, "team.yaml", """
+skills:
+  - name: Rust Async
+    languages: [Rust]
+    message_terms: [tokio]
+  - name: Testing
+    paths: ["qa/**"]
+  - name: Kubernetes
+    enabled: false
+""")
+    second = write(tmp_path, "more.yaml", """
+version: 1
+skills:
+  - name: Docker
+    replace: true
+    paths: ["containers/**"]
+""")
+    rules = load_skill_rules([first, second])
+    assert "Kubernetes" not in rules.names
+    assert rules.names[-1] == "Rust Async"
+    assert rules["Testing"].sources == ("<builtin skills.yaml>", str(first))
+    assert "qa/**" in rules["Testing"].paths and "**/tests/**" in rules["Testing"].paths
+    assert rules["Docker"].paths == ("containers/**",) and rules["Docker"].languages == ()
+    assert rules.sources == ("<builtin skills.yaml>", str(first), str(second))
+
+    got = run(
+        rules,
+        [("a", "Use tokio for IO"), ("b", "x"), ("c", "x"), ("d", "Bump helm chart")],
+        [("b", "qa/smoke.sh"), ("c", "containers/api/Dockerfile"), ("c", "Dockerfile.old")],
+    )
+    assert "Rust Async" in got["a"]
+    assert "Testing" in got["b"]
+    assert "Docker" in got["c"]
+    assert "Kubernetes" not in got["d"]
+    # the replaced Docker rule no longer matches by language or file name
+    assert "Docker" not in run(rules, [("e", "x")], [("e", "deploy/Dockerfile")])["e"]
+
+
+def test_user_rules_can_use_regexes(tmp_path):
+    extra = write(tmp_path, "re.yaml", r"""
+skills:
+  - name: Git Internals
+    path_regex: ['^(builtin|refs)/[^/]+\.c$']
+    message_regex: ['\bpack-?objects?\b']
+""")
+    rules = load_skill_rules([extra])
+    got = run(rules, [("a", "x"), ("b", "Speed up pack-objects"), ("c", "x")],
+              [("a", "builtin/log.c"), ("c", "src/builtin/log.c")])
+    assert "Git Internals" in got["a"] and "Git Internals" in got["b"]
+    assert "Git Internals" not in got["c"]
+
+
+# --- validation -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("skills:\n  - name: X\n    pathz: ['a']\n", r"skills\[0\] \('X'\): unknown key\(s\) \['pathz'\]"),
+        ("skills:\n  - name: X\n    paths: 'a/**'\n", r"skills\[0\] \('X'\): 'paths' must be a list of strings"),
+        ("skills:\n  - name: X\n    path_regex: ['(unclosed']\n", r"skills\[0\] \('X'\): path_regex: invalid regex '\(unclosed'"),
+        ("skills:\n  - name: X\n    message_regex: ['(?<=lookbehind)x']\n", r"skills\[0\] \('X'\): message_regex: invalid regex"),
+        ("skills:\n  - name: X\n    paths: ['a/{b,c']\n", r"skills\[0\] \('X'\): paths: glob 'a/\{b,c': unbalanced"),
+        ("skills:\n  - name: X\n    paths: ['t/t[0-9]*']\n", r"character classes"),
+        ("skills:\n  - paths: ['a']\n", r"skills\[0\]: rule needs a non-empty string 'name'"),
+        ("skills:\n  - name: X\n    languages: [Python, 3]\n", r"'languages' must contain non-empty strings, got 3"),
+        ("skills:\n  - name: X\n    replace: yes please\n", r"'replace' must be true or false"),
+        ("skills:\n  - name: New\n    description: nothing to match\n", r"skills\[0\] \('New'\): rule has no matchers"),
+        ("skills:\n  - name: X\n    paths: ['a']\n  - name: X\n    paths: ['b']\n", r"skills\[1\] \('X'\): skill defined twice"),
+        ("skills:\n  - just a string\n", r"skills\[0\]: each rule must be a mapping"),
+        ("skill:\n  - name: X\n", r"unknown top-level key\(s\) \['skill'\]"),
+        ("version: 2\nskills: []\n", r"unsupported version 2"),
+        ("skills: {name: X}\n", r"'skills' must be a list"),
+        ("skills: [\n", r"not valid YAML"),
+        ("- name: X\n", r"top level must be a mapping"),
+    ],
+)
+def test_invalid_rules_name_the_file_and_the_rule(tmp_path, text, expected):
+    bad = write(tmp_path, "bad-rules.yaml", text)
+    with pytest.raises(SkillRulesError) as err:
+        load_skill_rules([bad])
+    message = str(err.value)
+    assert message.startswith(f"{bad}: "), message
+    assert re.search(expected, message), message
+
+
+def test_missing_file_and_empty_file(tmp_path):
+    with pytest.raises(SkillRulesError, match=r"nope\.yaml: cannot read skills rules file"):
+        load_skill_rules([tmp_path / "nope.yaml"])
+    empty = write(tmp_path, "empty.yaml", "")
+    assert load_skill_rules([empty]).names == load_skill_rules().names
+
+
+def test_parse_skill_rules_standalone():
+    rules = parse_skill_rules("skills:\n  - name: Only\n    message_terms: [widget]\n", "inline")
+    assert rules.names == ("Only",) and rules["Only"].sources == ("inline",)
+    with pytest.raises(KeyError):
+        rules["Missing"]
