@@ -20,6 +20,7 @@ from exceeds_pipeline.publish.assets import exceeds_database
 from exceeds_pipeline.resources import default_settings, warehouse_io_manager
 from exceeds_pipeline.schedules import build_nightly_schedule, build_publish_sensor
 from exceeds_pipeline.sync import sync_repository_partitions_sensor
+from exceeds_pipeline.checks import CHECKS
 from exceeds_pipeline.config import ConfigError
 
 INGEST_ASSETS = AssetSelection.assets(raw_git_history)
@@ -57,6 +58,7 @@ def build_definitions() -> Definitions:
             commit_skills,
             exceeds_database,
         ],
+        asset_checks=CHECKS,
         jobs=[ingest_job, publish_job],
         schedules=[build_nightly_schedule(ingest_job, config)],
         sensors=[sync_repository_partitions_sensor, build_publish_sensor(publish_job)],

@@ -98,6 +98,7 @@ def ingest_repository(repo: LocalRepository, store: RawStore) -> IngestResult:
             commits=commits.height,
             is_shallow=repo.is_shallow,
             mailmap_blob=mailmap_blob,
+            git_dir=str(repo.git_dir),
             ingested_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
         ),
         commits,

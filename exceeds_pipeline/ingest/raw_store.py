@@ -31,6 +31,7 @@ class IngestState:
     is_shallow: bool = False
     mailmap_blob: str | None = None
     ingested_at: str = ""
+    git_dir: str | None = None
 
 
 class RawStore:
