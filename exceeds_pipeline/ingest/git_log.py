@@ -22,7 +22,7 @@ from typing import Iterable, Iterator, Sequence
 
 import polars as pl
 
-from exceeds_pipeline.ingest.gitcmd import GitError, git_command, git_env
+from exceeds_pipeline.ingest.gitcmd import GitError, git_command, git_env, neutral_cwd
 from exceeds_pipeline.schemas import RAW_COMMITS_SCHEMA, RAW_FILE_CHANGES_SCHEMA
 
 RECORD_MARK = b"\x1e\x1eEXC\x1f"
@@ -182,7 +182,8 @@ def log_commits(
     config = {"mailmap.blob": f"{mailmap_rev}:.mailmap"} if mailmap_rev else {}
     cmd = git_command(git_dir, args, config=config)
     proc = subprocess.Popen(
-        cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=git_env()
+        cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=git_env(),
+        cwd=neutral_cwd(git_dir),
     )
     # Feed stdin from a thread: git starts writing before it has read all of its input.
     import threading

@@ -45,12 +45,22 @@ def git_env() -> dict[str, str]:
     return env
 
 
+def neutral_cwd(git_dir: Path | None) -> Path | None:
+    """Where to run git on `git_dir`: the git dir itself.
+
+    With `--git-dir` and a non-bare repository git takes the current directory as the work
+    tree, so a `.mailmap` or `.gitattributes` in whatever folder the pipeline runs from would
+    change identities and line counts. Inside the git dir there are none.
+    """
+    return git_dir
+
+
 def git_command(
     git_dir: Path | None, args: Sequence[str], config: Mapping[str, str] | None = None
 ) -> list[str]:
     cmd = ["git"]
     if git_dir is not None:
-        cmd += ["--git-dir", str(git_dir)]
+        cmd += ["--git-dir", os.path.abspath(git_dir)]  # absolute: git runs in neutral_cwd
     for key, value in (config or {}).items():
         cmd += ["-c", f"{key}={value}"]
     return cmd + list(args)
@@ -71,7 +81,7 @@ def run_git(
         input=input,
         capture_output=True,
         env=git_env(),
-        cwd=cwd,
+        cwd=cwd if cwd is not None else neutral_cwd(git_dir),
     )
     if check and proc.returncode != 0:
         stderr = proc.stderr.decode("utf-8", "replace").strip()
