@@ -353,3 +353,16 @@ def test_user_git_config_does_not_change_the_numbers(hist, frames, tmp_path, mon
     assert algo.select("lines_added", "lines_deleted").row(0) == (6, 2)  # myers, as git's default
     root = commits.filter(pl.col("sha") == hist.root).row(0, named=True)
     assert root["files_changed"] == 8  # the root commit is a creation event, as by default
+
+
+def test_files_in_the_current_directory_do_not_leak_in(hist, frames, tmp_path, monkeypatch):
+    """A .mailmap or .gitattributes wherever the pipeline happens to run must not apply to
+    the analysed repository (git treats the cwd as the work tree when given --git-dir)."""
+    (tmp_path / ".mailmap").write_text("Evil Person <evil@example.com> <ada@example.com>\n")
+    (tmp_path / ".gitattributes").write_text("* binary\n")
+    monkeypatch.chdir(tmp_path)
+    commits, files = _sorted(log_commits(hist.git_dir, "acme/repo", hist.shas, hist.tip))
+    single = _sorted(frames)
+    assert "Evil Person" not in commits["mailmap_name"].to_list()
+    assert_frame_equal(commits, single[0])
+    assert_frame_equal(files, single[1])
