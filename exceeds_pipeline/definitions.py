@@ -17,6 +17,7 @@ from exceeds_pipeline.history.assets import (
 )
 from exceeds_pipeline.ingest.assets import raw_git_history, repository_partitions
 from exceeds_pipeline.publish.assets import exceeds_database
+from exceeds_pipeline.rollups.assets import monthly_rollups, repo_rollups
 from exceeds_pipeline.resources import default_settings, warehouse_io_manager
 from exceeds_pipeline.schedules import build_nightly_schedule, build_publish_sensor
 from exceeds_pipeline.sync import sync_repository_partitions_sensor
@@ -56,6 +57,8 @@ def build_definitions() -> Definitions:
             commit_links,
             commits_and_work_items,
             commit_skills,
+            monthly_rollups,
+            repo_rollups,
             exceeds_database,
         ],
         asset_checks=CHECKS,

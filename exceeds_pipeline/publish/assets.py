@@ -7,7 +7,7 @@ from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, ass
 from exceeds_pipeline.publish.database import publish_database
 from exceeds_pipeline.resources import ExceedsSettings
 
-PUBLISHED_ASSETS = ["people", "commits", "file_changes", "work_items", "commit_links", "commit_skills"]
+PUBLISHED_ASSETS = ["people", "commits", "file_changes", "work_items", "commit_links", "commit_skills", "monthly_rollups", "repo_rollups"]
 
 
 def repositories_table(settings: ExceedsSettings) -> pl.DataFrame:
