@@ -42,13 +42,17 @@ class RawStore:
         return self.root / storage_slug(repo)
 
     def state(self, repo: str) -> IngestState | None:
-        path = self.folder(repo) / "state.json"
+        folder = self.folder(repo)
         try:
-            return IngestState(**json.loads(path.read_text()))
+            state = IngestState(**json.loads((folder / "state.json").read_text()))
         except FileNotFoundError:
             return None
         except (ValueError, TypeError):
             return None  # unreadable state: treated as never ingested, the next run rebuilds it
+        for table in ("commits", "file_changes"):
+            if not (folder / f"{table}-{state.generation}.parquet").is_file():
+                return None  # its files are gone (deleted, partial restore): rebuilt, too
+        return state
 
     def read(self, repo: str) -> tuple[pl.DataFrame, pl.DataFrame]:
         state = self.state(repo)
