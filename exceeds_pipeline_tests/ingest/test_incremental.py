@@ -1,0 +1,276 @@
+"""Incremental ingestion on real repositories: full, unchanged, fast-forward, force-push."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from exceeds_pipeline.demo.gitscript import GitScript
+from exceeds_pipeline.ingest import incremental
+from exceeds_pipeline.ingest.incremental import ingest_repository
+from exceeds_pipeline.ingest.raw_store import RawStore
+from exceeds_pipeline.ingest.repository import LocalRepository, is_shallow, open_local, resolve_branch
+from exceeds_pipeline_tests.conftest import git_numstat, git_out, rev_count
+
+ADA = ("Ada Lovelace", "ada@example.com")
+ADA_OLD = ("ada", "ada@old.example.com")
+BOB = ("Bob Builder", "bob@example.org")
+NAME = "acme/app"
+
+
+class Setup:
+    """A developer clone pushing to a bare "remote"; the pipeline reads the remote."""
+
+    def __init__(self, root: Path):
+        self.remote = GitScript.init(root / "remote.git", bare=True)
+        self.dev = GitScript.init(root / "dev")
+        self.store = RawStore(root / "data" / "raw")
+        self.day = 0
+
+    def commit(self, msg: str, author=ADA, **files: str) -> str:
+        self.day += 1
+        files = files or {f"f{self.day}.txt": f"{msg}\n" * self.day}
+        return self.dev.commit(msg, author=author, date=f"2025-02-{self.day:02d}T12:00:00+0000",
+                               files={k.replace("__", "/"): v for k, v in files.items()})
+
+    def push(self, force: bool = False) -> None:
+        self.dev.push(self.remote.path, "main", force=force)
+
+    def local(self) -> LocalRepository:
+        git_dir = open_local(NAME, str(self.remote.path), self.remote.path.parent)
+        branch, tip = resolve_branch(NAME, git_dir, "main")
+        return LocalRepository(NAME, git_dir, tip, branch, is_shallow(NAME, git_dir))
+
+    def ingest(self):
+        return ingest_repository(self.local(), self.store)
+
+    def check_against_git(self) -> pl.DataFrame:
+        """Stored commits are exactly what git says is reachable, with git's numbers."""
+        commits, files = self.store.read(NAME)
+        assert commits["sha"].n_unique() == commits.height == rev_count(self.remote.path, "main")
+        expected = git_numstat(self.remote.path, "main")
+        got = {s: (a, d, f) for s, a, d, f in
+               commits.select("sha", "lines_added", "lines_deleted", "files_changed").iter_rows()}
+        assert got == expected
+        assert set(files["sha"].unique().to_list()) <= set(expected)
+        assert files.height == sum(v[2] for v in expected.values())
+        return commits
+
+
+@pytest.fixture
+def s(tmp_path) -> Setup:
+    return Setup(tmp_path)
+
+
+@pytest.fixture
+def reads(monkeypatch) -> list[list[str]]:
+    """Every list of shas the ingest asks git log to read."""
+    calls: list[list[str]] = []
+    real = incremental.log_commits_parallel
+
+    def spy(git_dir, repo, shas, mailmap_rev=None, workers=None):
+        calls.append(list(shas))
+        return real(git_dir, repo, shas, mailmap_rev, workers)
+
+    monkeypatch.setattr(incremental, "log_commits_parallel", spy)
+    return calls
+
+
+def test_full_unchanged_fast_forward_rewritten(s, reads):
+    for i in range(3):
+        s.commit(f"c{i}")
+    s.push()
+    r = s.ingest()
+    assert (r.mode, r.new_commits, r.removed_commits, r.total_commits) == ("full", 3, 0, 3)
+    assert sorted(reads[0]) == sorted(git_out(s.remote.path, "rev-list", "main").split())
+    s.check_against_git()
+    state = s.store.state(NAME)
+    assert state.tip == s.dev.head() and state.commits == 3 and state.branch == "main"
+
+    # no change: nothing read from git, nothing rewritten
+    reads.clear()
+    r = s.ingest()
+    assert (r.mode, r.new_commits, r.removed_commits, r.total_commits) == ("unchanged", 0, 0, 3)
+    assert reads == []
+    assert s.store.state(NAME).generation == state.generation
+
+    # new commits, including a merged branch whose commits are older than the old tip
+    old_tip = s.dev.head()
+    s.dev.branch("topic", "HEAD~1", checkout=True)
+    s.commit("topic work", author=BOB)
+    s.dev.checkout("main")
+    s.commit("c3")
+    s.dev.merge("topic", "Merge topic", author=ADA, date="2025-02-20T12:00:00+0000")
+    s.push()
+    reads.clear()
+    r = s.ingest()
+    new = git_out(s.remote.path, "rev-list", "main", f"^{old_tip}").split()
+    assert len(new) == 3
+    assert (r.mode, r.new_commits, r.removed_commits, r.total_commits) == ("fast-forward", 3, 0, 6)
+    assert len(reads) == 1 and sorted(reads[0]) == sorted(new)  # only the new commits
+    s.check_against_git()
+
+    # force-push: drop the last two commits (the merge and c3), add two new ones
+    s.dev.reset_hard("HEAD~2")
+    gone = set(git_out(s.dev.path, "rev-list", "ORIG_HEAD", "^HEAD").split())
+    assert len(gone) == 3  # c3, the merge and topic work (only reachable through the merge)
+    s.commit("c3 rewritten")
+    s.commit("c4")
+    s.push(force=True)
+    reads.clear()
+    r = s.ingest()
+    assert (r.mode, r.new_commits, r.removed_commits) == ("rewritten", 2, 3)
+    assert r.total_commits == rev_count(s.remote.path, "main") == 5
+    assert len(reads) == 1 and len(reads[0]) == 2  # the stored commits are not read again
+    commits = s.check_against_git()
+    assert not gone & set(commits["sha"].to_list())
+    _, files = s.store.read(NAME)
+    assert not gone & set(files["sha"].to_list())
+
+
+def test_force_push_to_an_older_commit_after_gc(s, reads):
+    for i in range(4):
+        s.commit(f"c{i}")
+    s.push()
+    assert s.ingest().mode == "full"
+    s.dev.reset_hard("HEAD~2")
+    s.push(force=True)
+    # the old tip no longer exists at all
+    s.remote.git("reflog", "expire", "--expire=now", "--all")
+    s.remote.git("gc", "-q", "--prune=now")
+    reads.clear()
+    r = s.ingest()
+    assert (r.mode, r.new_commits, r.removed_commits, r.total_commits) == ("rewritten", 0, 2, 2)
+    assert reads in ([], [[]])
+    s.check_against_git()
+
+
+def test_mailmap_added_later_remaps_old_commits(s):
+    s.commit("old address", author=ADA_OLD)
+    s.commit("new address", author=ADA)
+    s.push()
+    s.ingest()
+    commits, _ = s.store.read(NAME)
+    assert sorted(commits["mailmap_email"].to_list()) == ["ada@example.com", "ada@old.example.com"]
+
+    s.dev.write_mailmap(["Ada Lovelace <ada@example.com> <ada@old.example.com>"])
+    s.commit("add mailmap", author=BOB, **{"README": "hi\n"})
+    s.push()
+    r = s.ingest()
+    assert r.mode == "fast-forward"
+    commits = s.check_against_git()
+    rows = {r["subject"]: r for r in commits.iter_rows(named=True)}
+    assert (rows["old address"]["mailmap_name"], rows["old address"]["mailmap_email"]) == (
+        "Ada Lovelace", "ada@example.com")
+    assert (rows["old address"]["author_name"], rows["old address"]["author_email"]) == ADA_OLD
+    assert rows["add mailmap"]["mailmap_email"] == "bob@example.org"
+    # matches what git itself prints with the mailmap
+    git_map = dict(line.split("|") for line in git_out(
+        s.remote.path, "log", "--format=%H|%aE", "main").split("\n") if line)
+    assert {r["sha"]: r["mailmap_email"] for r in rows.values()} == git_map
+
+    # removing the mailmap again restores the raw identities of every stored commit
+    s.dev.git("rm", "-q", ".mailmap")
+    s.commit("drop mailmap", author=BOB, **{"README": "bye\n"})
+    s.push()
+    s.ingest()
+    commits, _ = s.store.read(NAME)
+    assert sorted(set(commits["mailmap_email"].to_list())) == [
+        "ada@example.com", "ada@old.example.com", "bob@example.org"]
+
+
+def test_remap_ignores_a_mailmap_in_the_current_directory(s, tmp_path, monkeypatch):
+    s.commit("one", author=ADA_OLD)
+    s.push()
+    s.ingest()
+    s.dev.write_mailmap(["Ada Lovelace <ada@example.com> <ada@old.example.com>"])
+    s.commit("mailmap", author=BOB, **{"README": "x\n"})
+    s.push()
+    cwd = tmp_path / "elsewhere"
+    cwd.mkdir()
+    (cwd / ".mailmap").write_text("Evil <evil@example.com> <bob@example.org>\n")
+    monkeypatch.chdir(cwd)
+    # a non-bare clone of the remote, read in place
+    clone = GitScript.clone(s.remote.path, tmp_path / "clone")
+    git_dir = open_local(NAME, str(clone.path), tmp_path)
+    branch, tip = resolve_branch(NAME, git_dir, None)
+    store = RawStore(tmp_path / "raw2")
+    ingest_repository(LocalRepository(NAME, git_dir, clone.rev("HEAD~1"), branch, False), store)
+    ingest_repository(LocalRepository(NAME, git_dir, tip, branch, False), store)
+    commits, _ = store.read(NAME)
+    assert sorted(commits["mailmap_email"].to_list()) == ["ada@example.com", "bob@example.org"]
+
+
+@pytest.mark.parametrize("content", ["{not json", "", "null", "[]", '{"repo": "acme/app"}',
+                                     '{"unexpected": 1}'])
+def test_corrupt_state_is_treated_as_never_ingested(s, reads, content):
+    for i in range(3):
+        s.commit(f"c{i}")
+    s.push()
+    s.ingest()
+    folder = s.store.folder(NAME)
+    (folder / "state.json").write_text(content)
+    assert s.store.state(NAME) is None
+    reads.clear()
+    r = s.ingest()
+    assert (r.mode, r.new_commits, r.total_commits) == ("full", 3, 3)
+    s.check_against_git()
+    # the orphaned generation of the corrupt state is cleaned up
+    assert len(list(folder.glob("commits-*.parquet"))) == 1
+
+
+def test_missing_state_is_treated_as_never_ingested(s):
+    s.commit("c0")
+    s.push()
+    s.ingest()
+    (s.store.folder(NAME) / "state.json").unlink()
+    r = s.ingest()
+    assert (r.mode, r.total_commits) == ("full", 1)
+    s.check_against_git()
+
+
+def test_state_naming_missing_files_is_rebuilt(s):
+    """state.json survived but its Parquet files did not (disk cleanup, partial restore)."""
+    s.commit("c0")
+    s.commit("c1")
+    s.push()
+    s.ingest()
+    for f in s.store.folder(NAME).glob("*.parquet"):
+        f.unlink()
+    s.commit("c2")
+    s.push()
+    r = s.ingest()
+    assert r.total_commits == 3
+    s.check_against_git()
+
+
+def test_leftovers_of_a_killed_write_are_ignored_and_cleaned(s):
+    s.commit("c0")
+    s.push()
+    s.ingest()
+    folder = s.store.folder(NAME)
+    # a write killed before state.json was replaced: its files exist, state.json is the old one
+    (folder / ".commits-deadbeef0000.parquet.tmp").write_bytes(b"partial")
+    (folder / "file_changes-deadbeef0000.parquet").write_bytes(b"PAR1 broken")
+    (folder / ".state-deadbeef0000.json.tmp").write_text("{")
+    commits, _ = s.store.read(NAME)
+    assert commits.height == 1
+    s.commit("c1")
+    s.push()
+    assert s.ingest().mode == "fast-forward"
+    s.check_against_git()
+    names = sorted(p.name for p in folder.iterdir())
+    gen = s.store.state(NAME).generation
+    assert names == sorted(["state.json", f"commits-{gen}.parquet", f"file_changes-{gen}.parquet"])
+
+
+def test_state_records_the_state_as_json(s):
+    s.commit("c0")
+    s.push()
+    s.ingest()
+    data = json.loads((s.store.folder(NAME) / "state.json").read_text())
+    assert data["repo"] == NAME and data["tip"] == s.dev.head() and data["commits"] == 1
+    assert data["is_shallow"] is False and data["mailmap_blob"] is None
