@@ -122,6 +122,8 @@ REVERT_RE = (
     r"|this reverts commit [0-9a-f]{7,40}"
 )
 ISSUE_REF_WEIGHT = 3
+# Re-doing a reverted change (git writes `Reapply "..."` for a revert of a revert).
+RELAND_RE = r"(?i)^\s*(?:\[[^\]\n]*\]\s*)*(?:re-?land(?:ing|ed)?|reapply|re-apply|\[re-?land\])\b"
 _ISSUE_REF = (
     r"\b(?:fix(?:e[sd])?|close[sd]?|resolve[sd]?)\s*:?\s*(?:bug|issue)?\s*#\d+"
     r"|\b(?:bug|issue)\s*#?\s*\d{2,}|\bfix(?:e[sd])?\s+(?:a\s+|the\s+)?(?:bug|issue)\b"
@@ -472,7 +474,7 @@ def _message_scores(lf: pl.LazyFrame) -> pl.LazyFrame:
         )
         same = pl.col("_i") == pl.col("_i").shift(-1)
         nxt = uni.with_columns(pl.col("token").shift(-1).alias("_next"), same.alias("_same"))
-        bi = nxt.filter(pl.col("_same").fill_null(False) & pl.col("token").is_in(_BIGRAM_FIRSTS)).select(
+        bi = nxt.filter(pl.col("_same").fill_null(False) & pl.col("token").is_in(_BIGRAM_FIRSTS.implode())).select(
             "_i", (pl.col("token") + " " + pl.col("_next")).alias("token")
         )
         grams = pl.concat([uni, bi])
@@ -573,7 +575,8 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
         .when(pl.col("_n_build") == n).then(pl.lit("build"))
     )
     by_conv = pl.col("_conv").replace_strict(CONVENTIONAL_TYPES, default=None, return_dtype=pl.String)
-    is_revert = pl.col("_text").str.contains(REVERT_RE) | (by_conv == "revert")
+    is_reland = pl.col("_text").str.contains(RELAND_RE)
+    is_revert = (pl.col("_text").str.contains(REVERT_RE) & ~is_reland) | (by_conv == "revert")
 
     category = (
         pl.when(is_revert).then(pl.lit("revert"))

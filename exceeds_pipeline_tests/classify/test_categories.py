@@ -1,0 +1,184 @@
+"""Commit categories on real repositories with real-world commit messages."""
+
+from __future__ import annotations
+
+import time
+
+import polars as pl
+import pytest
+
+from exceeds_pipeline.classify.categories import categorize_commits
+from exceeds_pipeline.demo.gitscript import GitScript
+from exceeds_pipeline.schemas import COMMIT_CATEGORIES, RAW_FILE_CHANGES_SCHEMA, empty_frame
+from exceeds_pipeline_tests.classify.gitframes import by_subject, read_repo
+
+ADA = ("Ada Lovelace", "ada@example.com")
+
+
+def _classify_messages(tmp_path, messages: list[str]) -> dict[str, str]:
+    """Commit each message (touching one source file) in a real repo; {subject: category}."""
+    repo = GitScript.init(tmp_path / "repo")
+    for i, message in enumerate(messages):
+        repo.commit(
+            message, author=ADA, date=f"2025-01-01T{i // 60:02d}:{i % 60:02d}:00+0000",
+            files={"src/module.py": f"value = {i}\n"},
+        )
+    commits, files = read_repo(repo)
+    result = categorize_commits(commits, files)
+    return by_subject(result, "category")
+
+
+# Family: conventional-commit types (Angular / conventionalcommits.org), scope and `!`.
+CONVENTIONAL = {
+    "feat(parser)!: accept trailing commas in arrays": "feature",
+    "feat: add --dry-run flag to the installer": "feature",
+    "fix(cli): do not crash on empty config file": "bug",
+    "fix: handle missing HOME on Windows": "bug",
+    "perf(core): avoid copying buffers in the hot loop": "perf",
+    "refactor(api): split router into modules": "refactor",
+    "docs: document the retry policy": "docs",
+    "test(parser): cover nested arrays": "test",
+    "build(deps): bump lodash from 4.17.20 to 4.17.21": "build",
+    "ci: run the matrix on Python 3.12": "build",
+    "chore: release 2.3.0": "chore",
+    "style: apply black": "refactor",
+}
+
+# Family: bracketed component tags (stripped before the verb is read), as in PyTorch / LLVM.
+TAGGED = {
+    "[dynamo] Fix crash when tracing a generator expression": "bug",
+    "[inductor] Add support for channels-last convolutions": "feature",
+    "[ROCm] Remove unused kernel launch helpers": "refactor",
+    "[docs] Fix typo in the quantization tutorial": "docs",
+    "[CI] Bump the Ubuntu image to 22.04": "build",
+    "[JIT][easy] Rename FusionGroup to FusedKernel": "refactor",
+}
+
+# Family: leading verb and its object, in Java / C++ / JS projects without conventions.
+VERBS = {
+    "Add support for HTTP/2 server push": "feature",
+    "Implement streaming JSON decoder": "feature",
+    "Allow custom serializers for enums": "feature",
+    "Fixed NPE in ConnectionPool.release()": "bug",
+    "Fix memory leak in texture cache": "bug",
+    "Prevent deadlock when the queue is full": "bug",
+    "Correct off-by-one error in range check": "bug",
+    "Remove unused imports": "refactor",
+    "Refactor the scheduler into smaller classes": "refactor",
+    "Extract method for header parsing": "refactor",
+    "Polishing": "refactor",
+    "Add unit tests for the tokenizer": "test",
+    "Fix typo in README": "docs",
+    "Update javadoc of BeanFactory": "docs",
+    "Upgrade Jackson to 2.15.2": "build",
+    "Optimize hash join for small build sides": "perf",
+    "Speed up startup by caching the plugin index": "perf",
+    "Fix compiler warnings": "chore",
+    "Reformat code": "chore",
+}
+
+# Family: issue/bug references and problem statements (Apache JIRA, GitHub, Bugzilla).
+REFERENCES = {
+    "HBASE-1386 NPE in housekeeping": "bug",
+    "SPR-5636 - @RequestMapping matching should be insensitive to trailing slashes": "bug",
+    "Closes #4821: wrong timezone in exported reports": "bug",
+    "CAMEL-2011: Add JMS transaction support to the endpoint": "feature",
+    "Glib.static_assert returns void": "bug",
+}
+
+
+@pytest.mark.parametrize(
+    "family", [CONVENTIONAL, TAGGED, VERBS, REFERENCES], ids=["conventional", "tags", "verbs", "references"]
+)
+def test_message_rule_families(tmp_path, family):
+    got = _classify_messages(tmp_path, list(family))
+    assert got == family
+
+
+def test_git_revert_wording_and_reland_wording(tmp_path):
+    repo = GitScript.init(tmp_path / "repo")
+    sha = repo.commit("Add retry to the uploader", author=ADA, date="2025-01-01T10:00:00+0000",
+                      files={"src/upload.py": "retry = 3\n"})
+    repo.revert(sha, author=ADA, date="2025-01-01T11:00:00+0000", reason="Breaks the nightly build.")
+    repo.commit(f'Reapply "Add retry to the uploader"\n\nThis reverts commit {repo.head()}.\n',
+                author=ADA, date="2025-01-01T12:00:00+0000", files={"src/upload.py": "retry = 3\n"})
+    repo.commit("Revert: drop the retry flag again", author=ADA, date="2025-01-01T13:00:00+0000",
+                files={"src/upload.py": "retry = 0\n"})
+    commits, files = read_repo(repo)
+    got = by_subject(categorize_commits(commits, files), "category")
+    assert got['Revert "Add retry to the uploader"'] == "revert"
+    assert got["Revert: drop the retry flag again"] == "revert"
+    assert got['Reapply "Add retry to the uploader"'] != "revert"
+    assert got["Add retry to the uploader"] == "feature"
+
+
+def test_what_the_change_touches(tmp_path):
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial import", author=ADA, date="2025-01-01T09:00:00+0000",
+                files={"src/app.py": "x = 1\n", "README.md": "# app\n"})
+    repo.commit("Cover the edge cases", author=ADA, date="2025-01-01T10:00:00+0000",
+                files={"tests/test_app.py": "def test_x():\n    pass\n"})
+    repo.commit("Update the guide", author=ADA, date="2025-01-01T11:00:00+0000",
+                files={"docs/guide.rst": "Guide\n=====\n", "README.md": "# app\nsee docs\n"})
+    repo.commit("Fix the pipeline", author=ADA, date="2025-01-01T12:00:00+0000",
+                files={".github/workflows/ci.yml": "on: push\n"})
+    repo.commit("Billing exports", author=ADA, date="2025-01-01T13:00:00+0000",
+                files={"src/billing/export.py": "def export():\n    return []\n"})
+    repo.commit("Tweak values", author=ADA, date="2025-01-01T14:00:00+0000",
+                files={"src/app.py": "x = 2\n"})
+    commits, files = read_repo(repo)
+    got = by_subject(categorize_commits(commits, files), "category")
+    assert got["Cover the edge cases"] == "test"  # only test files
+    assert got["Update the guide"] == "docs"  # only documentation
+    assert got["Fix the pipeline"] == "build"  # only CI configuration
+    assert got["Billing exports"] == "feature"  # no message signal, adds a new source file
+    # Without file changes the same messages fall back to what they say.
+    bare = by_subject(categorize_commits(commits, empty_frame(RAW_FILE_CHANGES_SCHEMA)), "category")
+    assert bare["Fix the pipeline"] == "bug"
+    assert bare["Billing exports"] == "other"
+
+
+def test_merges_are_other_and_every_category_is_known(tmp_path):
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date="2025-01-01T09:00:00+0000", files={"a.py": "1\n"})
+    repo.branch("topic", checkout=True)
+    repo.commit("Fix crash on startup", author=ADA, date="2025-01-01T10:00:00+0000", files={"a.py": "2\n"})
+    repo.checkout("main")
+    repo.commit("Add b", author=ADA, date="2025-01-01T11:00:00+0000", files={"b.py": "1\n"})
+    repo.merge("topic", "Merge pull request #3 from ada/fix-crash\n\nFix crash on startup",
+               author=ADA, date="2025-01-01T12:00:00+0000")
+    commits, files = read_repo(repo)
+    result = categorize_commits(commits, files)
+    assert result.columns == [*commits.columns, "category"]
+    assert result["sha"].to_list() == commits["sha"].to_list()  # rows kept in order
+    got = by_subject(result, "category")
+    assert got["Merge pull request #3 from ada/fix-crash"] == "other"
+    assert set(result["category"]) <= set(COMMIT_CATEGORIES)
+
+
+def test_empty_input_and_missing_columns():
+    empty = pl.DataFrame(schema={"repo": pl.String, "sha": pl.String, "subject": pl.String, "message": pl.String})
+    out = categorize_commits(empty, None)
+    assert out.height == 0 and out.columns[-1] == "category"
+    only_subject = pl.DataFrame({"subject": ["Fix race in scheduler", None, ""]})
+    assert categorize_commits(only_subject)["category"].to_list() == ["bug", "other", "other"]
+
+
+def test_100k_commits_are_classified_in_bulk():
+    """Guard against per-row Python: 100k commits must take seconds, not minutes."""
+    base = list(CONVENTIONAL) + list(TAGGED) + list(VERBS) + list(REFERENCES)
+    n = 100_000
+    frame = pl.DataFrame(
+        {
+            "repo": ["r"] * n,
+            "sha": [f"{i:040x}" for i in range(n)],
+            "subject": [base[i % len(base)] for i in range(n)],
+            "message": [base[i % len(base)] + "\n\nSome longer explanation of the change." for i in range(n)],
+            "is_merge": [False] * n,
+        }
+    )
+    start = time.perf_counter()
+    out = categorize_commits(frame, empty_frame(RAW_FILE_CHANGES_SCHEMA))
+    elapsed = time.perf_counter() - start
+    assert out.height == n
+    assert elapsed < 10, f"categorize_commits took {elapsed:.1f}s for 100k commits"

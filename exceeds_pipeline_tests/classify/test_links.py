@@ -1,0 +1,136 @@
+"""Revert / fix / reland links, on real repositories."""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+
+import polars as pl
+
+from exceeds_pipeline.classify.links import LINKS_SCHEMA, commit_links
+from exceeds_pipeline.demo.gitscript import GitScript
+from exceeds_pipeline_tests.classify.gitframes import read_repo
+
+ADA = ("Ada Lovelace", "ada@example.com")
+BOB = ("Bob Builder", "bob@example.org")
+
+
+def _date(hour: int) -> str:
+    return f"2025-02-01T{hour:02d}:00:00+0100"
+
+
+def _links(repo: GitScript) -> pl.DataFrame:
+    commits, _ = read_repo(repo)
+    links = commit_links(commits)
+    assert links.schema == pl.Schema(LINKS_SCHEMA)
+    return links
+
+
+def _as_set(links: pl.DataFrame) -> set[tuple[str, str, str]]:
+    return {(r["sha"], r["link_type"], r["target_sha"]) for r in links.iter_rows(named=True)}
+
+
+def test_git_revert_links_to_full_sha(tmp_path):
+    repo = GitScript.init(tmp_path / "repo")
+    original = repo.commit("Add uploader", author=ADA, date=_date(9), files={"up.py": "a\n"})
+    revert = repo.revert(original, author=BOB, date=_date(10), reason="Breaks CI on Windows.")
+    links = _links(repo)
+    assert _as_set(links) == {(revert, "reverts", original)}
+    assert links["evidence"][0] == f"This reverts commit {original}"
+    assert links["repo"][0] == "acme/app"
+
+
+def test_abbreviated_shas_resolve_by_prefix(tmp_path):
+    repo = GitScript.init(tmp_path / "repo")
+    first = repo.commit("Add parser", author=ADA, date=_date(9), files={"p.py": "a\n"})
+    second = repo.commit("Add lexer", author=ADA, date=_date(10), files={"l.py": "a\n"})
+    revert = repo.commit(f'Revert "Add parser"\n\nThis reverts commit {first[:7]}.\n',
+                         author=BOB, date=_date(11), files={"p.py": None})
+    fix = repo.commit(
+        f"lexer: fix handling of tabs\n\nFixes: {second[:12]} (\"Add lexer\")\nSigned-off-by: Ada <ada@example.com>\n",
+        author=ADA, date=_date(12), files={"l.py": "b\n"},
+    )
+    prose = repo.commit(f"Follow-up that fixes {second[:9]} for empty input", author=ADA, date=_date(13),
+                        files={"l.py": "c\n"})
+    unknown = repo.commit("Fixes: 0badc0ffee12 (\"not in this repository\")\n\nThis reverts commit deadbeef.",
+                          author=ADA, date=_date(14), files={"x.py": "x\n"})
+    links = _links(repo)
+    got = _as_set(links)
+    assert (revert, "reverts", first) in got
+    assert (fix, "fixes", second) in got
+    assert (prose, "fixes", second) in got
+    assert not [r for r in got if r[0] == unknown]  # unresolvable references are dropped
+    assert all(len(target) == 40 for _, _, target in got)
+    evidence = dict(zip(links["sha"], links["evidence"]))
+    assert evidence[fix] == f'Fixes: {second[:12]} ("Add lexer")'
+
+
+def test_revert_by_subject_picks_latest_earlier_commit(tmp_path):
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Enable the cache", author=ADA, date=_date(8), files={"c.py": "1\n"})
+    repo.commit("Disable the cache", author=ADA, date=_date(9), files={"c.py": "0\n"})
+    second_enable = repo.commit("Enable the cache", author=ADA, date=_date(10), files={"c.py": "2\n"})
+    # Squash-merge tools often drop git's sha line and keep only the subject.
+    revert = repo.commit('Revert "Enable the cache" (#88)', author=BOB, date=_date(11), files={"c.py": "0\n"})
+    repo.commit("Enable the cache", author=ADA, date=_date(12), files={"c.py": "3\n"})  # later: not it
+    assert _as_set(_links(repo)) == {(revert, "reverts", second_enable)}
+
+
+def test_reland_and_reapply_link_to_the_original(tmp_path):
+    repo = GitScript.init(tmp_path / "repo")
+    original = repo.commit("[inductor] Fuse pointwise ops (#120)", author=ADA, date=_date(8),
+                           files={"fuse.py": "1\n"})
+    revert = repo.revert(original, author=BOB, date=_date(9))
+    reland = repo.commit('Reland "[inductor] Fuse pointwise ops (#120)"', author=ADA, date=_date(10),
+                         files={"fuse.py": "1\n"})
+    revert2 = repo.revert(reland, author=BOB, date=_date(11))
+    # git >= 2.43 words a revert of a revert as `Reapply "<subject>"`.
+    reapply = repo.commit(
+        f'Reapply "Reland "[inductor] Fuse pointwise ops (#120)""\n\nThis reverts commit {revert2}.\n',
+        author=ADA, date=_date(12), files={"fuse.py": "1\n"},
+    )
+    relanding = repo.commit("[inductor] Fuse pointwise ops, take 3\n\nRelanding #120 with the fix for ROCm.",
+                            author=ADA, date=_date(13), files={"fuse.py": "2\n"})
+    got = _as_set(_links(repo))
+    assert (revert, "reverts", original) in got
+    assert (reland, "relands", original) in got
+    assert (revert2, "reverts", reland) in got
+    assert (reapply, "reverts", revert2) in got
+    assert (reapply, "relands", reland) in got  # through the revert it undoes
+    assert (relanding, "relands", original) in got
+
+
+def test_old_git_revert_of_a_revert_is_a_reland(tmp_path):
+    repo = GitScript.init(tmp_path / "repo")
+    original = repo.commit("Add feature flag", author=ADA, date=_date(8), files={"f.py": "1\n"})
+    revert = repo.revert(original, author=BOB, date=_date(9))
+    again = repo.revert(revert, author=ADA, date=_date(10))  # `Revert "Revert "Add feature flag""`
+    got = _as_set(_links(repo))
+    assert {(revert, "reverts", original), (again, "reverts", revert), (again, "relands", original)} <= got
+
+
+def test_prefix_resolution_is_per_repo_and_rejects_ambiguity():
+    t0 = datetime(2025, 1, 1, tzinfo=timezone.utc)
+    frame = pl.DataFrame(
+        {
+            "repo": ["a", "a", "a", "b", "b"],
+            "sha": ["abcdef1" + "0" * 33, "abcdef1" + "9" * 33, "1234567" + "a" * 33, "fedcba9" + "1" * 33,
+                    "7777777" + "2" * 33],
+            "subject": ["one", "two", "three", "four", "five"],
+            "message": ["one", "two", "three\n\nThis reverts commit abcdef1.",  # ambiguous in repo a
+                        "four", "five\n\nThis reverts commit 1234567."],  # 1234567 lives in repo a only
+            "committed_at": [t0 + timedelta(hours=i) for i in range(5)],
+        }
+    )
+    assert commit_links(frame).height == 0
+    frame2 = frame.with_columns(pl.col("message").str.replace("abcdef1\\.", "abcdef19999."))
+    links = commit_links(frame2)
+    assert _as_set(links) == {("1234567" + "a" * 33, "reverts", "abcdef1" + "9" * 33)}
+
+
+def test_no_links_and_empty_input():
+    empty = pl.DataFrame(schema={"repo": pl.String, "sha": pl.String, "subject": pl.String,
+                                 "message": pl.String, "committed_at": pl.Datetime("us", "UTC")})
+    assert commit_links(empty).schema == pl.Schema(LINKS_SCHEMA)
+    plain = pl.DataFrame({"repo": ["r"], "sha": ["a" * 40], "subject": ["Add x"], "message": ["Add x"],
+                          "committed_at": [datetime(2025, 1, 1, tzinfo=timezone.utc)]})
+    assert commit_links(plain).height == 0
