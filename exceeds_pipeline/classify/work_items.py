@@ -120,12 +120,13 @@ _STOPWORDS = (
 
 
 def _title(subject: pl.Expr) -> pl.Expr:
-    """A subject without `(#N)`, bracket tags, conventional prefix and series numbering."""
+    """A subject without `(#N)`, bracket tags, conventional/component prefixes (`feat(x):`,
+    `net: tcp:`) and series numbering."""
     return (
         subject.str.replace(r"\s*\(#\d+\)\s*$", "")
         .str.replace_all(_SERIES_STRIP, "")
         .str.replace(r"^\s*(?:\[[^\]\n]*\]\s*)+", "")
-        .str.replace(r"^\s*[A-Za-z]+(?:\([^)\n]{0,60}\))?!?:\s+", "")
+        .str.replace(r"^(?:\s*[A-Za-z0-9_][A-Za-z0-9_./-]{0,40}(?:\([^)\n]{0,60}\))?!?:\s+){1,3}", "")
         .str.strip_chars()
     )
 
@@ -250,12 +251,9 @@ def assign_work_items(
     )
     members = merge_pr_membership(commits)
     df = df.join(members, on=["repo", "sha"], how="left").sort("_row")
-    df = df.with_columns(
-        pl.when(pl.col("is_merge").fill_null(False))
-        .then(pl.col("_own_pr"))
-        .otherwise(pl.coalesce("_own_pr", "merge_pr"))
-        .alias("pr_number")
-    )
+    # A commit's own claim first, else the PR merge that brought it in (merges inside a PR
+    # branch, such as `Merge branch 'main' into topic`, belong to that PR too).
+    df = df.with_columns(pl.coalesce("_own_pr", "merge_pr").alias("pr_number"))
 
     work = (
         df.filter(pl.col("_work"))

@@ -1,0 +1,245 @@
+"""Work items on real repositories: PRs, merges, reverts + relands, series, related commits."""
+
+from __future__ import annotations
+
+import re
+import time
+from datetime import datetime, timedelta, timezone
+
+import polars as pl
+
+from exceeds_pipeline.classify.categories import categorize_commits
+from exceeds_pipeline.classify.links import commit_links
+from exceeds_pipeline.classify.work_items import WORK_ITEMS_SCHEMA, assign_work_items, merge_pr_membership
+from exceeds_pipeline.demo.gitscript import GitScript
+from exceeds_pipeline_tests.classify.gitframes import by_subject, read_repo
+
+ADA = ("Ada Lovelace", "ada@example.com")
+BOB = ("Bob Builder", "bob@example.org")
+CAT = ("Cat Coder", "cat@example.net")
+BOT = ("dependabot[bot]", "49699333+dependabot[bot]@users.noreply.github.com")
+
+PRINTABLE_ID = re.compile(r"^[\x21-\x7e]+$")
+
+
+def _at(day: int, hour: int) -> str:
+    return f"2025-03-{day:02d}T{hour:02d}:00:00+0000"
+
+
+def _run(repo: GitScript):
+    commits, files = read_repo(repo)
+    commits = categorize_commits(commits, files)
+    links = commit_links(commits)
+    out, items = assign_work_items(commits, links, files)
+    assert out.height == commits.height
+    assert out["sha"].to_list() == commits["sha"].to_list()
+    assert out.columns == [*commits.columns, "work_item_id", "pr_number"]
+    assert items.schema == pl.Schema(WORK_ITEMS_SCHEMA)
+    assert items["work_item_id"].is_unique().all()
+    assert all(PRINTABLE_ID.match(i) for i in items["work_item_id"])
+    # Every work commit is in exactly one item, and the item counts add up.
+    work = out.filter(~pl.col("is_merge") & ~pl.col("is_bot"))
+    assert work["work_item_id"].null_count() == 0
+    assert items["commits"].sum() == work.height
+    assert items["lines_added"].sum() == work["lines_added"].sum()
+    return out, items
+
+
+def _item(items: pl.DataFrame, work_item_id: str) -> dict:
+    rows = items.filter(pl.col("work_item_id") == work_item_id).to_dicts()
+    assert len(rows) == 1, work_item_id
+    return rows[0]
+
+
+def test_github_merge_pr_commits_are_one_item(tmp_path):
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 9), files={"app.py": "x = 1\n"})
+    repo.branch("feature/export", checkout=True)
+    repo.commit("Add CSV exporter", author=BOB, date=_at(2, 9), files={"export.py": "def csv(): ...\n"})
+    repo.checkout("main")
+    repo.commit("Fix crash on empty config", author=ADA, date=_at(2, 10), files={"app.py": "x = 2\n"})
+    repo.checkout("feature/export")
+    # The PR branch catches up with main: main's commit must NOT become part of the PR.
+    repo.merge("main", "Merge branch 'main' into feature/export", author=BOB, date=_at(2, 11))
+    repo.commit("Handle quoting in CSV exporter", author=BOB, date=_at(2, 12),
+                files={"export.py": "def csv(): quote()\n"})
+    repo.checkout("main")
+    repo.merge("feature/export", "Merge pull request #42 from bob/feature/export\n\nExport reports as CSV",
+               author=ADA, date=_at(3, 9))
+    out, items = _run(repo)
+    wid = by_subject(out, "work_item_id")
+    prs = by_subject(out, "pr_number")
+    assert wid["Add CSV exporter"] == wid["Handle quoting in CSV exporter"] == "acme/app#pr-42"
+    assert wid["Merge pull request #42 from bob/feature/export"] == "acme/app#pr-42"  # merge: its PR
+    assert wid["Merge branch 'main' into feature/export"] == "acme/app#pr-42"  # inside the PR
+    assert prs["Add CSV exporter"] == 42
+    assert wid["Fix crash on empty config"] != "acme/app#pr-42"  # came from the mainline
+    assert prs["Fix crash on empty config"] is None
+    item = _item(items, "acme/app#pr-42")
+    assert item["commits"] == 2 and item["person_id"] == "bob" and item["pr_number"] == 42
+    assert item["title"] == "Export reports as CSV"  # the PR title from the merge body
+    assert item["category"] == "feature"
+    assert item["first_at"] == datetime(2025, 3, 2, 9, tzinfo=timezone.utc)
+    assert item["last_at"] == datetime(2025, 3, 2, 12, tzinfo=timezone.utc)
+
+
+def test_pr_numbers_from_squash_suffix_and_pull_request_resolved(tmp_path):
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Add rate limiter (#101)", author=ADA, date=_at(1, 9), files={"rl.py": "1\n"})
+    repo.commit("[dynamo] Support tracing of dataclasses\n\nPull Request resolved: "
+                "https://github.com/pytorch/pytorch/pull/1234\nApproved by: https://github.com/x\n",
+                author=BOB, date=_at(1, 10), files={"dyn.py": "1\n"})
+    repo.commit("Fix tracing of frozen dataclasses\n\nPull Request resolved: "
+                "https://github.com/pytorch/pytorch/pull/1234\n",
+                author=BOB, date=_at(1, 11), files={"dyn2.py": "1\n"})
+    repo.commit("Speed up the rate limiter\n\nDifferential Revision: D12345678\n",
+                author=ADA, date=_at(5, 9), files={"rl2.py": "1\n"})
+    out, items = _run(repo)
+    wid = by_subject(out, "work_item_id")
+    prs = by_subject(out, "pr_number")
+    assert wid["Add rate limiter (#101)"] == "acme/app#pr-101"
+    assert prs["[dynamo] Support tracing of dataclasses"] == 1234
+    assert wid["[dynamo] Support tracing of dataclasses"] == wid["Fix tracing of frozen dataclasses"]
+    assert prs["Speed up the rate limiter"] is None  # a Phabricator diff is not a PR
+    assert wid["Speed up the rate limiter"].startswith("acme/app@")
+    assert _item(items, "acme/app#pr-101")["title"] == "Add rate limiter"
+    # A feature item stays a feature when a fix follows inside it.
+    assert _item(items, "acme/app#pr-1234")["category"] == "feature"
+    assert _item(items, "acme/app#pr-1234")["title"] == "Support tracing of dataclasses"
+
+
+def test_revert_and_reland_are_one_item_with_the_original_category(tmp_path):
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"core.py": "0\n"})
+    original = repo.commit("Add streaming decoder (#7)", author=ADA, date=_at(1, 9),
+                           files={"decode.py": "stream = True\n"})
+    repo.commit("Update copyright year", author=CAT, date=_at(2, 9), files={"NOTICE": "2025\n"})
+    repo.revert(original, author=BOB, date=_at(3, 9), reason="Breaks the ARM build.")
+    repo.commit('Reland "Add streaming decoder (#7)" (#9)', author=ADA, date=_at(10, 9),
+                files={"decode.py": "stream = True  # arm ok\n"})
+    out, items = _run(repo)
+    wid = by_subject(out, "work_item_id")
+    one = wid["Add streaming decoder (#7)"]
+    assert wid['Revert "Add streaming decoder (#7)"'] == one
+    assert wid['Reland "Add streaming decoder (#7)" (#9)'] == one
+    assert one == "acme/app#pr-7"
+    assert wid["Update copyright year"] != one
+    item = _item(items, one)
+    assert item["commits"] == 3
+    assert item["category"] == "feature"  # the original change, not "revert"
+    assert item["person_id"] == "ada"  # the author of the change, not the person who reverted it
+    assert item["title"] == "Add streaming decoder"
+
+
+def test_numbered_series_of_one_author_is_one_item(tmp_path):
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"README.md": "x\n"})
+    a = repo.commit("[PATCH 1/3] mm: introduce page pool helpers", author=ADA, date=_at(2, 9),
+                    files={"mm/pool.c": "1\n"})
+    repo.commit("Bump version to 1.2.0", author=BOB, date=_at(2, 10), files={"VERSION.txt": "1.2.0\n"})
+    repo.commit("[PATCH 2/3] net: use page pool for rx buffers", author=ADA, date=_at(3, 9),
+                files={"net/rx.c": "1\n"})
+    repo.commit("[PATCH 3/3] docs: describe the page pool", author=ADA, date=_at(6, 9),
+                files={"Documentation/pool.rst": "1\n"})
+    repo.commit("Refactor scheduler (part 1)", author=BOB, date=_at(7, 9), files={"sched/a.c": "1\n"})
+    repo.commit("Refactor scheduler (part 2)", author=BOB, date=_at(9, 9), files={"sched/b.c": "1\n"})
+    out, items = _run(repo)
+    wid = by_subject(out, "work_item_id")
+    series = {wid[s] for s in ("[PATCH 1/3] mm: introduce page pool helpers",
+                               "[PATCH 2/3] net: use page pool for rx buffers",
+                               "[PATCH 3/3] docs: describe the page pool")}
+    assert series == {f"acme/app@{a[:12]}"}
+    assert wid["Bump version to 1.2.0"] not in series
+    assert wid["Refactor scheduler (part 1)"] == wid["Refactor scheduler (part 2)"]
+    item = _item(items, f"acme/app@{a[:12]}")
+    assert item["commits"] == 3 and item["person_id"] == "ada"
+    assert item["title"] == "introduce page pool helpers"  # without tags, numbering, prefixes
+
+
+def test_unrelated_commits_on_the_same_day_are_two_items(tmp_path):
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Add login page", author=ADA, date=_at(4, 9), files={"web/login.py": "1\n"})
+    repo.commit("Fix typo in the billing report", author=ADA, date=_at(4, 11),
+                files={"reports/billing.py": "2\n"})
+    out, items = _run(repo)
+    wid = by_subject(out, "work_item_id")
+    assert wid["Add login page"] != wid["Fix typo in the billing report"]
+    assert items.height == 2
+
+
+def test_related_consecutive_commits_join_within_the_window(tmp_path):
+    repo = GitScript.init(tmp_path / "repo")
+    # Same files, a few hours apart: one item.
+    repo.commit("Add retry policy to HTTP client", author=ADA, date=_at(1, 9), files={"http/client.py": "1\n"})
+    repo.commit("Handle timeouts", author=ADA, date=_at(1, 15), files={"http/client.py": "2\n"})
+    # Same component tag, different files, next day: one item.
+    repo.commit("[cache] Add LRU eviction", author=BOB, date=_at(2, 9), files={"cache/lru.py": "1\n"})
+    repo.commit("[cache] Expose hit ratio metric", author=BOB, date=_at(3, 8), files={"metrics/cache.py": "1\n"})
+    # Strongly overlapping subject words: one item.
+    repo.commit("Add dark mode theme switcher", author=CAT, date=_at(2, 10), files={"ui/theme.css": "1\n"})
+    repo.commit("Dark mode theme switcher: remember choice", author=CAT, date=_at(2, 12),
+                files={"ui/settings.js": "1\n"})
+    # Same file but a week later: two items.
+    repo.commit("Fix redirect loop in HTTP client", author=ADA, date=_at(9, 9), files={"http/client.py": "3\n"})
+    out, items = _run(repo)
+    wid = by_subject(out, "work_item_id")
+    assert wid["Add retry policy to HTTP client"] == wid["Handle timeouts"]
+    assert wid["[cache] Add LRU eviction"] == wid["[cache] Expose hit ratio metric"]
+    assert wid["Add dark mode theme switcher"] == wid["Dark mode theme switcher: remember choice"]
+    assert wid["Fix redirect loop in HTTP client"] != wid["Add retry policy to HTTP client"]
+    assert _item(items, wid["[cache] Add LRU eviction"])["title"] == "Add LRU eviction"
+    assert items.height == 4
+
+
+def test_bots_and_plain_merges_get_no_item_and_ids_are_stable(tmp_path):
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 9), files={"app.py": "1\n"})
+    repo.commit("Bump requests from 2.31.0 to 2.32.0", author=BOT, date=_at(1, 10),
+                files={"requirements.txt": "requests==2.32.0\n"})
+    repo.branch("topic", checkout=True)
+    repo.commit("Add health check endpoint", author=BOB, date=_at(1, 11), files={"health.py": "1\n"})
+    repo.checkout("main")
+    repo.commit("Fix crash on shutdown", author=ADA, date=_at(1, 12), files={"app.py": "2\n"})
+    repo.merge("topic", "Merge branch 'topic'", author=ADA, date=_at(1, 13))
+    out, items = _run(repo)
+    wid = by_subject(out, "work_item_id")
+    assert wid["Bump requests from 2.31.0 to 2.32.0"] is None
+    assert wid["Merge branch 'topic'"] is None
+    assert wid["Add health check endpoint"] is not None
+    again, items_again = _run(repo)
+    assert again["work_item_id"].to_list() == out["work_item_id"].to_list()
+    assert items_again.equals(items)
+
+
+def test_merge_walk_is_linear_in_commits():
+    """100k commits with a PR merge every 5 commits: one walk, seconds not minutes."""
+    t0 = datetime(2020, 1, 1, tzinfo=timezone.utc)
+    root = "f" * 40
+    rows = [(root, [], False, "Initial commit")]
+    main_tip = root
+    n_prs = 20_000
+    for pr in range(n_prs):
+        base = branch_tip = main_tip
+        for j in range(4):
+            sha = f"{pr:08x}{j:02x}".ljust(40, "a")
+            rows.append((sha, [branch_tip], False, None))
+            branch_tip = sha
+        merge = f"{pr:08x}ff".ljust(40, "b")
+        rows.append((merge, [base, branch_tip], True, f"Merge pull request #{pr} from x/y"))
+        main_tip = merge
+    frame = pl.DataFrame(
+        {
+            "repo": ["r"] * len(rows),
+            "sha": [r[0] for r in rows],
+            "parents": [r[1] for r in rows],
+            "is_merge": [r[2] for r in rows],
+            "subject": [r[3] or "Add thing" for r in rows],
+            "committed_at": [t0 + timedelta(minutes=i) for i in range(len(rows))],
+        }
+    )
+    start = time.perf_counter()
+    members = merge_pr_membership(frame)
+    elapsed = time.perf_counter() - start
+    assert members.height == 4 * n_prs
+    assert members.filter(pl.col("sha") == "0000000701".ljust(40, "a"))["merge_pr"].to_list() == [7]
+    assert elapsed < 10, f"merge walk took {elapsed:.1f}s"
