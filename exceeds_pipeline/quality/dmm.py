@@ -1,0 +1,192 @@
+"""Delta Maintainability Model per commit, as PyDriller computes it, with a Parquet cache.
+
+PyDriller's ``Commit.dmm_unit_size``, ``dmm_unit_complexity`` and ``dmm_unit_interfacing`` (DMM,
+Di Biase et al. 2019; methods measured by lizard) give the share of a commit's change in method
+volume that is "good": low-risk methods grown or high-risk methods shrunk. Risk thresholds are
+PyDriller's: a method is low risk for unit size at <= 15 lines of code, for unit complexity at
+cyclomatic complexity <= 5, for unit interfacing at <= 2 parameters. A commit that touches no
+file lizard can read, or whose method volume does not change, has no DMM (null).
+
+Cost and bounds. Measuring a commit means diffing it and parsing every changed file twice
+(before and after) with lizard: about 30-80 ms. So:
+
+* **Cache.** :func:`compute_dmm` stores one row per sha (three values, null where PyDriller has
+  none, and a status) in a Parquet file the caller names, and only measures shas not in it.
+  A commit that cannot be measured (missing object, parse failure) is stored with status
+  ``error`` and not retried.
+* **Sampling.** :func:`dmm_sample` picks which commits to measure: counted commits that change
+  at least one non-excluded file lizard can read, with at most :data:`MAX_DMM_LINES` changed lines
+  and :data:`MAX_DMM_FILES` files, and at most ``per_person_month`` (default
+  :data:`DMM_PER_PERSON_MONTH`) of them per person and month, chosen by ascending sha (a fixed,
+  content-independent order: the same commits are chosen on every run, so the cache keeps
+  hitting). A cold run of a history with M person-months therefore measures at most
+  ``per_person_month * M`` commits; ``max_new`` in :func:`compute_dmm` caps one call further
+  (the rest is measured by later runs).
+
+The three values are computed from one diff and one lizard pass per file (PyDriller's public
+properties redo both for each property); the arithmetic is PyDriller's own
+(``ModifiedFile._delta_risk_profile`` summed over the commit's lizard-readable files, then
+``Commit._good_change_proportion``), so the numbers equal the public properties.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Iterable
+from functools import lru_cache
+
+import polars as pl
+
+from exceeds_pipeline.quality.cache import read_cache, write_cache
+
+log = logging.getLogger(__name__)
+
+__all__ = [
+    "DMM_CACHE_SCHEMA",
+    "DMM_PER_PERSON_MONTH",
+    "MAX_DMM_FILES",
+    "MAX_DMM_LINES",
+    "compute_dmm",
+    "dmm_sample",
+    "lizard_supported",
+]
+
+DMM_PER_PERSON_MONTH = 4
+MAX_DMM_LINES = 5000  # raw lines added + deleted
+MAX_DMM_FILES = 100
+
+DMM_CACHE_SCHEMA: dict[str, pl.DataType] = {
+    "sha": pl.String,
+    "dmm_unit_size": pl.Float64,
+    "dmm_unit_complexity": pl.Float64,
+    "dmm_unit_interfacing": pl.Float64,
+    "status": pl.String,  # ok | no_value | error
+}
+
+
+@lru_cache(maxsize=4096)
+def _lizard_reads_extension(ext: str) -> bool:
+    import lizard_languages
+
+    return lizard_languages.get_reader_for(f"file{ext}") is not None
+
+
+def lizard_supported(paths: pl.Series) -> pl.Series:
+    """Whether lizard (hence PyDriller's DMM) can read each path; asked once per extension."""
+    ext = paths.cast(pl.String).str.extract(r"(\.[^./]+)$", 1)
+    distinct = [e for e in ext.unique().to_list() if e is not None]
+    table = {e: _lizard_reads_extension(e) for e in distinct}
+    return ext.replace_strict(table, default=False, return_dtype=pl.Boolean).fill_null(False).alias("lizard")
+
+
+def dmm_sample(
+    commits: pl.DataFrame,
+    file_changes: pl.DataFrame,
+    per_person_month: int = DMM_PER_PERSON_MONTH,
+) -> pl.DataFrame:
+    """``[repo, sha, person_id, month]``: the commits whose DMM is worth measuring (see module doc).
+
+    Ordered by repo, person, month, sha.
+    """
+    files = file_changes.filter(~pl.col("excluded").fill_null(False)).select("repo", "sha", "path")
+    readable = (
+        files.with_columns(lizard_supported(files["path"]))
+        .filter(pl.col("lizard"))
+        .select("repo", "sha")
+        .unique()
+    )
+    size = pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)
+    return (
+        commits.lazy()
+        .filter(
+            pl.col("is_counted").fill_null(False)
+            & pl.col("person_id").is_not_null()
+            & (size > 0)
+            & (size <= MAX_DMM_LINES)
+            & (pl.col("files_changed").fill_null(0) <= MAX_DMM_FILES)
+        )
+        .select("repo", "sha", "person_id", "month")
+        .join(readable.lazy(), on=["repo", "sha"], how="semi")
+        .sort("repo", "person_id", "month", "sha")
+        .filter(pl.int_range(pl.len()).over("repo", "person_id", "month") < per_person_month)
+        .collect()
+    )
+
+
+def _measure_commit(commit) -> tuple[float | None, float | None, float | None]:
+    """(unit size, unit complexity, unit interfacing) of a PyDriller commit, one diff/lizard pass."""
+    from pydriller.domain.commit import Commit, DMMProperty
+
+    mods = [m for m in commit.modified_files if m.language_supported]
+    if not mods:
+        return None, None, None
+    values = []
+    for prop in (DMMProperty.UNIT_SIZE, DMMProperty.UNIT_COMPLEXITY, DMMProperty.UNIT_INTERFACING):
+        deltas = [m._delta_risk_profile(prop) for m in mods]
+        low = sum(d[0] for d in deltas)
+        high = sum(d[1] for d in deltas)
+        values.append(Commit._good_change_proportion(low, high))
+    return values[0], values[1], values[2]
+
+
+def _open_git(repo_path: str | os.PathLike):
+    """A PyDriller ``Git`` that does not write to the repository's config.
+
+    ``pydriller.Git`` sets ``blame.markUnblamableLines`` in the repository's own config when it
+    opens it; the pipeline reads users' clones and must leave them as they are.
+    """
+    from git import Repo
+    from pydriller import Git
+
+    class _ReadOnlyGit(Git):
+        def _open_repository(self):
+            self._repo = Repo(str(self.path))
+            if self._conf.get("main_branch") is None:
+                self._discover_main_branch(self._repo)
+
+    return _ReadOnlyGit(os.fspath(repo_path))
+
+
+def compute_dmm(
+    repo_path: str | os.PathLike,
+    shas: Iterable[str],
+    cache_path: str | os.PathLike,
+    *,
+    max_new: int | None = None,
+) -> pl.DataFrame:
+    """DMM values of ``shas`` (``DMM_CACHE_SCHEMA`` columns), measuring only shas not cached.
+
+    The repository is opened once. At most ``max_new`` uncached shas are measured (in the order
+    given); shas left unmeasured are absent from the result. The cache file is rewritten only
+    when something new was measured.
+    """
+    wanted = list(dict.fromkeys(s for s in shas if s))
+    cached = read_cache(cache_path, DMM_CACHE_SCHEMA)
+    known = set(cached["sha"].to_list())
+    todo = [s for s in wanted if s not in known]
+    if max_new is not None:
+        todo = todo[: max(0, max_new)]
+    if todo:
+        git = _open_git(repo_path)
+        rows = []
+        try:
+            for sha in todo:
+                try:
+                    size, complexity, interfacing = _measure_commit(git.get_commit(sha))
+                    status = "no_value" if size is None and complexity is None and interfacing is None else "ok"
+                except Exception as exc:  # one bad commit must not stop the others
+                    log.warning("DMM of %s in %s failed: %s", sha, repo_path, exc)
+                    size = complexity = interfacing = None
+                    status = "error"
+                rows.append((sha, size, complexity, interfacing, status))
+        finally:
+            git.clear()
+        new = pl.DataFrame(rows, schema=DMM_CACHE_SCHEMA, orient="row")
+        cached = pl.concat([cached, new]).unique("sha", keep="last", maintain_order=True)
+        write_cache(cache_path, cached)
+        log.info("DMM: measured %d commits in %s, %d from cache", len(todo), repo_path, len(wanted) - len(todo))
+    return (
+        pl.DataFrame({"sha": wanted}, schema={"sha": pl.String})
+        .join(cached, on="sha", how="inner", maintain_order="left")
+    )

@@ -1,0 +1,92 @@
+"""Quality formulas recomputed by hand on small frames."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from exceeds_pipeline.quality import METRICS, QUALITY_SCHEMA, quality_metrics
+from exceeds_pipeline_tests.rollups.frames import commit, commits_frame, fc, files_frame, items_frame, links_frame
+
+
+def metric(table, person, name):
+    return table.filter((pl.col("person_id") == person) & (pl.col("metric") == name)).row(0, named=True)
+
+
+def rework_story():
+    commits = commits_frame([
+        commit("c1", "ada", "2025-01-01T10:00", added=60),
+        commit("c2", "bob", "2025-01-10T10:00", added=0, deleted=4),  # rewrites 4 of c1's lines
+        commit("c3", "ada", "2025-01-01T11:00", added=6),
+        commit("c4", "bob", "2025-02-01T10:00", added=0, deleted=6),  # 31 days later: survived
+        commit("c5", "ada", "2025-01-01T12:00", added=5),
+        commit("c6", "bob", "2025-01-05T10:00", added=0, deleted=5),  # renames c.py and rewrites it
+        commit("c7", "ada", "2025-03-20T10:00", added=100),  # too young to judge
+        commit("c8", "ada", "2025-01-02T10:00", added=0, deleted=3),  # own rework counts too
+        commit("c9", "bob", "2025-04-01T10:00", added=1),  # newest commit of the repository
+        commit("m1", "ada", "2025-01-03T10:00", merge=True, added=0),
+    ])
+    files = files_frame([
+        fc("c1", "a.py", 10), fc("c1", "package-lock.json", 50, excluded=True, reason="lock_file"),
+        fc("c2", "a.py", 0, 4),
+        fc("c3", "b.py", 6), fc("c4", "b.py", 0, 6),
+        fc("c5", "c.py", 5), fc("c6", "d.py", 0, 5, status="R", old_path="c.py"),
+        fc("c7", "e.py", 100), fc("c8", "a.py", 0, 3), fc("c9", "README.md", 1, language="Markdown"),
+    ])
+    return commits, files
+
+
+def test_performance_is_21_day_survival_at_file_level():
+    commits, files = rework_story()
+    q = quality_metrics(commits, items_frame([]), None, files)
+    assert q.schema == pl.Schema(QUALITY_SCHEMA)
+    p = metric(q, "ada", "performance")
+    # a.py: 10 added, 4 + 3 deleted within 21 days; b.py: 6 added, deleted after 31 days;
+    # c.py: 5 added, rewritten through its rename; e.py: too young; the lock file is excluded.
+    assert p["value"] == pytest.approx((3 + 6 + 0) / (10 + 6 + 5))
+    assert p["evidence_count"] == 3
+    assert p["evidence_shas"] == ["c1", "c5", "c3"]  # most rework first
+    assert "21 days" in p["method"]
+    bob = metric(q, "bob", "performance")
+    assert bob["value"] is None and bob["evidence_count"] == 0  # only a change too young to judge
+
+
+def test_every_person_gets_every_metric_in_order():
+    commits, files = rework_story()
+    q = quality_metrics(commits, items_frame([]), links_frame([]), files)
+    assert q["person_id"].to_list() == ["ada"] * 5 + ["bob"] * 5
+    assert q["metric"].to_list() == list(METRICS) * 2
+    assert all(q["method"].str.len_chars() > 40)
+    # Every counted commit is its own work item here; nothing was reverted.
+    c = metric(q, "ada", "correctness")
+    assert (c["value"], c["evidence_count"]) == (1.0, 5)
+
+
+def test_fixes_link_from_another_item_marks_item_broken():
+    commits = commits_frame([
+        commit("x1", "ada", "2025-01-01T10:00", item="F", category="feature"),
+        commit("x2", "ada", "2025-01-02T10:00", item="F", category="feature"),
+        commit("y1", "bob", "2025-01-05T10:00", item="B", category="bug"),
+        commit("z1", "ada", "2025-01-06T10:00", item="G", category="feature"),
+    ])
+    items = items_frame([
+        {"work_item_id": i, "repo": "acme/api", "person_id": p, "category": c, "title": t, "first_at": None,
+         "last_at": None, "commits": None, "lines_added": None, "lines_deleted": None, "pr_number": None}
+        for i, p, c, t in [("F", "ada", "feature", "F"), ("B", "bob", "bug", "B"), ("G", "ada", "feature", "G")]
+    ])
+    links = links_frame([{"repo": "acme/api", "sha": "y1", "link_type": "fixes", "target_sha": "x1",
+                          "evidence": "Fixes: x1"},
+                         {"repo": "acme/api", "sha": "x2", "link_type": "fixes", "target_sha": "x1",
+                          "evidence": "Fixes: x1"}])
+    q = quality_metrics(commits, items, links, files_frame([]))
+    c = metric(q, "ada", "correctness")
+    assert (c["value"], c["evidence_count"]) == (0.5, 2)  # F broken (once, though named twice), G fine
+    assert c["evidence_shas"][0] == "x1"
+    # No source files at all: architecture has no evidence.
+    assert metric(q, "ada", "architecture")["value"] is None
+
+
+def test_no_counted_commits_gives_empty_table():
+    commits, files = rework_story()
+    none = commits.with_columns(pl.lit(False).alias("is_counted"))
+    assert quality_metrics(none, items_frame([]), None, files).height == 0

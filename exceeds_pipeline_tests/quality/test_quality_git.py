@@ -1,0 +1,182 @@
+"""Quality metrics on a real scripted repository: SZZ, DMM (cached), correctness."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+from pydriller import Git
+
+import exceeds_pipeline.quality.dmm as dmm_mod
+import exceeds_pipeline.quality.szz as szz_mod
+from exceeds_pipeline.quality import compute_dmm, compute_szz, dmm_sample, quality_metrics, szz_candidates
+from exceeds_pipeline_tests.quality.gitframes import revert_links
+from exceeds_pipeline_tests.rollups.frames import items_frame, wi
+
+
+def work_items_of(commits):
+    return items_frame([
+        wi(r["work_item_id"], r["person_id"], r["category"], r["subject"], repo=r["repo"])
+        for r in commits.iter_rows(named=True)
+    ])
+
+
+def metric(table, person, name):
+    return table.filter((pl.col("person_id") == person) & (pl.col("metric") == name)).row(0, named=True)
+
+
+def test_szz_traces_the_fix_to_the_commit_that_wrote_the_lines(story, tmp_path):
+    repo, s, commits, _ = story
+    cands = szz_candidates(commits)
+    assert cands["sha"].to_list() == [s["fix"]]  # the only bug commit; it deletes a line
+    out = compute_szz(repo.path, cands["sha"], tmp_path / "szz.parquet")
+    assert out.rows() == [(s["fix"], s["lexer"])]
+
+
+def test_szz_agrees_with_pydriller(story, tmp_path):
+    repo, s, _, _ = story
+    clone = repo.clone(repo.path, tmp_path / "clone")  # PyDriller writes to the repo config
+    git = Git(str(clone.path))
+    expected = set().union(*git.get_commits_last_modified_lines(git.get_commit(s["fix"])).values())
+    git.clear()
+    assert szz_mod.blame_deleted_lines(repo.path, s["fix"]) == sorted(expected) == [s["lexer"]]
+
+
+def test_szz_cache_is_reused_and_bounded(story, tmp_path, monkeypatch):
+    repo, s, _, _ = story
+    cache = tmp_path / "szz.parquet"
+    calls = []
+    real = szz_mod.blame_deleted_lines
+    monkeypatch.setattr(szz_mod, "blame_deleted_lines", lambda *a, **k: calls.append(a[1]) or real(*a, **k))
+    fixes = [s["fix"], s["util"], s["complex"]]
+    first = compute_szz(repo.path, fixes, cache, max_new=2)
+    assert calls == [s["fix"], s["util"]]  # bounded: the third waits for the next run
+    assert first["fix_sha"].to_list() == [s["fix"]]  # util deletes nothing: no pairs
+    calls.clear()
+    compute_szz(repo.path, fixes, cache, max_new=2)
+    assert calls == [s["complex"]]  # only what the cache lacks
+    calls.clear()
+    again = compute_szz(repo.path, fixes, cache)
+    assert calls == [] and again.rows() == first.rows()
+
+
+def test_szz_reads_deleted_lines_that_look_like_diff_headers():
+    diff = (b"diff --git a/q.sql b/q.sql\nindex 1..2 100644\n--- a/q.sql\n+++ b/q.sql\n"
+            b"@@ -3,2 +3 @@ x\n--- drop\n-select 1;\n+select 2;\n"
+            b"diff --git \"a/t\\303\\251st.py\" \"b/t\\303\\251st.py\"\n--- \"a/t\\303\\251st.py\"\n"
+            b"+++ \"b/t\\303\\251st.py\"\n@@ -7 +6,0 @@\n-x = 1\n")
+    assert szz_mod._deleted_lines(diff) == {b"q.sql": [3, 4], "tést.py".encode(): [7]}
+
+
+def test_reverted_item_and_szz_trace_lower_correctness(story):
+    _, s, commits, files = story
+    links = revert_links(commits)
+    assert links["target_sha"].to_list() == [s["cache"]]
+    items = work_items_of(commits)
+    szz = pl.DataFrame({"fix_sha": [s["fix"]], "blamed_sha": [s["lexer"]]})
+
+    without = quality_metrics(commits, items, None, files)
+    assert metric(without, "ada", "correctness")["value"] == 1.0
+
+    q = quality_metrics(commits, items, links, files, szz=szz)
+    ada = metric(q, "ada", "correctness")
+    assert ada["evidence_count"] == 5  # parser, cache, fix, util, complex
+    assert ada["value"] == pytest.approx(1 - 1 / 5)  # the cache was reverted
+    assert ada["evidence_shas"][0] == s["cache"]  # what lowers the value comes first
+    bob = metric(q, "bob", "correctness")
+    assert bob["evidence_count"] == 3  # lexer, revert, docs
+    assert bob["value"] == pytest.approx(1 - 1 / 3)  # Ada's fix traces back to the lexer
+    assert bob["evidence_shas"][0] == s["lexer"]
+
+    # A fix inside the same work item is iteration, not breakage.
+    same = items.with_columns(
+        pl.when(pl.col("work_item_id") == "item-fix").then(pl.lit("item-lexer"))
+        .otherwise(pl.col("work_item_id")).alias("work_item_id")
+    )
+    merged = commits.with_columns(
+        pl.when(pl.col("sha") == s["fix"]).then(pl.lit("item-lexer")).otherwise(pl.col("work_item_id"))
+        .alias("work_item_id")
+    )
+    q2 = quality_metrics(merged, same, links, files, szz=szz)
+    assert metric(q2, "bob", "correctness")["value"] == 1.0
+
+
+def test_dmm_matches_pydriller_and_cache_is_reused(story, tmp_path, monkeypatch):
+    repo, s, commits, files = story
+    sample = dmm_sample(commits, files)
+    # README-only commits are not measured; a revert of Python code is (Bob's own month).
+    assert s["docs"] not in sample["sha"].to_list()
+    assert set(sample["sha"]) == {s[k] for k in ("parser", "lexer", "cache", "revert", "fix", "util", "complex")}
+
+    calls = []
+    real = dmm_mod._measure_commit
+    monkeypatch.setattr(dmm_mod, "_measure_commit", lambda c: calls.append(c.hash) or real(c))
+    cache = tmp_path / "cache" / "dmm.parquet"
+    first = compute_dmm(repo.path, sample["sha"], cache)
+    assert sorted(calls) == sorted(sample["sha"]) and cache.exists()
+
+    clone = repo.clone(repo.path, tmp_path / "clone")
+    git = Git(str(clone.path))
+    for row in first.iter_rows(named=True):
+        c = git.get_commit(row["sha"])
+        assert (row["dmm_unit_size"], row["dmm_unit_complexity"], row["dmm_unit_interfacing"]) == (
+            c.dmm_unit_size, c.dmm_unit_complexity, c.dmm_unit_interfacing)
+    git.clear()
+    cx = first.filter(pl.col("sha") == s["complex"]).row(0, named=True)
+    assert cx["dmm_unit_complexity"] == 0.0 and cx["dmm_unit_interfacing"] == 0.0  # one risky method
+    assert first.filter(pl.col("sha") == s["parser"])["dmm_unit_size"].item() == 1.0
+
+    calls.clear()
+    second = compute_dmm(repo.path, sample["sha"], cache)
+    assert calls == []  # everything came from the cache
+    assert second.equals(first)
+
+    more = compute_dmm(repo.path, [*sample["sha"], s["docs"]], cache)
+    assert calls == [s["docs"]]
+    assert more.filter(pl.col("sha") == s["docs"])["status"].item() == "no_value"
+
+
+def test_dmm_leaves_repository_config_alone(story, tmp_path):
+    repo, s, _, _ = story
+    compute_dmm(repo.path, [s["parser"]], tmp_path / "d.parquet")
+    assert repo.git("config", "--local", "--get", "blame.markUnblamableLines", check=False) == ""
+
+
+def test_dmm_sample_is_capped_per_person_month(story):
+    _, s, commits, files = story
+    sample = dmm_sample(commits, files, per_person_month=1)
+    jan_ada = sorted([s["parser"], s["cache"], s["fix"], s["util"]])[0]  # smallest sha wins
+    assert sorted(sample["sha"]) == sorted([jan_ada, s["complex"], sorted([s["lexer"], s["revert"]])[0]])
+
+
+def test_maintainability_and_architecture_from_measured_commits(story, tmp_path):
+    repo, s, commits, files = story
+    items = work_items_of(commits)
+    dmm = compute_dmm(repo.path, dmm_sample(commits, files)["sha"], tmp_path / "dmm.parquet")
+    q = quality_metrics(commits, items, None, files, dmm=dmm)
+    ada_rows = dmm.join(commits.select("sha", "person_id"), on="sha").filter(pl.col("person_id") == "ada")
+    scores = [
+        sum(v for v in (r["dmm_unit_size"], r["dmm_unit_complexity"]) if v is not None)
+        / len([v for v in (r["dmm_unit_size"], r["dmm_unit_complexity"]) if v is not None])
+        for r in ada_rows.iter_rows(named=True)
+        if (r["dmm_unit_size"], r["dmm_unit_complexity"]) != (None, None)
+    ]
+    m = metric(q, "ada", "maintainability")
+    assert m["evidence_count"] == len(scores) and m["value"] == pytest.approx(sum(scores) / len(scores))
+    assert m["evidence_shas"][0] == s["complex"]  # the lowest score first
+
+    inter = [r["dmm_unit_interfacing"] for r in ada_rows.iter_rows(named=True) if r["dmm_unit_interfacing"] is not None]
+    # Ada's code-changing items: parser, cache, fix, util, complex; only util changes tests.
+    a = metric(q, "ada", "architecture")
+    assert a["evidence_count"] == len(inter) + 5
+    assert a["value"] == pytest.approx((sum(inter) / len(inter) + 1 / 5) / 2)
+
+
+def test_ai_usage_and_no_evidence_is_null(story):
+    _, s, commits, files = story
+    q = quality_metrics(commits, work_items_of(commits), None, files)
+    ai = metric(q, "ada", "ai_usage")
+    assert ai["value"] == pytest.approx(1 / 5) and ai["evidence_count"] == 5 and ai["evidence_shas"] == [s["util"]]
+    assert metric(q, "bob", "ai_usage")["value"] == 0.0
+    # No DMM given: nothing to say about maintainability.
+    mt = metric(q, "ada", "maintainability")
+    assert mt["value"] is None and mt["evidence_count"] == 0 and mt["evidence_shas"] == []
