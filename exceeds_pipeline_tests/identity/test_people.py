@@ -1,0 +1,257 @@
+"""One person per human (SPEC §5 Identity, Bots), from commits of real git repositories."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from exceeds_pipeline.demo.gitscript import GitScript
+from exceeds_pipeline.identity.bots import compile_patterns, is_bot_identity
+from exceeds_pipeline.identity.people import ConfiguredIdentity, identity_key_expr, resolve_people
+from exceeds_pipeline.ingest.git_log import log_commits
+from exceeds_pipeline_tests.conftest import git_out
+
+SAFE_ID = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+
+
+class Repo:
+    def __init__(self, path: Path):
+        self.git = GitScript.init(path)
+        self.n = 0
+
+    def commit(self, author: tuple[str, str], message: str | None = None) -> str:
+        self.n += 1
+        return self.git.commit(
+            message or f"change {self.n}", author=author,
+            date=datetime(2025, 1, 1, 12, tzinfo=timezone.utc) + timedelta(days=self.n),
+            files={"log.txt": f"{self.n}\n"},
+        )
+
+    def raw(self, name: str = "acme/app") -> pl.DataFrame:
+        shas = git_out(self.git.path, "rev-list", "HEAD").split()
+        commits, _ = log_commits(self.git.path / ".git", name, shas, self.git.head())
+        return commits
+
+
+def people_by_email(people: pl.DataFrame) -> dict[str, dict]:
+    return {e: row for row in people.iter_rows(named=True) for e in row["emails"]}
+
+
+def person_of(raw: pl.DataFrame, identity_map: pl.DataFrame) -> dict[str, str]:
+    """{sha: person_id} for every commit, through the identity map."""
+    joined = raw.with_columns(identity_key_expr().alias("identity_key")).join(
+        identity_map, on="identity_key", how="left")
+    assert joined["person_id"].null_count() == 0
+    return dict(joined.select("sha", "person_id").iter_rows())
+
+
+@pytest.fixture
+def repo(tmp_path) -> Repo:
+    return Repo(tmp_path / "repo")
+
+
+def test_mailmap_joins_two_addresses(repo):
+    repo.git.write_mailmap(["Ada Lovelace <ada@example.com> <ada@old.example.com>"])
+    a1 = repo.commit(("ada", "ada@old.example.com"))
+    a2 = repo.commit(("Ada Lovelace", "ada@example.com"))
+    a3 = repo.commit(("Ada Lovelace", "ada@example.com"))
+    b = repo.commit(("Bob Builder", "bob@example.org"))
+    raw = repo.raw()
+    people, idmap = resolve_people(raw)
+    assert people.height == 2
+    ada = people_by_email(people)["ada@example.com"]
+    assert (ada["person_id"], ada["display_name"], ada["commits"]) == ("ada-lovelace", "Ada Lovelace", 3)
+    assert ada["is_bot"] is False
+    owners = person_of(raw, idmap)
+    assert owners[a1] == owners[a2] == owners[a3] == "ada-lovelace"
+    assert owners[b] == "bob-builder"
+
+
+def test_mailmap_of_one_repository_joins_the_address_in_another(tmp_path):
+    a = Repo(tmp_path / "a")
+    a.git.write_mailmap(["Ada Lovelace <ada@example.com> <ada@old.example.com>"])
+    a.commit(("ada", "ada@old.example.com"))
+    b = Repo(tmp_path / "b")
+    sha_b = b.commit(("ada", "ada@old.example.com"))  # no mailmap in this repository
+    raw = pl.concat([a.raw("a"), b.raw("b")])
+    people, idmap = resolve_people(raw)
+    assert people.height == 1
+    assert person_of(raw, idmap)[sha_b] == people["person_id"][0]
+
+
+def test_email_equality_is_case_insensitive(repo):
+    s1 = repo.commit(("Bob Builder", "Bob@Example.ORG"))
+    s2 = repo.commit(("bob", "bob@example.org"))
+    s3 = repo.commit(("Bob Builder", " bob@EXAMPLE.org"))
+    raw = repo.raw()
+    people, idmap = resolve_people(raw)
+    assert people.height == 1
+    row = people.row(0, named=True)
+    assert row["emails"] == ["bob@example.org"]
+    assert row["display_name"] == "Bob Builder"  # the most used name
+    assert sorted(row["names"]) == ["Bob Builder", "bob"]
+    owners = person_of(raw, idmap)
+    assert owners[s1] == owners[s2] == owners[s3] == "bob-builder"
+
+
+def test_github_noreply_id_and_login_join(repo):
+    s1 = repo.commit(("Octo Cat", "123456+octocat@users.noreply.github.com"))
+    s2 = repo.commit(("octocat", "octocat@users.noreply.github.com"))
+    s3 = repo.commit(("Octo Cat", "123456+OctoCat@users.noreply.github.com"))
+    other = repo.commit(("Someone", "999+someone@users.noreply.github.com"))
+    raw = repo.raw()
+    people, idmap = resolve_people(raw)
+    assert people.height == 2
+    owners = person_of(raw, idmap)
+    assert owners[s1] == owners[s2] == owners[s3] == "octo-cat"
+    assert owners[other] == "someone"
+
+
+def test_config_identities_join_listed_emails(repo):
+    c1 = repo.commit(("Carol", "carol@work.example.com"))
+    c2 = repo.commit(("carol x", "Carol@Home.example.com"))
+    c3 = repo.commit(("CX", "cx@users.noreply.github.com"))
+    d = repo.commit(("Dan", "dan@example.com"))
+    raw = repo.raw()
+    ident = ConfiguredIdentity(
+        "carol-x", "Carol Xavier",
+        ("carol@work.example.com", "carol@home.example.com", "never-committed@example.com"),
+    )
+    people, idmap = resolve_people(raw, [ident])
+    carol = people.filter(pl.col("person_id") == "carol-x").row(0, named=True)
+    assert carol["display_name"] == "Carol Xavier"
+    assert carol["emails"] == ["carol@home.example.com", "carol@work.example.com"]
+    owners = person_of(raw, idmap)
+    assert owners[c1] == owners[c2] == "carol-x"
+    assert owners[c3] != "carol-x"  # not listed: not joined
+    assert owners[d] == "dan"
+    assert set(people["person_id"]) == {"carol-x", "cx", "dan"}
+
+
+def test_same_name_different_emails_stays_two_people(repo):
+    s1 = repo.commit(("Sam Smith", "sam@alpha.example.com"))
+    s2 = repo.commit(("Sam Smith", "sam@beta.example.com"))
+    s3 = repo.commit(("Sam Smith", ""))  # no e-mail at all: kept apart, too
+    raw = repo.raw()
+    people, idmap = resolve_people(raw)
+    assert people.height == 3
+    owners = person_of(raw, idmap)
+    assert len({owners[s1], owners[s2], owners[s3]}) == 3
+    assert owners[s1] == "sam-smith"  # the earliest keeps the plain slug
+    assert re.fullmatch(r"sam-smith-[0-9a-f]{6}", owners[s2])
+    assert re.fullmatch(r"sam-smith-[0-9a-f]{6}", owners[s3])
+    assert set(people["display_name"]) == {"Sam Smith"}
+
+
+def test_person_ids_are_stable_across_runs(repo):
+    repo.commit(("Sam Smith", "sam@alpha.example.com"))
+    repo.commit(("Sam Smith", "sam@beta.example.com"))
+    repo.commit(("Ada Lovelace", "ada@example.com"))
+    raw = repo.raw()
+    _, first = resolve_people(raw)
+    _, second = resolve_people(raw.reverse())
+    _, third = resolve_people(raw.sample(fraction=1.0, shuffle=True, seed=7))
+    assert first.sort("identity_key").rows() == second.sort("identity_key").rows() == third.sort(
+        "identity_key").rows()
+    # later commits by a newcomer do not renumber anybody
+    repo.commit(("Sam Smith", "sam@gamma.example.com"))
+    repo.commit(("Zed", "zed@example.com"))
+    _, later = resolve_people(repo.raw())
+    before = dict(first.iter_rows())
+    after = dict(later.iter_rows())
+    assert {k: after[k] for k in before} == before
+    assert after["sam@gamma.example.com"] not in before.values()
+
+
+BOTS = [
+    ("dependabot[bot]", "49699333+dependabot[bot]@users.noreply.github.com"),
+    ("github-actions[bot]", "41898282+github-actions[bot]@users.noreply.github.com"),
+    ("k8s-ci-robot", "k8s-ci-robot@users.noreply.github.com"),
+    ("generatedunixname89002005287564", "generatedunixname89002005287564@fb.com"),
+    ("Facebook Community Bot", "facebook-github-bot@users.noreply.github.com"),
+]
+HUMANS = [
+    ("Jean Talbot", "jean.talbot@example.com"),
+    ("Abbot", "abbot@example.com"),
+    ("Robotham", "robotham@example.com"),
+]
+
+
+def test_bots(repo):
+    shas = {who: repo.commit(who) for who in BOTS + HUMANS}
+    raw = repo.raw()
+    people, idmap = resolve_people(raw, bot_patterns=["^generatedunixname"])
+    owners = person_of(raw, idmap)
+    bot_flag = dict(people.select("person_id", "is_bot").iter_rows())
+    for who in BOTS:
+        assert bot_flag[owners[shas[who]]] is True, who
+    for who in HUMANS:
+        assert bot_flag[owners[shas[who]]] is False, who
+    # without the config pattern, generatedunixname is a person like any other
+    people2, idmap2 = resolve_people(raw)
+    flags2 = dict(people2.select("person_id", "is_bot").iter_rows())
+    assert flags2[person_of(raw, idmap2)[shas[BOTS[3]]]] is False
+
+
+def test_bot_rules_directly():
+    extra = compile_patterns(["^generatedunixname"])
+    assert is_bot_identity("renovate[bot]", "")
+    assert is_bot_identity("ci_bot", "")
+    assert is_bot_identity("Some Name", "pytorchmergebot@users.noreply.github.com")
+    assert is_bot_identity("", "generatedunixname1@fb.com", extra)
+    assert not is_bot_identity("", "generatedunixname1@fb.com")
+    assert not is_bot_identity("Jean Talbot", "talbot@example.com")
+    assert not is_bot_identity("Talbot", "jtalbot@example.com")
+
+
+def test_a_bot_email_makes_the_whole_person_a_bot(repo):
+    repo.git.write_mailmap(["Dependabot <49699333+dependabot[bot]@users.noreply.github.com> <deps@example.com>"])
+    s = repo.commit(("Release Helper", "deps@example.com"))
+    raw = repo.raw()
+    people, idmap = resolve_people(raw)
+    pid = person_of(raw, idmap)[s]
+    assert people.filter(pl.col("person_id") == pid)["is_bot"].item() is True
+
+
+WEIRD_NAMES = [
+    ("../../etc", "dots@example.com"),
+    ("/", "slash@example.com"),
+    ("--rm -rf", "dash@example.com"),
+    ("x" * 500, "long@example.com"),
+    ("🚀🔥", "rocket@example.com"),
+    ("🚀", "🚀@example.com"),
+    ("C:\\Windows\\System32", "win@example.com"),
+    ("Zoë Ångström-Łukasiewicz", "zoe@example.com"),
+    ("名前", "名前@example.jp"),
+]
+
+
+def test_person_ids_are_safe_file_names(repo, tmp_path):
+    shas = {who: repo.commit(who) for who in WEIRD_NAMES}
+    raw = repo.raw()
+    people, idmap = resolve_people(raw)
+    owners = person_of(raw, idmap)
+    ids = people["person_id"].to_list()
+    assert len(ids) == len(set(ids)) == len(WEIRD_NAMES)
+    out = tmp_path / "profiles"
+    out.mkdir()
+    for pid in ids:
+        assert SAFE_ID.match(pid), pid
+        assert len(pid) <= 80 and pid not in (".", "..")
+        path = out / f"{pid}.json"
+        path.write_text("{}")
+        assert path.resolve().parent == out.resolve()
+    assert owners[shas[WEIRD_NAMES[3]]] == "x" * 60
+    assert owners[shas[WEIRD_NAMES[4]]] == "rocket"
+    assert owners[shas[WEIRD_NAMES[7]]] == "zoe-angstrom-ukasiewicz"
+
+
+def test_no_commits_gives_empty_tables(repo):
+    repo.commit(("A", "a@example.com"))
+    people, idmap = resolve_people(repo.raw().clear())
+    assert people.height == idmap.height == 0
+    assert "person_id" in people.columns and "identity_key" in idmap.columns
