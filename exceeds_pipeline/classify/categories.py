@@ -27,8 +27,10 @@ its first word (or two) is the *leading verb*, what follows is its object.
 5. **what the message says**: each category gets a score, the highest wins; ties go to the
    earlier category in `bug, feature, perf, refactor, docs, test, build, chore`.
    - The leading verb weighs most: `fix`/`resolve`/`correct`/`prevent`/`handle`/`don't` -> bug;
-     `add`/`support`/`implement`/`introduce`/`allow`/`enable`/`expose` -> feature;
-     `refactor`/`rename`/`move`/`extract`/`clean up`/`simplify`/`remove`/`improve` -> refactor;
+     `add`/`support`/`implement`/`introduce`/`allow`/`enable`/`expose` -> feature, and more
+     weakly verbs naming something the software now does (`render`, `export`, `detect`,
+     `remember`, `search`, ...); `refactor`/`rename`/`move`/`extract`/`clean up`/`simplify`/
+     `remove`/`improve` -> refactor;
      `optimize`/`speed up` -> perf; `document`/`javadoc` -> docs; `test` -> test;
      `bump`/`upgrade`/`release` -> build; `merge`/`format`/`update` -> chore. A leading problem
      noun (`NPE in ...`, `crash when ...`) counts as bug.
@@ -37,15 +39,23 @@ its first word (or two) is the *leading verb*, what follows is its object.
      unused/dead/deprecated` -> refactor; `add support for`/`add option` -> feature; `update X
      to 1.2.3` -> build; `improve performance`/`reduce allocations` -> perf; `make X work` -> bug;
      `make X configurable` -> feature.
+   - Passive reports of a repair anywhere in the subject (`NPE fixed`, `tests repaired`) -> bug.
    - Words anywhere add to a category, once per word family, subject words counting double the
-     body's: bug words (bug, crash, error, exception, NPE, leak, wrong, incorrect, broken,
+     body's (the leading word is not counted again): bug words (bug, crash, error, exception, NPE, leak, wrong, incorrect, broken,
      regression, fail, hang, deadlock, race, invalid, negations such as "doesn't"/"cannot"),
      issue references (`fixes #12`, `bug 1234`), feature words (support, new, feature, option,
      ability, configurable, allow, enable), and the refactor, perf, docs, test, build and chore
      vocabularies.
-6. **new files**: with no signal in the message, a change that adds new source files is a
+6. **a statement of behaviour**: with no signal in the lexicons, a subject that states how
+   something behaves (`X returns void`, `X can get stuck`, `X is called too often`) is the title
+   of a problem report -> bug.
+7. **new files**: with no signal in the message, a change that adds new source files is a
    feature.
-7. otherwise **other**.
+8. otherwise **other**.
+
+**Accuracy** (benchmarks/classify_accuracy.py on the 1,793 hand-labelled commits of Levin &
+Yehudai, messages only, folded to feature/bug/other): 73.3%, Cohen's kappa 0.60. The literature's
+keyword rule scores 62.5% on the same data; models that also read the code change, 76-80%.
 """
 
 from __future__ import annotations
@@ -122,6 +132,7 @@ REVERT_RE = (
     r"|this reverts commit [0-9a-f]{7,40}"
 )
 ISSUE_REF_WEIGHT = 3
+BODY_DIVISOR = 2  # words in the body count half (integer division) of words in the subject
 # Re-doing a reverted change (git writes `Reapply "..."` for a revert of a revert).
 RELAND_RE = r"(?i)^\s*(?:\[[^\]\n]*\]\s*)*(?:re-?land(?:ing|ed)?|reapply|re-apply|\[re-?land\])\b"
 _ISSUE_REF = (
@@ -151,6 +162,12 @@ LEADS: dict[str, list[tuple[int, str]]] = {
         (4, "add~ added new initial create~ integrate~ extend~ let~ generate~ emit~ accept~ show~ "
             "display~ register~ configurable optionally"),
         (2, "continue~ more now can first feature option infer~ report~"),
+        # Verbs naming something the software now does (rather than something done to the code).
+        (2, "render~ highlight~ print~ list~ export~ import~ parse~ compute~ calculate~ detect~ "
+            "track~ record~ remember~ store~ persist~ load~ save~ search~ filter~ sort~ index~ "
+            "query~ notify~ send~ capture~ collect~ process~ retry~ schedule~ warn~ suggest~ "
+            "autocomplete~ complete~ navigate~ open~ preview~ draw~ animate~ visualize~ "
+            "visualise~ customize~ customise~ configure~ offer~ recognize~ recognise~"),
     ],
     "refactor": [
         (6, "refactor~ rename~ cleanup clean-up clean~ clean_up~ polish~ tidy tidied tidies "
@@ -207,6 +224,7 @@ TERMS: list[tuple[str, int, str]] = [
     ("feature", 2, "support~ feature~ implement~ implementation introduce~ ability capability "
                    "possibility new initial"),
     ("feature", 1, "allow~ enable~ option~ optional optionally configurable customizable api apis "
+                   "pluggable controllable extensible "
                    "extension~ plugin~ command~ endpoint~ now can_now add~ added"),
     ("refactor", 2, "refactor~ refactorings cleanup cleanups clean-up clean_up~ rename~ "
                     "simplify simplifies simplified simplifying restructure~ reorganize~ "
@@ -276,6 +294,12 @@ PHRASES: list[tuple[str, int, str]] = [
     ("feature", 6, r"(?:first|initial)\s+(?:version|cut|draft|implementation|import|commit|code|support)\b"),
     ("build", 6, r"(?:add|added|update|updated|fix|fixed|change|changed)\s+(?:[a-z0-9_.-]+\s+){0,2}(?:pom|pom\.xml|gradle|maven|build\.gradle|makefile|cmake[a-z]*|ci|travis|jenkins[a-z]*|dockerfile|dependenc[a-z]*|\.gitignore|gitignore)\b"),
     ("bug", 4, r"(?:should|must)\s+not\b"),
+]
+
+# Patterns anywhere in the head: (category, weight, regex).
+ANYWHERE: list[tuple[str, int, str]] = [
+    # Passive reports of a repair: "NPE fixed", "tests repaired", "KT-123 fixed".
+    ("bug", 4, r"\b(?:fixed|repaired|corrected|resolved)(?:\s+(?:by|in|for|when|with|on)\b|\s*[.!]?\s*$)"),
 ]
 
 # --------------------------------------------------------------------------------------------
@@ -433,6 +457,7 @@ def _message_scores(lf: pl.LazyFrame) -> pl.LazyFrame:
         pl.col("_head").str.extract_all(_TOKEN).alias("_ht"),
         pl.col("_body").str.extract_all(_TOKEN).alias("_bt"),
         pl.col("_subj").str.contains(_ISSUE_REF).alias("_ref_subj"),
+        *[pl.col("_head").str.contains(rx).alias(f"_any{i}") for i, (_, _, rx) in enumerate(ANYWHERE)],
         pl.col("_body").str.contains(_ISSUE_REF).alias("_ref_body"),
     ).collect()
     # Phrases: only the heads that match any of them go through the (slower) capturing match.
@@ -487,10 +512,14 @@ def _message_scores(lf: pl.LazyFrame) -> pl.LazyFrame:
     # The leading word is scored as the verb, not again as a term.
     refs = base.select(
         "_i", pl.lit("bug").alias("cat"),
-        (pl.col("_ref_subj").cast(pl.Int32) * ISSUE_REF_WEIGHT + pl.col("_ref_body").cast(pl.Int32) * (ISSUE_REF_WEIGHT // 2)).alias("w"),
+        (pl.col("_ref_subj").cast(pl.Int32) * ISSUE_REF_WEIGHT + pl.col("_ref_body").cast(pl.Int32) * (ISSUE_REF_WEIGHT // BODY_DIVISOR)).alias("w"),
     ).filter(pl.col("w") > 0)
+    anywhere = [
+        base.filter(pl.col(f"_any{i}")).select("_i", pl.lit(cat).alias("cat"), pl.lit(w, pl.Int32).alias("w"))
+        for i, (cat, w, _) in enumerate(ANYWHERE)
+    ]
     terms = (
-        pl.concat([words(pl.col("_ht").list.slice(1), 1), words(pl.col("_bt"), 2), refs])
+        pl.concat([words(pl.col("_ht").list.slice(1), 1), words(pl.col("_bt"), BODY_DIVISOR), refs, *anywhere])
         .group_by("_i", "cat").agg(pl.col("w").sum())
     )
 
