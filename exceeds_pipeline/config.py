@@ -171,10 +171,21 @@ def load_config(path: Path) -> ExceedsConfig:
     except FileNotFoundError:
         raise ConfigError(f"config file {path} not found (use --config or EXCEEDS_CONFIG)") from None
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_Loader)
     except yaml.YAMLError as exc:
         raise ConfigError(f"config {path} is not valid YAML: {exc}") from None
     return parse_config(data, str(path))
+
+
+class _Loader(yaml.SafeLoader):
+    """SafeLoader that leaves dates as text: PyYAML turns `2025-13-01` into a bare ValueError
+    (no key named); as text it reaches validation, which names the key (`window.since`)."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
 
 
 def config_path(explicit: str | Path | None = None) -> Path:
