@@ -16,7 +16,7 @@ Sources, all read from the full message:
 - **fixes**: Linux-kernel `Fixes: <sha> ("subject")` trailers and prose such as `fixes <sha>`,
   `fix for commit <sha>`, `fixup! ` is not a link (it is a work-in-progress marker).
 - **relands**: `Reland "<subject>"`, `Re-land "<subject>"`, `Reland: <subject>`,
-  `[reland] <subject>`, `Reapply "<subject>"` (git's wording for reverting a revert),
+  `[reland] <subject>`, `Reland <subject>`, `Reapply "<subject>"` (git's wording for reverting a revert),
   `Reland <sha>` / `relands commit <sha>`, and `Relanding #N` / `Reland of #N` (the commit that
   carries pull request N). When the commit found is itself a revert (a `Reapply` is a revert of
   the revert), the link follows it to the original change.
@@ -58,6 +58,7 @@ SUBJECT_PATTERNS: list[tuple[str, str]] = [
     ("relands", r'(?i)^\s*(?:\[[^\]]*\]\s*)*(?:re-?land(?:ing|ed)?|reapply|reapplied|re-apply|redo|recommit)\s*:?\s+"(.+)"\s*(?:\(#\d+\))?\s*$'),
     ("relands", r'(?i)^\s*(?:re-?land(?:ing|ed)?|reapply|re-apply)\s*:\s+([^"].*?)\s*$'),
     ("relands", r'(?i)^\s*\[\s*re-?land(?:ed|ing)?\s*\]\s*:?\s*(.+?)\s*$'),
+    ("relands", r'(?i)^\s*re-?land(?:ed|ing)?\s+([^"#\s].*?)\s*$'),
 ]
 
 # `Relanding #123`, `Reland of #123`, `Re-land PR #123`.

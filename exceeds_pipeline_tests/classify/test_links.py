@@ -90,7 +90,10 @@ def test_reland_and_reapply_link_to_the_original(tmp_path):
     )
     relanding = repo.commit("[inductor] Fuse pointwise ops, take 3\n\nRelanding #120 with the fix for ROCm.",
                             author=ADA, date=_date(13), files={"fuse.py": "2\n"})
+    bracketed = repo.commit("[Reland] [inductor] Fuse pointwise ops (#131)", author=ADA, date=_date(14),
+                            files={"fuse.py": "3\n"})
     got = _as_set(_links(repo))
+    assert (bracketed, "relands", original) in got  # same subject once tags and PR numbers go
     assert (revert, "reverts", original) in got
     assert (reland, "relands", original) in got
     assert (revert2, "reverts", reland) in got
