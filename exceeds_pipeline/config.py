@@ -14,7 +14,16 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    PrivateAttr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 
 from exceeds_pipeline.ingest.repository import name_from_path, name_from_url, validate_url
 
@@ -34,6 +43,7 @@ class RepositoryConfig(_Strict):
     path: str | None = None
     name: str | None = None
     branch: str | None = None
+    _base_dir: Path | None = PrivateAttr(default=None)  # the config file's folder
 
     @model_validator(mode="after")
     def _one_source(self) -> "RepositoryConfig":
@@ -51,7 +61,7 @@ class RepositoryConfig(_Strict):
     def display_name(self) -> str:
         if self.name:
             return self.name
-        return name_from_url(self.url) if self.url else name_from_path(self.path or "")
+        return name_from_url(self.url) if self.url else name_from_path(self.path or "", self._base_dir)
 
 
 def _valid_name(name: str) -> bool:
@@ -128,7 +138,10 @@ class ExceedsConfig(_Strict):
     skills: SkillsConfig = SkillsConfig()
 
     @model_validator(mode="after")
-    def _unique(self) -> "ExceedsConfig":
+    def _unique(self, info: ValidationInfo) -> "ExceedsConfig":
+        base_dir = (info.context or {}).get("base_dir")
+        for repo in self.repositories:
+            repo._base_dir = base_dir
         seen: dict[str, int] = {}
         for i, repo in enumerate(self.repositories):
             if repo.display_name in seen:
@@ -156,11 +169,12 @@ def _format_error(source: str, exc: ValidationError) -> str:
     return f"invalid config {source}:\n" + "\n".join(lines)
 
 
-def parse_config(data: Any, source: str = "<config>") -> ExceedsConfig:
+def parse_config(data: Any, source: str = "<config>", base_dir: Path | None = None) -> ExceedsConfig:
+    """`base_dir`: where relative repository paths point (the config file's folder)."""
     if not isinstance(data, dict):
         raise ConfigError(f"invalid config {source}: expected a mapping with `repositories:`")
     try:
-        return ExceedsConfig.model_validate(data)
+        return ExceedsConfig.model_validate(data, context={"base_dir": base_dir})
     except ValidationError as exc:
         raise ConfigError(_format_error(source, exc)) from None
 
@@ -174,7 +188,7 @@ def load_config(path: Path) -> ExceedsConfig:
         data = yaml.load(text, Loader=_Loader)
     except yaml.YAMLError as exc:
         raise ConfigError(f"config {path} is not valid YAML: {exc}") from None
-    return parse_config(data, str(path))
+    return parse_config(data, str(path), Path(path).resolve().parent)
 
 
 class _Loader(yaml.SafeLoader):

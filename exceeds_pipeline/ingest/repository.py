@@ -68,8 +68,12 @@ def name_from_url(url: str) -> str:
     return "/".join(parts[-2:])
 
 
-def name_from_path(path: str) -> str:
+def name_from_path(path: str, base_dir: Path | None = None) -> str:
+    """The folder's name; `.`/`..` are resolved against `base_dir` (the config file's folder,
+    where relative paths point), not against whatever directory the process runs in."""
     p = Path(path).expanduser()
+    if base_dir is not None and not p.is_absolute():
+        p = Path(base_dir) / p
     name = p.resolve().name if p.name in ("", ".", "..") else p.name
     return re.sub(r"\.git$", "", name) or "repository"
 
