@@ -184,6 +184,11 @@ def load_config(path: Path) -> ExceedsConfig:
         text = Path(path).read_text(encoding="utf-8")
     except FileNotFoundError:
         raise ConfigError(f"config file {path} not found (use --config or EXCEEDS_CONFIG)") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"config file {path} is not UTF-8 text ({exc.reason} at byte {exc.start}); "
+                          f"save it as UTF-8") from None
+    except OSError as exc:
+        raise ConfigError(f"config file {path} cannot be read: {exc.strerror or exc}") from None
     try:
         data = yaml.load(text, Loader=_Loader)
     except yaml.YAMLError as exc:
