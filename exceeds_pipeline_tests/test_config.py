@@ -220,3 +220,15 @@ def test_project_default_config_is_valid():
     if not path.exists():
         pytest.skip("no exceeds.yaml at the project root yet")
     load_config(path)
+
+
+def test_unreadable_config_files_are_config_errors(tmp_path):
+    latin1 = tmp_path / "latin1.yaml"
+    latin1.write_bytes("repositories:\n  - path: x\nidentities:\n  - id: m\n    name: M\xfcller\n"
+                       "    emails: [m@example.com]\n".encode("latin-1"))
+    with pytest.raises(ConfigError) as err:
+        load_config(latin1)
+    assert str(latin1) in str(err.value) and "UTF-8" in str(err.value)
+    with pytest.raises(ConfigError) as err:
+        load_config(tmp_path)  # a directory
+    assert str(tmp_path) in str(err.value)
