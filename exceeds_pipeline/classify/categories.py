@@ -195,7 +195,8 @@ LEADS: dict[str, list[tuple[int, str]]] = {
         (4, "release~ version~ build~ ci maven gradle pom dependency dependencies deps packaging"),
     ],
     "chore": [
-        (3, "merge~ format~ formatting reformat~ whitespace style lint license licence copyright "
+        (5, "vendor~ revendor~ unvendor~"),  # copying a third-party library into the tree
+        (3, "merge~ format~ formatting reformat~ whitespace lint license licence copyright "
             "wip tmp temp misc various housekeeping sync~ update~ regenerate~"),
     ],
 }
@@ -284,7 +285,7 @@ PHRASES: list[tuple[str, int, str]] = [
     ("build", 9, r"(?:prepare|prepared|preparing)\s+(?:for\s+)?(?:the\s+)?(?:next\s+)?(?:release|version|development)"),
     ("perf", 8, r"(?:reduce|reduced|reduces|reducing|lower|lowered|cut|avoid|avoids|avoided)\s+(?:[a-z0-9_.-]+\s+){0,2}(?:memory|allocations?|copies|copying|overhead|latency|cpu|gc|garbage|contention|lookups?|round ?trips?)\b"),
     ("chore", 8, r"(?:update|updated|updates)\s+(?:\.gitignore|gitignore|copyright|license|authors|contributors|mailmap)\b"),
-    ("test", 7, rf"{_ADD}\s+(?:[a-z0-9_.-]+\s+){{0,3}}(?:tests?|testcases?)(?:\s+(?:for|of|that|to|with|in|on|and|case|cases|coverage)\b|[.,;:!)]|$)"),
+    ("test", 7, rf"{_ADD}\s+(?:[a-z0-9_.-]+\s+){{0,3}}(?:tests?|testcases?)(?:\s+(?:for|of|that|to|with|in|on|case|cases|coverage)\b|[.,;:!)]|$)"),
     ("test", 7, rf"{_ADD}\b[^\n]*\b(?:tests?|testcases?)\.?$"),
     ("bug", 8, r"(?:add|adds|added|adding)\s+(?:the\s+|a\s+|some\s+|several\s+|many\s+|all\s+|more\s+)?missing\b"),
     ("feature", 9, r"(?:improve|improved|improves|improving|extend|extended|extends|better|enhance|enhanced)\s+(?:the\s+)?support\b"),
