@@ -1,0 +1,158 @@
+"""Profile JSON files: ``<exports>/profiles/<person_id>.json`` and ``<exports>/index.json``.
+
+Every profile is validated against the shipped JSON Schema (``profile.schema.json``, draft
+2020-12) before anything is written. Each file is written atomically (temporary file in the same
+folder, then rename), the index last; profile files of people no longer present are removed.
+
+File names stay inside the exports folder whatever the id: an id that is a plain file name
+(letters, digits, ``.``, ``_``, ``-``; not starting with a dot; at most 100 characters; not a
+reserved device name on Windows) is used as it is, anything else (``/``, ``\\``, ``..``, NUL,
+control characters, very long ids, ...) is replaced by a slug of it plus a short hash, so two
+different ids never share a file. ``index.json`` maps every id to its file.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+import tempfile
+import unicodedata
+from datetime import datetime, timezone
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import jsonschema
+
+__all__ = ["INDEX_VERSION", "load_schema", "safe_file_stem", "validate_profile", "write_exports"]
+
+INDEX_VERSION = "1.0.0"
+SCHEMA_RESOURCE = "profile.schema.json"
+MAX_STEM = 100
+_PLAIN = re.compile(r"^[A-Za-z0-9_][A-Za-z0-9._-]*$")
+_WINDOWS_RESERVED = re.compile(r"^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\..*)?$", re.IGNORECASE)
+
+
+@lru_cache(maxsize=1)
+def load_schema() -> dict:
+    """The profile JSON Schema shipped with the package."""
+    text = resources.files("exceeds_pipeline.profiles").joinpath(SCHEMA_RESOURCE).read_text("utf-8")
+    return json.loads(text)
+
+
+@lru_cache(maxsize=1)
+def _validator() -> jsonschema.protocols.Validator:
+    schema = load_schema()
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema, format_checker=cls.FORMAT_CHECKER)
+
+
+def validate_profile(profile: dict) -> None:
+    """Raise ``jsonschema.ValidationError`` (naming the person) if ``profile`` is invalid."""
+    error = jsonschema.exceptions.best_match(_validator().iter_errors(profile))
+    if error is not None:
+        where = "/".join(str(p) for p in error.absolute_path) or "(top level)"
+        error.message = f"profile {profile.get('id')!r}: {where}: {error.message}"
+        raise error
+
+
+def safe_file_stem(person_id: str) -> str:
+    """A file name stem for ``person_id`` that cannot leave the folder (see module doc)."""
+    pid = str(person_id)
+    if (
+        pid
+        and len(pid) <= MAX_STEM
+        and _PLAIN.match(pid)
+        and ".." not in pid
+        and not _WINDOWS_RESERVED.match(pid)
+    ):
+        return pid
+    ascii_text = unicodedata.normalize("NFKD", pid).encode("ascii", "ignore").decode()
+    slug = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")[:60].strip("-") or "person"
+    digest = hashlib.sha256(pid.encode("utf-8", "surrogatepass")).hexdigest()[:10]
+    return f"{slug}-{digest}"
+
+
+def _atomic_write(path: Path, text: str) -> None:
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _dump(document: dict) -> str:
+    return json.dumps(document, ensure_ascii=False, indent=2, sort_keys=False) + "\n"
+
+
+def write_exports(profiles: list[dict], exports_dir: str | os.PathLike, generated_at: str | None = None) -> dict:
+    """Validate and write every profile and the index; return the index document.
+
+    Nothing is written if any profile is invalid or two ids collide on one file name.
+    """
+    root = Path(exports_dir)
+    folder = root / "profiles"
+    files: dict[str, str] = {}
+    taken: dict[str, str] = {}
+    for profile in profiles:
+        validate_profile(profile)
+        pid = profile["id"]
+        if pid in files:
+            raise ValueError(f"two profiles have the id {pid!r}")
+        stem = safe_file_stem(pid)
+        if stem.lower() in taken:  # case-insensitive file systems
+            stem = f"{stem}-{hashlib.sha256(pid.encode('utf-8', 'surrogatepass')).hexdigest()[:10]}"
+            if stem.lower() in taken:
+                raise ValueError(f"ids {taken[stem.lower()]!r} and {pid!r} map to the same file name")
+        taken[stem.lower()] = pid
+        files[pid] = f"{stem}.json"
+
+    folder.mkdir(parents=True, exist_ok=True)
+    resolved = folder.resolve()
+    for profile in profiles:
+        target = folder / files[profile["id"]]
+        if target.resolve().parent != resolved:  # belt and braces: never write outside
+            raise ValueError(f"refusing to write {target} outside {folder}")
+        _atomic_write(target, _dump(profile))
+
+    keep = set(files.values())
+    for stale in folder.glob("*.json"):
+        if stale.name not in keep and stale.is_file():
+            stale.unlink()
+    for leftover in folder.glob(".*.tmp"):  # from a run killed half-way
+        leftover.unlink(missing_ok=True)
+
+    stamp = generated_at or max((p["generated_at"] for p in profiles), default=None) or (
+        datetime.now(timezone.utc).isoformat().replace("+00:00", "Z")
+    )
+    index = {
+        "schema_version": INDEX_VERSION,
+        "profile_schema_version": load_schema()["properties"]["schema_version"]["const"],
+        "generated_at": stamp,
+        "count": len(profiles),
+        "profiles": [
+            {
+                "id": p["id"],
+                "name": p["name"],
+                "file": f"profiles/{files[p['id']]}",
+                "commits": p["stats"]["commits"],
+                "features": p["stats"]["features"],
+                "bugs": p["stats"]["bugs"],
+                "activity_months": p["stats"]["activity_months"],
+                "first_month": p["stats"].get("first_month"),
+                "last_month": p["stats"].get("last_month"),
+                "repositories": [r["name"] for r in p["repositories"]],
+            }
+            for p in profiles
+        ],
+    }
+    _atomic_write(root / "index.json", _dump(index))
+    return index
