@@ -15,6 +15,16 @@ def _common(parser: argparse.ArgumentParser, with_config: bool = True) -> None:
     parser.add_argument("--data-dir", help="data directory (default: $EXCEEDS_DATA_DIR or data/)")
 
 
+def _lock_timeout(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--lock-timeout",
+        type=float,
+        metavar="SECONDS",
+        help="if another exceeds run is in progress on the data dir, wait at most this long, "
+        "then give up with exit code 3 (default: wait until it has finished)",
+    )
+
+
 def _report(outcome, echo=print) -> int:
     failed = outcome.failed_repos
     if failed:
@@ -30,7 +40,7 @@ def cmd_materialize(args) -> int:
     from exceeds_pipeline.runner import run_pipeline
 
     data_dir = cfg.data_dir(args.data_dir)
-    outcome = run_pipeline(cfg.config_path(args.config), data_dir)
+    outcome = run_pipeline(cfg.config_path(args.config), data_dir, lock_timeout=args.lock_timeout)
     print(f"published database: {data_dir / 'exceeds.duckdb'}")
     return _report(outcome)
 
@@ -47,7 +57,7 @@ def cmd_demo(args) -> int:
     config_path = cfg.PROJECT_ROOT / "exceeds.yaml"
     if data_dir != cfg.data_dir(None) or not config_path.exists():
         config_path = write_demo_config(demo_dir / "exceeds.demo.yaml", repos)
-    outcome = run_pipeline(config_path, data_dir)
+    outcome = run_pipeline(config_path, data_dir, lock_timeout=args.lock_timeout)
     print(f"published database: {data_dir / 'exceeds.duckdb'}")
     print(f'try: exceeds query "SELECT person_id, count(*) FROM counted_commits GROUP BY 1" --data-dir {data_dir}')
     return _report(outcome)
@@ -135,10 +145,12 @@ def main(argv: list[str] | None = None) -> int:
 
     p = sub.add_parser("materialize", help="run the whole asset graph for every configured repository")
     _common(p)
+    _lock_timeout(p)
     p.set_defaults(func=cmd_materialize)
 
     p = sub.add_parser("demo", help="build the bundled demo repositories and materialize them")
     _common(p, with_config=False)
+    _lock_timeout(p)
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("query", help="run SQL against the published database (read-only)")
@@ -159,11 +171,18 @@ def main(argv: list[str] | None = None) -> int:
     p.set_defaults(func=cmd_ui)
 
     args = parser.parse_args(argv)
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(line_buffering=True)  # progress shows up at once in logs, too
+    from exceeds_pipeline.locks import LockTimeout
+
     try:
         return args.func(args)
     except cfg.ConfigError as exc:
         print(str(exc), file=sys.stderr)
         return 2
+    except LockTimeout as exc:
+        print(str(exc), file=sys.stderr)
+        return 3
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from exceeds_pipeline.history.assets import (
     people_and_identities,
 )
 from exceeds_pipeline.ingest.assets import raw_git_history, repository_partitions
-from exceeds_pipeline.publish.assets import exceeds_database
+from exceeds_pipeline.publish.assets import PublishLock, exceeds_database
 from exceeds_pipeline.rollups.assets import monthly_rollups, repo_rollups
 from exceeds_pipeline.resources import default_settings, warehouse_io_manager
 from exceeds_pipeline.schedules import build_nightly_schedule, build_publish_sensor
@@ -35,10 +35,14 @@ ingest_job = define_asset_job(
 
 # Everything downstream of the raw tables works on all repositories at once, in one process:
 # the steps are vectorised and sequential, so per-step subprocesses would only add start-up time.
+# Its runs carry PUBLISH_RUN_TAGS: the dagster.yaml the CLI writes (runner.DAGSTER_YAML) limits
+# the UI's run queue to one of them at a time; the publish lock serialises them with CLI runs.
+PUBLISH_RUN_TAGS = {"exceeds/publish": "true"}
 publish_job = define_asset_job(
     "build_and_publish",
     selection=AssetSelection.all() - INGEST_ASSETS,
     executor_def=in_process_executor,
+    tags=PUBLISH_RUN_TAGS,
     description="Derive tables, rollups and profiles for all repositories and publish the database.",
 )
 
@@ -65,7 +69,11 @@ def build_definitions() -> Definitions:
         jobs=[ingest_job, publish_job],
         schedules=[build_nightly_schedule(ingest_job, config)],
         sensors=[sync_repository_partitions_sensor, build_publish_sensor(publish_job)],
-        resources={"settings": settings, "io_manager": warehouse_io_manager(settings)},
+        resources={
+            "settings": settings,
+            "io_manager": warehouse_io_manager(settings),
+            "publish_lock": PublishLock(data_dir=settings.data_dir),
+        },
     )
 
 

@@ -8,6 +8,7 @@ from all repositories and publishes the database. Every run is recorded in the D
 
 import multiprocessing
 import os
+import re
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -25,7 +26,22 @@ telemetry:
   enabled: false
 run_queue:
   max_concurrent_runs: {runs}
+  tag_concurrency_limits:
+    # one build_and_publish run at a time (they rebuild the same warehouse and database)
+    - key: "exceeds/publish"
+      limit: 1
+    # one run per repository partition at a time (UI and schedule runs of one repository)
+    - key: "dagster/partition"
+      value:
+        applyLimitPerUniqueValue: true
+      limit: 1
 """
+
+# What earlier versions wrote: upgraded in place (anything else is the user's and left alone).
+_OLD_DAGSTER_YAML = re.compile(
+    r"# Dagster instance of exceeds_pipeline \(created by the `exceeds` CLI\)\.\n"
+    r"telemetry:\n  enabled: false\nrun_queue:\n  max_concurrent_runs: (\d+)\n"
+)
 
 
 @dataclass
@@ -62,6 +78,10 @@ def prepare_environment(config_path: Path, data_dir: Path) -> None:
     dagster_yaml = home / "dagster.yaml"
     if not dagster_yaml.exists():
         dagster_yaml.write_text(DAGSTER_YAML.format(runs=max(2, os.cpu_count() or 2)))
+    else:
+        old = _OLD_DAGSTER_YAML.fullmatch(dagster_yaml.read_text())
+        if old:
+            dagster_yaml.write_text(DAGSTER_YAML.format(runs=old.group(1)))
     data_dir.mkdir(parents=True, exist_ok=True)
 
 
@@ -108,11 +128,26 @@ def ingest_one(repo: str) -> RepoOutcome:
 
 
 def run_pipeline(
-    config_path: Path, data_dir: Path, echo: Callable[[str], None] = print, workers: int | None = None
+    config_path: Path,
+    data_dir: Path,
+    echo: Callable[[str], None] = print,
+    workers: int | None = None,
+    lock_timeout: float | None = None,
 ) -> PipelineOutcome:
+    """Ingest every configured repository, then derive and publish; one run per data dir at a
+    time (a second one waits for `pipeline.lock`, or raises LockTimeout after `lock_timeout`)."""
+    from exceeds_pipeline.locks import pipeline_lock
+
     started = time.perf_counter()
-    prepare_environment(config_path, data_dir)
     config = cfg.load_config(config_path)  # invalid config: ConfigError before anything runs
+    prepare_environment(config_path, data_dir)
+    with pipeline_lock(data_dir, echo=echo, timeout=lock_timeout):
+        outcome = _run_locked(config, echo, workers)
+    outcome.seconds = time.perf_counter() - started
+    return outcome
+
+
+def _run_locked(config: cfg.ExceedsConfig, echo: Callable[[str], None], workers: int | None) -> PipelineOutcome:
     repos = [r.display_name for r in config.repositories]
 
     from dagster import DagsterInstance
@@ -143,7 +178,9 @@ def run_pipeline(
 
     job = defs.resolve_job_def("build_and_publish")
     with DagsterInstance.get() as instance:
-        result = job.execute_in_process(instance=instance, raise_on_error=False, run_config=QUIET_LOGS)
+        result = job.execute_in_process(
+            instance=instance, raise_on_error=False, run_config=QUIET_LOGS
+        )
     outcome.published = result.success
     if result.success:
         for event in result.get_asset_materialization_events():
@@ -154,5 +191,4 @@ def run_pipeline(
     else:
         outcome.publish_error = _failure_message(result)
         echo(f"  FAILED: {outcome.publish_error}")
-    outcome.seconds = time.perf_counter() - started
     return outcome

@@ -19,6 +19,7 @@ from exceeds_pipeline.ingest.repository import (
     open_local,
     resolve_branch,
 )
+from exceeds_pipeline.locks import repository_lock
 from exceeds_pipeline.resources import ExceedsSettings
 
 repository_partitions = DynamicPartitionsDefinition(name="repositories")
@@ -61,13 +62,15 @@ def prepare_repository(settings: ExceedsSettings, repo_name: str) -> LocalReposi
     partitions_def=repository_partitions,
 )
 def raw_git_history(context: AssetExecutionContext, settings: ExceedsSettings):
-    repo = prepare_repository(settings, context.partition_key)
-    if repo.is_shallow:
-        context.log.warning(
-            f"[{repo.name}] is a shallow clone: only the commits present are counted; "
-            f"run `git fetch --unshallow` for the full history"
-        )
-    result = ingest_repository(repo, settings.raw_store())
+    # One fetch + ingest of a repository at a time (UI, schedule and CLI runs alike).
+    with repository_lock(settings.data, context.partition_key, log=context.log.info):
+        repo = prepare_repository(settings, context.partition_key)
+        if repo.is_shallow:
+            context.log.warning(
+                f"[{repo.name}] is a shallow clone: only the commits present are counted; "
+                f"run `git fetch --unshallow` for the full history"
+            )
+        result = ingest_repository(repo, settings.raw_store())
     context.log.info(
         f"[{repo.name}] {result.mode}: {result.new_commits} new, {result.removed_commits} removed, "
         f"{result.total_commits} stored commits ({result.seconds:.2f}s)"

@@ -1,13 +1,41 @@
 """The published database users query, replaced atomically at the end of each run."""
 
 
-import polars as pl
-from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, asset
+from contextlib import contextmanager
 
+import polars as pl
+from dagster import (
+    AssetExecutionContext,
+    ConfigurableResource,
+    InitResourceContext,
+    MaterializeResult,
+    MetadataValue,
+    asset,
+)
+
+from exceeds_pipeline.locks import publish_lock
 from exceeds_pipeline.publish.database import publish_database
 from exceeds_pipeline.resources import ExceedsSettings
 
 PUBLISHED_ASSETS = ["people", "commits", "file_changes", "work_items", "commit_links", "commit_skills", "monthly_rollups", "repo_rollups"]
+
+
+class PublishLock(ConfigurableResource):
+    """Holds `<data-dir>/.locks/publish.lock` from the start to the end of the run using it.
+
+    `exceeds_database` requires it, so a `build_and_publish` run (in-process executor: resources
+    are set up once per run) holds the lock while it rebuilds the warehouse and publishes: a UI
+    run and a CLI run never write the warehouse or the database at the same time; the second
+    waits and says so in its log.
+    """
+
+    data_dir: str
+
+    @contextmanager
+    def yield_for_execution(self, context: InitResourceContext):
+        log = context.log.info if context.log is not None else None
+        with publish_lock(self.data_dir, log=log):
+            yield self
 
 
 def repositories_table(settings: ExceedsSettings) -> pl.DataFrame:
@@ -34,7 +62,9 @@ def repositories_table(settings: ExceedsSettings) -> pl.DataFrame:
 
 
 @asset(group_name="publish", deps=PUBLISHED_ASSETS)
-def exceeds_database(context: AssetExecutionContext, settings: ExceedsSettings) -> MaterializeResult:
+def exceeds_database(
+    context: AssetExecutionContext, settings: ExceedsSettings, publish_lock: PublishLock
+) -> MaterializeResult:
     """`<data-dir>/exceeds.duckdb`: the stable tables, published atomically (readers holding the
     old file keep a consistent snapshot)."""
     counts = publish_database(
