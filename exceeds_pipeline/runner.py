@@ -98,13 +98,23 @@ def _failure_message(result) -> str:
     return "run failed"
 
 
+def _current_definitions():
+    """The code location for the config and data dir set by prepare_environment *now*.
+
+    `definitions.defs` is built once, at import, from the environment of that moment; a process
+    that runs the pipeline twice (a test-suite, a notebook) with another config would reuse it.
+    """
+    from exceeds_pipeline.definitions import build_definitions
+
+    return build_definitions()
+
+
 def ingest_one(repo: str) -> RepoOutcome:
     """Worker: one Dagster run ingesting one repository partition."""
     from dagster import DagsterInstance
 
-    from exceeds_pipeline.definitions import defs
-
     started = time.perf_counter()
+    defs = _current_definitions()
     job = defs.resolve_job_def("ingest_repository")
     with DagsterInstance.get() as instance:
         result = job.execute_in_process(
@@ -174,8 +184,7 @@ def _run_locked(config: cfg.ExceedsConfig, echo: Callable[[str], None], workers:
             echo(f"  [{n}/{len(repos)}] {repo}: {status} - {result.message} ({result.seconds:.1f}s)")
 
     echo("deriving tables and publishing the database")
-    from exceeds_pipeline.definitions import defs
-
+    defs = _current_definitions()
     job = defs.resolve_job_def("build_and_publish")
     with DagsterInstance.get() as instance:
         result = job.execute_in_process(
