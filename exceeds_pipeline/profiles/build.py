@@ -19,6 +19,7 @@ commit. Figures:
   (profile lines changed, then newest), at most :data:`MAX_ITEMS_PER_MONTH` each (the counts are
   the full numbers). ``reverted_by`` lists commits that reverted one of the item's commits
   (from ``commit_links``).
+* ``work_history[].work_items``: that month's work items by category (all categories).
 * ``activity``: counted commits per author-local date.
 * ``quality``: the ``quality_metrics`` rows, values rounded to 4 decimals.
 * ``skills.languages``: Linguist languages by profile lines changed; ``skills.technical``: skills
@@ -131,13 +132,10 @@ def _month_items(credit: pl.DataFrame, loc: pl.DataFrame, links: pl.DataFrame | 
         .with_columns((pl.col("lines_added") + pl.col("lines_deleted")).alias("_size"))
         .sort(["person_id", "month", "category", "_size", "landed_at", "work_item_id"],
               descending=[False, False, False, True, True, False])
+        .filter(pl.int_range(pl.len()).over("person_id", "month", "category") < MAX_ITEMS_PER_MONTH)
     )
     out: dict = {}
-    for row in items.iter_rows(named=True):  # one row per work item
-        key = (row["person_id"], row["month"], row["category"])
-        bucket = out.setdefault(key, [])
-        if len(bucket) >= MAX_ITEMS_PER_MONTH:
-            continue
+    for row in items.iter_rows(named=True):  # at most MAX_ITEMS_PER_MONTH per person-month-category
         item = {
             "title": row["title"] or "",
             "repo": row["repo"],
@@ -147,7 +145,7 @@ def _month_items(credit: pl.DataFrame, loc: pl.DataFrame, links: pl.DataFrame | 
         }
         if row["reverted_by"]:
             item["reverted_by"] = list(row["reverted_by"])
-        bucket.append(item)
+        out.setdefault((row["person_id"], row["month"], row["category"]), []).append(item)
     return out
 
 
@@ -185,6 +183,11 @@ def build_profiles(
     loc = commit_profile_loc(file_changes)
     credit = work_item_credit(commits, work_items)
     month_items = _month_items(credit, loc, commit_links)
+    month_categories: dict = {}
+    for pid_, month_, category_, n_ in (
+        credit.group_by("person_id", "month", "category").agg(pl.len()).sort("person_id", "month", "category").iter_rows()
+    ):
+        month_categories.setdefault((pid_, month_), {})[category_ or "other"] = int(n_)
 
     who = counted.select("repo", "sha", "person_id", "month")
     kept = file_changes.filter(~pl.col("excluded").fill_null(False)) if "excluded" in file_changes.columns else file_changes
@@ -272,6 +275,7 @@ def build_profiles(
                 "repos": list(m["repos"] or []),
                 "languages": list(m.get("languages") or []),
                 "skills": list(m.get("skills") or []),
+                "work_items": month_categories.get((pid, m["month"]), {}),
                 "summary": "",
                 "key_features": month_items.get((pid, m["month"], "feature"), []),
                 "bugs_fixed": month_items.get((pid, m["month"], "bug"), []),

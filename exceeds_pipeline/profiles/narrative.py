@@ -80,8 +80,16 @@ def month_summary(name: str, entry: dict) -> str:
         parts.append(f"Finished {_plural(features, 'feature')}{_items(entry['key_features'], features)}.")
     if bugs:
         parts.append(f"Fixed {_plural(bugs, 'bug')}{_items(entry['bugs_fixed'], bugs)}.")
-    if not features and not bugs:
-        parts.append("No feature or bug-fix work item was finished this month.")
+    other = {c: n for c, n in (entry.get("work_items") or {}).items()
+             if c not in ("feature", "bug", "revert") and n}
+    listed = _join([f"{_n(n)} {c}" for c, n in sorted(other.items(), key=lambda kv: (-kv[1], kv[0]))])
+    if features or bugs:
+        if other:
+            parts.append(f"Other work items finished: {listed}.")
+    elif other:
+        parts.append(f"Work items finished: {listed} (no feature or bug fix).")
+    elif not entry.get("reverts"):
+        parts.append("No work item was finished this month.")
     reverted = [i for i in entry["key_features"] + entry["bugs_fixed"] if i.get("reverted_by")]
     if reverted:
         parts.append(

@@ -72,6 +72,8 @@ def test_profiles_validate_and_carry_the_facts(profiles, story):
     cache = next(i for i in jan["key_features"] if i["title"] == "Add cache")
     assert cache["shas"] == [s["cache"]] and cache["reverted_by"] == [s["revert"]]
     assert jan["bugs_fixed"][0]["shas"] == [s["fix"]]
+    assert jan["work_items"] == {"feature": 3, "bug": 1}
+    assert profiles["bob"]["work_history"][-1]["work_items"] == {"feature": 1, "revert": 1}
     assert ada["activity"] == {"2025-01-06": 1, "2025-01-10": 1, "2025-01-15": 1, "2025-01-20": 1, "2025-03-01": 1}
     assert ada["quality"]["correctness"]["value"] == 0.8
     assert ada["quality"]["maintainability"]["value"] is None  # no DMM given: no number
@@ -146,7 +148,7 @@ def test_feature_pct_null_without_features_or_bugs():
     validate_profile(p)
     assert p["stats"]["feature_pct"] is None and p["stats"]["features"] == p["stats"]["bugs"] == 0
     assert p["window"] == {"since": "2025-01-01", "until": "2025-12-31"}
-    assert "No feature or bug-fix work item was finished this month." in p["work_history"][0]["summary"]
+    assert "Work items finished: 1 docs (no feature or bug fix)." in p["work_history"][0]["summary"]
 
 
 def test_schema_rejects_what_it_should(profiles):
@@ -177,3 +179,11 @@ def test_month_summary_is_deterministic_and_plain():
     assert text == month_summary("Ada", dict(entry))
     assert text == ("In November 2025, Ada made 1 commit to a/b, adding 1,234 lines and removing 5. "
                     "Fixed 1 bug: “Fix it” (a/b).")
+
+
+def test_month_summary_other_work_and_quiet_months():
+    base = {"month": "2025-02", "commits": 2, "features": 0, "bugs": 0, "lines_added": 0, "lines_deleted": 0,
+            "repos": ["a/b"], "key_features": [], "bugs_fixed": [], "reverts": []}
+    assert month_summary("Ada", {**base, "work_items": {}}).endswith("No work item was finished this month.")
+    text = month_summary("Ada", {**base, "work_items": {"docs": 1, "refactor": 2}})
+    assert text.endswith("Work items finished: 2 refactor and 1 docs (no feature or bug fix).")
