@@ -121,11 +121,18 @@ def resolve_people(
     key_set = set(all_keys)
     for key in all_keys:
         uf.find(key)
-    # 1. mailmap pairs seen in any repository join the raw e-mail wherever it appears unmapped.
+    # 1. mailmap pairs seen in any repository join the raw e-mail wherever it appears unmapped,
+    #    unless the mailmap sends that address to several people (a shared address told apart
+    #    by commit name, like `dev@company.com`): then it says nothing about who is who.
+    raw_to_keys: dict[str, set[str]] = {}
     for key, raw_emails in zip(all_keys, keys["raw_emails"].to_list()):
         for raw in raw_emails or ():
-            if raw and raw != key and raw in key_set:
-                uf.union(key, raw)
+            if raw:
+                raw_to_keys.setdefault(raw, set()).add(key)
+    for raw, mapped_keys in raw_to_keys.items():
+        mapped = mapped_keys - {raw}
+        if raw in key_set and len(mapped) == 1:
+            uf.union(next(iter(mapped)), raw)
     # 3. GitHub noreply ids and logins.
     github: dict[str, str] = {}
     for key in all_keys:
