@@ -150,6 +150,8 @@ def resolve_people(
         emails = [e.strip().lower() for e in ident.emails]
         for e in emails:
             uf.find(e)
+            for key in raw_to_keys.get(e, ()):  # an address as committed, before the mailmap
+                uf.union(e, key)
         for e in emails[1:]:
             uf.union(emails[0], e)
         forced[uf.find(emails[0])] = ident
