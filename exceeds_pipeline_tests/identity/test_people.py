@@ -255,3 +255,36 @@ def test_no_commits_gives_empty_tables(repo):
     people, idmap = resolve_people(repo.raw().clear())
     assert people.height == idmap.height == 0
     assert "person_id" in people.columns and "identity_key" in idmap.columns
+
+
+def test_config_identity_can_list_an_address_the_mailmap_rewrites(repo):
+    """People list the addresses they committed with; the mailmap may have rewritten them."""
+    repo.git.write_mailmap(["Ada Lovelace <ada@example.com> <ada@old.example.com>"])
+    s1 = repo.commit(("ada", "ada@old.example.com"))
+    s2 = repo.commit(("Ada L.", "ada@other.example.com"))
+    raw = repo.raw()
+    ident = ConfiguredIdentity("ada", "Ada", ("ada@old.example.com", "ada@other.example.com"))
+    people, idmap = resolve_people(raw, [ident])
+    owners = person_of(raw, idmap)
+    assert owners[s1] == owners[s2] == "ada"
+    assert people.height == 1
+
+
+def test_a_shared_address_the_mailmap_splits_by_name_is_not_merged(repo):
+    """A shared address (`dev@company.com`) that the mailmap assigns to different people by
+    commit name must not join those people back together."""
+    repo.git.write_mailmap([
+        "Alice Archer <alice@company.com> Alice <dev@company.com>",
+        "Bob Baker <bob@company.com> Bob <dev@company.com>",
+    ])
+    alice = repo.commit(("Alice", "dev@company.com"))
+    bob = repo.commit(("Bob", "dev@company.com"))
+    someone = repo.commit(("Build Box", "dev@company.com"))  # not in the mailmap
+    alice2 = repo.commit(("Alice Archer", "alice@company.com"))
+    raw = repo.raw()
+    people, idmap = resolve_people(raw)
+    owners = person_of(raw, idmap)
+    assert owners[alice] == owners[alice2] == "alice-archer"
+    assert owners[bob] == "bob-baker"
+    assert owners[someone] not in ("alice-archer", "bob-baker")
+    assert people.height == 3
