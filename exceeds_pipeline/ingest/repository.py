@@ -114,6 +114,8 @@ def clone_or_fetch(name: str, url: str, repos_dir: Path) -> Path:
     validate_url(url)
     dest = repos_dir / f"{storage_slug(name)}.git"
     if dest.exists():
+        # The config's url may have changed since the clone (a mirror, a fork): fetch from it.
+        run_git(dest, ["remote", "set-url", "origin", url], name)
         run_git(
             dest,
             ["fetch", "--prune", "--force", "--no-tags", "--", "origin", "+refs/heads/*:refs/heads/*"],
