@@ -249,3 +249,16 @@ def test_fetch_failure_keeps_the_existing_clone(remote, tmp_path):
         clone_or_fetch(NAME, url, repos)
     assert resolve_branch(NAME, git_dir, None)[1] == tip
     assert isinstance(git_dir, Path)
+
+
+def test_a_changed_url_is_fetched_from_the_new_location(remote, tmp_path):
+    """The config's `url:` changed (moved to a fork/mirror) but the name stayed: the next fetch
+    must come from the new URL, not silently from the first one ever cloned."""
+    repos = tmp_path / "repos"
+    git_dir = clone_or_fetch(NAME, remote.path.as_uri(), repos)
+    mirror = GitScript.clone(remote.path, tmp_path / "mirror.git", bare=True)
+    dev = GitScript.clone(mirror.path, tmp_path / "dev2")
+    new_tip = dev.commit("only in the mirror", date="2025-03-01T10:00:00+0000", files={"m.txt": "m\n"})
+    dev.push(mirror.path, "main")
+    assert clone_or_fetch(NAME, mirror.path.as_uri(), repos) == git_dir
+    assert resolve_branch(NAME, git_dir, "main")[1] == new_tip
