@@ -21,7 +21,9 @@ Cost and bounds. Measuring a commit means diffing it and parsing every changed f
   content-independent order: the same commits are chosen on every run, so the cache keeps
   hitting). A cold run of a history with M person-months therefore measures at most
   ``per_person_month * M`` commits; ``max_new`` in :func:`compute_dmm` caps one call further
-  (the rest is measured by later runs).
+  (default :data:`DMM_MAX_NEW_PER_RUN` when called through
+  :func:`exceeds_pipeline.quality.git_facts.repository_quality_facts`; the rest is measured by
+  later runs, so a cold run of a large history stays bounded and the nightly runs catch up).
 
 The three values are computed from one diff and one lizard pass per file (PyDriller's public
 properties redo both for each property); the arithmetic is PyDriller's own
@@ -44,6 +46,7 @@ log = logging.getLogger(__name__)
 
 __all__ = [
     "DMM_CACHE_SCHEMA",
+    "DMM_MAX_NEW_PER_RUN",
     "DMM_PER_PERSON_MONTH",
     "MAX_DMM_FILES",
     "MAX_DMM_LINES",
@@ -55,6 +58,7 @@ __all__ = [
 DMM_PER_PERSON_MONTH = 4
 MAX_DMM_LINES = 5000  # raw lines added + deleted
 MAX_DMM_FILES = 100
+DMM_MAX_NEW_PER_RUN = 300  # commits measured per repository per run (about 10-25 s)
 
 DMM_CACHE_SCHEMA: dict[str, pl.DataType] = {
     "sha": pl.String,
@@ -87,7 +91,9 @@ def dmm_sample(
 ) -> pl.DataFrame:
     """``[repo, sha, person_id, month]``: the commits whose DMM is worth measuring (see module doc).
 
-    Ordered by repo, person, month, sha.
+    Ordered for measuring under a per-run cap (``compute_dmm(max_new=...)``): first the
+    lowest-sha commit of every person-month, newest months first, then the second of each, and
+    so on; so a capped run spreads over people and recent work instead of exhausting one person.
     """
     files = file_changes.filter(~pl.col("excluded").fill_null(False)).select("repo", "sha", "path")
     readable = (
@@ -109,7 +115,10 @@ def dmm_sample(
         .select("repo", "sha", "person_id", "month")
         .join(readable.lazy(), on=["repo", "sha"], how="semi")
         .sort("repo", "person_id", "month", "sha")
-        .filter(pl.int_range(pl.len()).over("repo", "person_id", "month") < per_person_month)
+        .with_columns(pl.int_range(pl.len()).over("repo", "person_id", "month").alias("_rank"))
+        .filter(pl.col("_rank") < per_person_month)
+        .sort(["_rank", "month", "person_id", "repo", "sha"], descending=[False, True, False, False, False])
+        .drop("_rank")
         .collect()
     )
 

@@ -180,3 +180,27 @@ def test_ai_usage_and_no_evidence_is_null(story):
     # No DMM given: nothing to say about maintainability.
     mt = metric(q, "ada", "maintainability")
     assert mt["value"] is None and mt["evidence_count"] == 0 and mt["evidence_shas"] == []
+
+
+def test_dmm_sample_order_spreads_a_capped_run_over_people_and_recent_months(story):
+    _, s, commits, files = story
+    sample = dmm_sample(commits, files)
+    ada_jan = sorted([s["parser"], s["cache"], s["fix"], s["util"]])
+    bob_jan = sorted([s["lexer"], s["revert"]])
+    # first commit of every person-month (newest month first, then by person), then the seconds...
+    assert sample["sha"].to_list()[:3] == [s["complex"], ada_jan[0], bob_jan[0]]
+    assert sample["sha"].to_list()[3:5] == [ada_jan[1], bob_jan[1]]
+
+
+def test_repository_quality_facts_bounds_and_caches(story, tmp_path):
+    from exceeds_pipeline.quality.git_facts import cache_files, repository_quality_facts
+
+    repo, s, commits, files = story
+    dmm, szz = repository_quality_facts("acme/lib", repo.path, commits, files, tmp_path, dmm_max_new=2)
+    assert dmm["sha"].to_list() == dmm_sample(commits, files)["sha"].to_list()[:2]
+    assert szz.rows() == [(s["fix"], s["lexer"])]
+    dmm_path, szz_path = cache_files(tmp_path, "acme/lib")
+    assert dmm_path.exists() and szz_path.exists() and dmm_path.parent == tmp_path
+    assert cache_files(tmp_path, "../x")[0].parent == tmp_path
+    other, _ = repository_quality_facts("acme/lib", repo.path, commits, files, tmp_path, dmm_max_new=None)
+    assert other.height == 7  # the rest on the next run
