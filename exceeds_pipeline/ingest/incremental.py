@@ -119,7 +119,9 @@ def _remap_identities(repo: LocalRepository, commits: pl.DataFrame, mailmap_rev:
     """Re-read mailmapped author names/emails for every stored commit (metadata only: fast)."""
     out = run_git(
         repo.git_dir,
-        ["log", "--no-walk=unsorted", "--stdin", "--format=%H%x1f%aN%x1f%aE"],
+        # --no-show-signature: log.showSignature=true would print verification lines too
+        ["log", "--no-walk=unsorted", "--stdin", "--no-show-signature", "--encoding=UTF-8",
+         "--format=%H%x1f%aN%x1f%aE"],
         repo.name,
         config={"mailmap.blob": f"{mailmap_rev}:.mailmap"},
         input=("\n".join(commits["sha"].to_list()) + "\n").encode(),
