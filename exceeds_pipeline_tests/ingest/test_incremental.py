@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from pathlib import Path
 
 import polars as pl
@@ -274,3 +275,26 @@ def test_state_records_the_state_as_json(s):
     data = json.loads((s.store.folder(NAME) / "state.json").read_text())
     assert data["repo"] == NAME and data["tip"] == s.dev.head() and data["commits"] == 1
     assert data["is_shallow"] is False and data["mailmap_blob"] is None
+
+
+def test_mailmap_remap_with_signed_commits_and_log_show_signature(s, tmp_path, monkeypatch):
+    """Many users set log.showSignature=true, and GitHub signs web-UI commits: the re-read of
+    identities after a .mailmap change must not mistake signature output for commits."""
+    key = tmp_path / "signing_key"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
+    s.commit("unsigned", author=ADA_OLD)
+    s.dev.git("-c", "gpg.format=ssh", "-c", f"user.signingkey={key}", "commit", "-q", "-S",
+              "--allow-empty", "-m", "signed", env={"GIT_AUTHOR_NAME": ADA_OLD[0],
+                                                    "GIT_AUTHOR_EMAIL": ADA_OLD[1]})
+    s.push()
+    user_config = tmp_path / "gitconfig"
+    user_config.write_text("[log]\n\tshowSignature = true\n")
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(user_config))
+    s.ingest()
+    s.dev.write_mailmap(["Ada Lovelace <ada@example.com> <ada@old.example.com>"])
+    s.commit("mailmap", author=BOB, **{"README": "x\n"})
+    s.push()
+    assert s.ingest().mode == "fast-forward"
+    commits = s.check_against_git()
+    assert sorted(commits["mailmap_email"].to_list()) == [
+        "ada@example.com", "ada@example.com", "bob@example.org"]
