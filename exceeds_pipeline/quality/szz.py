@@ -59,7 +59,7 @@ SZZ_CACHE_SCHEMA: dict[str, pl.DataType] = {
 SZZ_SCHEMA: dict[str, pl.DataType] = {"fix_sha": pl.String, "blamed_sha": pl.String}
 
 _HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,(\d+))? @@")
-_BLAME_HEADER = re.compile(rb"^(\^?)([0-9a-f]{40}) \d+ \d+")
+_BLAME_HEADER = re.compile(rb"^([0-9a-f]{40}(?:[0-9a-f]{24})?) \d+ \d+")
 
 
 def szz_candidates(
@@ -171,10 +171,19 @@ def blame_deleted_lines(repo_path: str | os.PathLike, fix_sha: str, *, shallow: 
         if proc.returncode != 0:  # e.g. a submodule or a path git cannot blame: skip the file
             log.debug("blame of %r at %s failed: %s", path, parent, proc.stderr[:200])
             continue
+        current = None
+        boundary: set[str] = set()
+        found: set[str] = set()
         for line in proc.stdout.split(b"\n"):
             m = _BLAME_HEADER.match(line)
-            if m and not (shallow and m.group(1)):
-                blamed.add(m.group(2).decode())
+            if m:
+                current = m.group(1).decode()
+                found.add(current)
+            elif line == b"boundary" and current is not None:
+                boundary.add(current)
+        # The boundary of a shallow clone is not where the lines come from; in a full clone the
+        # boundary is a root commit, which is.
+        blamed |= (found - boundary) if shallow else found
     return sorted(blamed)
 
 

@@ -204,3 +204,21 @@ def test_repository_quality_facts_bounds_and_caches(story, tmp_path):
     assert cache_files(tmp_path, "../x")[0].parent == tmp_path
     other, _ = repository_quality_facts("acme/lib", repo.path, commits, files, tmp_path, dmm_max_new=None)
     assert other.height == 7  # the rest on the next run
+
+
+def test_bare_and_shallow_clones(story, tmp_path):
+    from exceeds_pipeline.demo.gitscript import GitScript
+
+    repo, s, _, _ = story
+    bare = GitScript.clone(repo.path, tmp_path / "bare.git", bare=True)
+    assert compute_szz(bare.path, [s["fix"]], tmp_path / "a.parquet").rows() == [(s["fix"], s["lexer"])]
+    dmm = compute_dmm(bare.path, [s["parser"]], tmp_path / "b.parquet")
+    assert dmm["status"].to_list() == ["ok"]
+    # A shallow clone whose boundary is the fix's parent: the deleted line's real origin is not
+    # in the clone, so nothing is blamed (never the boundary commit).
+    shallow = GitScript.clone(f"file://{repo.path}", tmp_path / "shallow", extra_args=["--depth=5"])
+    assert shallow.git("rev-parse", "--is-shallow-repository") == "true"
+    assert shallow.git("rev-parse", "--verify", f"{s['fix']}^") == s["revert"]  # the boundary
+    assert compute_szz(shallow.path, [s["fix"]], tmp_path / "c.parquet").height == 0
+    import polars as pl
+    assert pl.read_parquet(tmp_path / "c.parquet")["status"].to_list() == ["ok"]
