@@ -15,7 +15,7 @@ from exceeds_pipeline.history.assets import (
     file_changes,
     people_and_identities,
 )
-from exceeds_pipeline.ingest.assets import raw_git_history, repository_partitions
+from exceeds_pipeline.ingest.assets import raw_git_history
 from exceeds_pipeline.publish.assets import PublishLock, exceeds_database
 from exceeds_pipeline.rollups.assets import monthly_rollups, repo_rollups
 from exceeds_pipeline.resources import default_settings, warehouse_io_manager
@@ -29,7 +29,6 @@ INGEST_ASSETS = AssetSelection.assets(raw_git_history)
 ingest_job = define_asset_job(
     "ingest_repository",
     selection=INGEST_ASSETS,
-    partitions_def=repository_partitions,
     description="Clone/fetch one repository and ingest its new commits (one run per repository).",
 )
 

@@ -173,7 +173,7 @@ def resolve_people(
         stats.group_by("cluster")
         .agg(
             pl.col("identity_key").sort().alias("keys"),
-            pl.col("raw_emails").flatten().unique().sort().alias("raw_emails"),
+            pl.col("raw_emails").list.explode(keep_nulls=False, empty_as_null=False).unique().sort().alias("raw_emails"),
             pl.col("commits").sum(),
             pl.col("first_at").min(),
             pl.col("last_at").max(),

@@ -1,0 +1,64 @@
+"""Whole-graph benchmark: `exceeds materialize` vs one `git log --no-merges --numstat`, same run.
+
+    python benchmarks/pipeline_speed.py PATH_TO_REPO [--branch BRANCH]
+
+Prints: the git log baseline; a cold run of the whole asset graph (ingest + derive + rollups +
+profiles + publish, through Dagster) and its ratio to git log (SPEC target <= 2.0x); a re-run
+with no new commits (target < 5 s of pipeline work per repository); and the peak RSS of the
+pipeline processes (target < 2 GB). Uses a temporary data dir and DAGSTER_HOME.
+"""
+
+import argparse
+import os
+import resource
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from ingest_speed import git_log_baseline  # noqa: E402
+
+from exceeds_pipeline.ingest.repository import open_local, resolve_branch  # noqa: E402
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("repo")
+    parser.add_argument("--branch")
+    args = parser.parse_args()
+    repo_path = Path(args.repo).resolve()
+    git_dir = open_local(repo_path.name, str(repo_path), Path.cwd())
+    branch, tip = resolve_branch(repo_path.name, git_dir, args.branch)
+    baseline, commits, _, _ = git_log_baseline(git_dir, tip)
+    print(f"git log --no-merges --numstat: {baseline:7.2f} s ({commits} non-merge commits)")
+
+    with tempfile.TemporaryDirectory() as tmp:
+        os.environ["DAGSTER_HOME"] = str(Path(tmp) / "dagster_home")
+        config = Path(tmp) / "exceeds.yaml"
+        branch_line = f"\n    branch: {args.branch}" if args.branch else ""
+        config.write_text(f"repositories:\n  - path: {repo_path}\n    name: bench/{repo_path.name}{branch_line}\n")
+        from exceeds_pipeline.runner import run_pipeline
+
+        quiet = lambda line: None  # noqa: E731
+        started = time.perf_counter()
+        cold = run_pipeline(config, Path(tmp) / "data", echo=quiet)
+        cold_s = time.perf_counter() - started
+        started = time.perf_counter()
+        warm = run_pipeline(config, Path(tmp) / "data", echo=quiet)
+        warm_s = time.perf_counter() - started
+    rss_mb = max(
+        resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    ) / 1024
+    print(f"cold run, whole graph:         {cold_s:7.2f} s  ratio {cold_s / baseline:.2f}x  ok={cold.ok}")
+    for r in cold.repos:
+        print(f"  ingest {r.repo}: {r.seconds:.2f} s ({r.message})")
+    print(f"no-change re-run:              {warm_s:7.2f} s  ok={warm.ok}")
+    for r in warm.repos:
+        print(f"  ingest {r.repo}: {r.seconds:.2f} s ({r.message})")
+    print(f"peak RSS (largest process):    {rss_mb:7.0f} MB")
+    return 0 if cold.ok and warm.ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
