@@ -9,6 +9,7 @@ from all repositories and publishes the database. Every run is recorded in the D
 import multiprocessing
 import os
 import re
+import socket
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -19,6 +20,11 @@ from exceeds_pipeline import config as cfg
 
 # Failures are reported by the CLI itself, in one line each; the full logs stay in the UI.
 QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
+
+# Tags on every CLI run: which process runs it, so that a run whose process was killed
+# can be marked failed later (the publish job tags itself: definitions.PUBLISH_RUN_TAGS).
+CLI_PID_TAG = "exceeds/cli-pid"
+CLI_HOST_TAG = "exceeds/cli-host"
 
 DAGSTER_YAML = """\
 # Dagster instance of exceeds_pipeline (created by the `exceeds` CLI).
@@ -98,6 +104,50 @@ def _failure_message(result) -> str:
     return "run failed"
 
 
+def cli_run_tags() -> dict[str, str]:
+    return {CLI_PID_TAG: str(os.getpid()), CLI_HOST_TAG: socket.gethostname()}
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:  # a killed process not reaped yet (a zombie) is not running anything
+        stat = Path(f"/proc/{pid}/stat").read_text()
+        return stat[stat.rindex(")") + 2:].split()[0] not in ("Z", "X")
+    except (OSError, ValueError, IndexError):
+        return True
+
+
+def fail_abandoned_runs(instance) -> list[str]:
+    """Mark runs of killed `exceeds` processes (on this host) as failed; returns their run ids.
+
+    A CLI run killed half-way stays "started" in the instance for ever: the UI would show it as
+    in progress and the publish sensor would wait for it. Its process is gone, so it is failed.
+    """
+    from dagster import DagsterRunStatus, RunsFilter
+
+    in_flight = [DagsterRunStatus.NOT_STARTED, DagsterRunStatus.STARTING, DagsterRunStatus.STARTED]
+    failed = []
+    runs = instance.get_runs(
+        RunsFilter(statuses=in_flight, tags={CLI_HOST_TAG: socket.gethostname()})
+    )
+    for run in runs:
+        try:
+            pid = int(run.tags.get(CLI_PID_TAG, ""))
+        except ValueError:
+            continue
+        if pid != os.getpid() and not _pid_alive(pid):
+            instance.report_run_failed(
+                run, f"the exceeds process running it (pid {pid}) ended before the run finished"
+            )
+            failed.append(run.run_id)
+    return failed
+
+
 def _current_definitions():
     """The code location for the config and data dir set by prepare_environment *now*.
 
@@ -118,7 +168,8 @@ def ingest_one(repo: str) -> RepoOutcome:
     job = defs.resolve_job_def("ingest_repository")
     with DagsterInstance.get() as instance:
         result = job.execute_in_process(
-            instance=instance, partition_key=repo, raise_on_error=False, run_config=QUIET_LOGS
+            instance=instance, partition_key=repo, raise_on_error=False, run_config=QUIET_LOGS,
+            tags=cli_run_tags(),
         )
     elapsed = time.perf_counter() - started
     if result.success:
@@ -165,6 +216,9 @@ def _run_locked(config: cfg.ExceedsConfig, echo: Callable[[str], None], workers:
     from exceeds_pipeline.sync import sync_partitions
 
     with DagsterInstance.get() as instance:
+        abandoned = fail_abandoned_runs(instance)
+        if abandoned:
+            echo(f"marked {len(abandoned)} run(s) of an earlier, interrupted exceeds process as failed")
         sync_partitions(instance, repos)
 
     outcome = PipelineOutcome()
@@ -188,7 +242,7 @@ def _run_locked(config: cfg.ExceedsConfig, echo: Callable[[str], None], workers:
     job = defs.resolve_job_def("build_and_publish")
     with DagsterInstance.get() as instance:
         result = job.execute_in_process(
-            instance=instance, raise_on_error=False, run_config=QUIET_LOGS
+            instance=instance, raise_on_error=False, run_config=QUIET_LOGS, tags=cli_run_tags()
         )
     outcome.published = result.success
     if result.success:

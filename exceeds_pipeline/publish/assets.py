@@ -14,7 +14,7 @@ from dagster import (
 )
 
 from exceeds_pipeline.locks import publish_lock
-from exceeds_pipeline.publish.database import publish_database
+from exceeds_pipeline.publish.database import publish_database, remove_stale_temporaries
 from exceeds_pipeline.resources import ExceedsSettings
 
 PUBLISHED_ASSETS = ["people", "commits", "file_changes", "work_items", "commit_links", "commit_skills", "monthly_rollups", "repo_rollups"]
@@ -67,6 +67,9 @@ def exceeds_database(
 ) -> MaterializeResult:
     """`<data-dir>/exceeds.duckdb`: the stable tables, published atomically (readers holding the
     old file keep a consistent snapshot)."""
+    # Holding the publish lock: leftovers of a publish that was killed half-way can go.
+    for leftover in remove_stale_temporaries(settings.published_database):
+        context.log.info(f"removed {leftover.name}, left by an interrupted publish")
     counts = publish_database(
         settings.warehouse,
         settings.published_database,

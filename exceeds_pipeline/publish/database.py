@@ -37,6 +37,19 @@ def _quote(path: Path) -> str:
     return "'" + str(path).replace("'", "''") + "'"
 
 
+def remove_stale_temporaries(target: Path) -> list[Path]:
+    """Delete `.exceeds.duckdb.<pid>.tmp[.wal]` files of publishes that were killed half-way.
+
+    Call only while holding the publish lock (no other publish can be writing one).
+    """
+    removed = []
+    if target.parent.is_dir():
+        for path in target.parent.glob(f".{target.name}.*.tmp*"):
+            path.unlink(missing_ok=True)
+            removed.append(path)
+    return removed
+
+
 def publish_database(
     warehouse: Path, target: Path, extra_tables: dict | None = None
 ) -> dict[str, int]:
