@@ -97,7 +97,8 @@ def safe_file_stem(person_id: str) -> str:
 def _atomic_write(path: Path, text: str) -> None:
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        # errors="replace": a lone surrogate (from an undecodable byte) must not abort the export
+        with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())

@@ -124,7 +124,8 @@ def profile_summary(profile: dict) -> str:
     loc = stats["lines_of_code"]
     parts = [
         f"{name} made {_plural(stats['commits'], 'counted commit')} to "
-        f"{_plural(stats['repository_contributions'], 'repository', 'repositories')} ({_names(repos)})"
+        f"{_plural(stats['repository_contributions'], 'repository', 'repositories')}"
+        + (f" ({_names(repos)})" if repos else "")
         + (
             f" between {month_name(min(months))} and {month_name(max(months))}" if len(set(months)) > 1
             else f" in {month_name(months[0])}" if months else ""

@@ -77,3 +77,10 @@ def test_distinct_ids_never_share_a_file(tmp_path, base_profile):
     assert len(set(f.lower() for f in files)) == 2
     with pytest.raises(ValueError, match="two profiles"):
         write_exports([with_id(base_profile, "ada"), with_id(base_profile, "ada")], tmp_path)
+
+
+def test_undecodable_text_does_not_abort_the_export(tmp_path, base_profile):
+    p = with_id(base_profile, "ada")
+    p["name"] = "Ad\udce9"  # a byte that was not UTF-8, kept as a surrogate
+    write_exports([p], tmp_path)
+    assert json.loads((tmp_path / "profiles" / "ada.json").read_text("utf-8"))["name"] == "Ad?"
