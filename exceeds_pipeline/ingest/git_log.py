@@ -198,17 +198,22 @@ def log_commits(
 
     feeder = threading.Thread(target=feed, daemon=True)
     feeder.start()
+    parse_error: ValueError | None = None
     try:
         for record in iter_records(_read_blocks(proc.stdout)):
             columns.add_record(record)
+    except ValueError as exc:  # usually output cut short by a failing git: reported below
+        parse_error = exc
     finally:
         proc.stdout.close()
-        stderr = proc.stderr.read().decode("utf-8", "replace")
+        stderr = proc.stderr.read().decode("utf-8", "replace").strip()
         proc.stderr.close()
         returncode = proc.wait()
         feeder.join()
-    if returncode != 0:
-        raise GitError(repo, f"git log failed ({returncode}): {stderr.strip()}")
+    if returncode != 0 and (stderr or parse_error is None):
+        raise GitError(repo, f"git log failed ({returncode}): {stderr}")
+    if parse_error is not None:
+        raise GitError(repo, f"unexpected git log output: {parse_error}") from parse_error
     return columns.frames()
 
 
