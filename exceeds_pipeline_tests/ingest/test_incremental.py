@@ -11,6 +11,7 @@ import pytest
 
 from exceeds_pipeline.demo.gitscript import GitScript
 from exceeds_pipeline.ingest import incremental
+from exceeds_pipeline.ingest.gitcmd import GitError
 from exceeds_pipeline.ingest.incremental import ingest_repository
 from exceeds_pipeline.ingest.raw_store import RawStore
 from exceeds_pipeline.ingest.repository import LocalRepository, is_shallow, open_local, resolve_branch
@@ -298,3 +299,34 @@ def test_mailmap_remap_with_signed_commits_and_log_show_signature(s, tmp_path, m
     commits = s.check_against_git()
     assert sorted(commits["mailmap_email"].to_list()) == [
         "ada@example.com", "ada@example.com", "bob@example.org"]
+
+
+def test_malformed_mailmap_lines_are_ignored_like_git_does(s):
+    s.dev.write({".mailmap": b"garbage without brackets\n<unterminated\n\xff\xfe binary\n"
+                             b"Ada Lovelace <ada@example.com> <ada@old.example.com>\n>< ><\n"})
+    s.commit("old address", author=ADA_OLD)
+    s.push()
+    assert s.ingest().mode == "full"
+    commits = s.check_against_git()
+    assert commits["mailmap_email"].to_list() == ["ada@example.com"]
+    assert commits["mailmap_name"].to_list() == ["Ada Lovelace"]
+
+
+def test_missing_objects_fail_clearly_and_keep_the_stored_data(s):
+    s.commit("c0", **{"a.txt": "one\n"})
+    s.push()
+    s.ingest()
+    before = s.store.state(NAME)
+    s.commit("c1", **{"a.txt": "two\n"})
+    s.push()
+    blob = git_out(s.remote.path, "rev-parse", "main:a.txt").strip()
+    (s.remote.path / "objects" / blob[:2] / blob[2:]).unlink()  # a corrupt repository
+    with pytest.raises(GitError) as err:
+        s.ingest()
+    message = str(err.value)
+    assert message.startswith(f"[{NAME}] git log failed")
+    assert blob in message  # git's own explanation (the object it could not read)
+    after = s.store.state(NAME)
+    assert (after.tip, after.generation, after.commits) == (before.tip, before.generation, 1)
+    commits, _ = s.store.read(NAME)
+    assert commits.height == 1
