@@ -5,18 +5,23 @@
 - Anything else (force-push, first run, a changed branch): list what is reachable now, read the
   commits not stored, and drop stored commits that are no longer reachable, so nothing is
   double counted and nothing stale remains.
+
+A commit git cannot read (an object missing from a damaged clone) does not fail the repository:
+the commits are re-read in small batches, split until the unreadable ones are isolated; those
+are skipped, named in the state (`skipped`) and retried on every later run, and the rest is
+stored. Past MAX_UNREADABLE such commits the clone is treated as broken and the run fails.
 """
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 import polars as pl
 
-from exceeds_pipeline.ingest.git_log import decode, log_commits_parallel
-from exceeds_pipeline.ingest.gitcmd import git_text, run_git
+from exceeds_pipeline.ingest.git_log import decode, log_commits, log_commits_parallel
+from exceeds_pipeline.ingest.gitcmd import GitError, git_text, run_git
 from exceeds_pipeline.ingest.raw_store import IngestState, RawStore
 from exceeds_pipeline.ingest.repository import LocalRepository
 
@@ -32,6 +37,57 @@ class IngestResult:
     total_file_changes: int
     is_shallow: bool
     seconds: float
+    skipped: dict[str, str] = field(default_factory=dict)  # unreadable commit -> git's error
+
+
+ISOLATE_BATCH = 256  # commits per git process while looking for unreadable ones
+MAX_UNREADABLE = 200  # more than this: the clone is broken, not a few objects missing
+
+
+def _git_reason(exc: GitError) -> str:
+    text = str(exc).split("): ", 1)[-1].strip()
+    return text.splitlines()[0] if text else "git log failed"
+
+
+def read_commits(
+    repo: LocalRepository, shas: list[str], mailmap_rev: str | None
+) -> tuple[pl.DataFrame, pl.DataFrame, dict[str, str]]:
+    """(commits, file changes, {unreadable sha: reason}) for `shas`.
+
+    One fast parallel pass; only if git fails, batches of ISOLATE_BATCH commits are read one
+    git process each and failing batches are halved until the failing commits stand alone.
+    """
+    try:
+        commits, files = log_commits_parallel(repo.git_dir, repo.name, shas, mailmap_rev)
+        return commits, files, {}
+    except GitError:
+        pass
+    parts: list[tuple[pl.DataFrame, pl.DataFrame]] = []
+    skipped: dict[str, str] = {}
+    stack = [shas[i:i + ISOLATE_BATCH] for i in range(0, len(shas), ISOLATE_BATCH)][::-1]
+    while stack:
+        batch = stack.pop()
+        try:
+            parts.append(log_commits(repo.git_dir, repo.name, batch, mailmap_rev))
+        except GitError as exc:
+            if len(batch) > 1:
+                half = len(batch) // 2
+                stack += [batch[half:], batch[:half]]
+                continue
+            skipped[batch[0]] = _git_reason(exc)
+            if len(skipped) > MAX_UNREADABLE:
+                raise GitError(
+                    repo.name,
+                    f"more than {MAX_UNREADABLE} commits cannot be read ({_git_reason(exc)}); the "
+                    f"clone at {repo.git_dir} is damaged: run `git fsck` there, then fetch again "
+                    f"or re-clone it. Its stored data was kept",
+                ) from None
+    if not parts:
+        commits, files = log_commits(repo.git_dir, repo.name, [], mailmap_rev)
+    else:
+        commits = pl.concat([p[0] for p in parts])
+        files = pl.concat([p[1] for p in parts])
+    return commits, files, skipped
 
 
 def _rev_list(repo: LocalRepository, *revs: str) -> list[str]:
@@ -54,10 +110,18 @@ def ingest_repository(repo: LocalRepository, store: RawStore) -> IngestResult:
     started = time.perf_counter()
     state = store.state(repo.name)
     stored_commits, stored_files = store.read(repo.name)
+    if state is not None and state.is_shallow and not repo.is_shallow:
+        # Unshallowed (`git fetch --unshallow`, as the shallow warning advises): older history
+        # appeared at the same tip, and the old boundary commit, read as a root that added the
+        # whole tree, now has parents. Read everything again.
+        state = None
+        stored_commits, stored_files = stored_commits.clear(), stored_files.clear()
     # The mailmap is read from the analysed branch itself, so bare and non-bare clones agree.
     mailmap_rev = repo.tip
 
-    if state is not None and state.tip == repo.tip and state.branch == repo.branch:
+    retry = list(state.skipped) if state is not None else []  # unreadable last time
+    same_tip = state is not None and state.tip == repo.tip and state.branch == repo.branch
+    if same_tip and not retry:
         return IngestResult(
             repo.name, repo.tip, "unchanged", 0, 0, stored_commits.height,
             stored_files.height, repo.is_shallow, time.perf_counter() - started,
@@ -65,11 +129,16 @@ def ingest_repository(repo: LocalRepository, store: RawStore) -> IngestResult:
 
     stored = set(stored_commits["sha"].to_list())
     removed: set[str] = set()
-    if state is not None and state.tip and _has_commit(repo, state.tip) and _is_ancestor(
+    if same_tip:
+        mode = "unchanged"
+        new = [s for s in retry if s not in stored]
+    elif state is not None and state.tip and _has_commit(repo, state.tip) and _is_ancestor(
         repo, state.tip, repo.tip
     ):
         mode = "fast-forward"
         new = [s for s in _rev_list(repo, repo.tip, f"^{state.tip}") if s not in stored]
+        listed = set(new)
+        new += [s for s in retry if s not in stored and s not in listed]
     else:
         mode = "full" if state is None else "rewritten"
         reachable = _rev_list(repo, repo.tip)
@@ -77,7 +146,12 @@ def ingest_repository(repo: LocalRepository, store: RawStore) -> IngestResult:
         new = [s for s in reachable if s not in stored]
         removed = stored - reachable_set
 
-    new_commits, new_files = log_commits_parallel(repo.git_dir, repo.name, new, mailmap_rev)
+    new_commits, new_files, skipped = read_commits(repo, new, mailmap_rev)
+    if same_tip and new_commits.height == 0:  # still unreadable: nothing to write
+        return IngestResult(
+            repo.name, repo.tip, mode, 0, 0, stored_commits.height, stored_files.height,
+            repo.is_shallow, time.perf_counter() - started, skipped,
+        )
     if removed:
         keep = pl.col("sha").is_in(list(removed)).not_()
         stored_commits = stored_commits.filter(keep)
@@ -100,13 +174,14 @@ def ingest_repository(repo: LocalRepository, store: RawStore) -> IngestResult:
             mailmap_blob=mailmap_blob,
             git_dir=str(repo.git_dir),
             ingested_at=datetime.now(timezone.utc).isoformat(timespec="seconds"),
+            skipped=sorted(skipped),
         ),
         commits,
         files,
     )
     return IngestResult(
         repo.name, repo.tip, mode, new_commits.height, len(removed), commits.height,
-        files.height, repo.is_shallow, time.perf_counter() - started,
+        files.height, repo.is_shallow, time.perf_counter() - started, skipped,
     )
 
 
