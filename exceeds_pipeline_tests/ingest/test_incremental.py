@@ -330,3 +330,31 @@ def test_missing_objects_fail_clearly_and_keep_the_stored_data(s):
     assert (after.tip, after.generation, after.commits) == (before.tip, before.generation, 1)
     commits, _ = s.store.read(NAME)
     assert commits.height == 1
+
+
+def test_unshallowing_a_clone_re_reads_the_whole_history(s, tmp_path):
+    """The warning says `git fetch --unshallow`; after it the next run must read the full history
+    (and re-read the old boundary commit, which a shallow clone shows as adding the whole tree)."""
+    for i in range(6):
+        s.commit(f"c{i}", **{"a.txt": "".join(f"{j}\n" for j in range(i + 1))})
+    s.push()
+    shallow = GitScript.clone(s.remote.path.as_uri(), tmp_path / "shallow", extra_args=["--depth", "2"])
+
+    def local():
+        git_dir = open_local(NAME, str(shallow.path), tmp_path)
+        branch, tip = resolve_branch(NAME, git_dir, None)
+        return LocalRepository(NAME, git_dir, tip, branch, is_shallow(NAME, git_dir))
+
+    store = RawStore(tmp_path / "raw-shallow")
+    first = ingest_repository(local(), store)
+    assert (first.is_shallow, first.total_commits) == (True, 2)
+    shallow.git("fetch", "-q", "--unshallow")
+    second = ingest_repository(local(), store)
+    assert second.is_shallow is False
+    assert second.mode != "unchanged"
+    assert second.total_commits == 6
+    commits, _ = store.read(NAME)
+    got = {s_: (a, d, f) for s_, a, d, f in
+           commits.select("sha", "lines_added", "lines_deleted", "files_changed").iter_rows()}
+    assert got == git_numstat(shallow.path)
+    assert store.state(NAME).is_shallow is False
