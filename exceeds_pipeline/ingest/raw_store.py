@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import os
 import uuid
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import polars as pl
@@ -32,6 +32,8 @@ class IngestState:
     mailmap_blob: str | None = None
     ingested_at: str = ""
     git_dir: str | None = None
+    # Commits git could not read (missing or corrupt objects): not stored, retried every run.
+    skipped: list[str] = field(default_factory=list)
 
 
 class RawStore:
