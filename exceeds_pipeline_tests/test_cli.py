@@ -200,3 +200,21 @@ def test_query_without_a_database(tmp_path):
     result = exceeds("query", "select 1", "--data-dir", str(tmp_path / "empty"), env=env, cwd=tmp_path)
     assert result.returncode != 0
     assert "no published database" in result.stdout + result.stderr
+
+
+def test_credentials_in_a_url_never_reach_output_runs_or_data(tmp_path):
+    config = tmp_path / "exceeds.yaml"
+    config.write_text("repositories:\n  - url: https://someuser:s3cr3t-t0ken@127.0.0.1:9/org/private.git\n")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("EXCEEDS_")}
+    env["DAGSTER_HOME"] = str(tmp_path / "dagster_home")
+    data = tmp_path / "data"
+    result = exceeds("materialize", "--config", str(config), "--data-dir", str(data), env=env, cwd=tmp_path)
+    out = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "org/private: FAILED" in out and "could not clone" in out
+    for secret in ("s3cr3t-t0ken", "someuser:"):
+        assert secret not in out
+        for folder in (tmp_path / "dagster_home", data):
+            for f in folder.rglob("*"):
+                if f.is_file():
+                    assert secret.encode() not in f.read_bytes(), f
