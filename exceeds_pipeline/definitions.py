@@ -16,7 +16,9 @@ from exceeds_pipeline.history.assets import (
     people_and_identities,
 )
 from exceeds_pipeline.ingest.assets import raw_git_history
+from exceeds_pipeline.profiles.assets import every_counted_person_has_profile, profiles, profiles_match_schema
 from exceeds_pipeline.publish.assets import PublishLock, exceeds_database
+from exceeds_pipeline.quality.assets import quality_metrics
 from exceeds_pipeline.rollups.assets import monthly_rollups, repo_rollups
 from exceeds_pipeline.resources import default_settings, warehouse_io_manager
 from exceeds_pipeline.schedules import build_nightly_schedule, build_publish_sensor
@@ -62,9 +64,11 @@ def build_definitions() -> Definitions:
             commit_skills,
             monthly_rollups,
             repo_rollups,
+            quality_metrics,
+            profiles,
             exceeds_database,
         ],
-        asset_checks=CHECKS,
+        asset_checks=[*CHECKS, profiles_match_schema, every_counted_person_has_profile],
         jobs=[ingest_job, publish_job],
         schedules=[build_nightly_schedule(ingest_job, config)],
         sensors=[sync_repository_partitions_sensor, build_publish_sensor(publish_job)],

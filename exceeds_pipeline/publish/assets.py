@@ -17,7 +17,7 @@ from exceeds_pipeline.locks import publish_lock
 from exceeds_pipeline.publish.database import publish_database, remove_stale_temporaries
 from exceeds_pipeline.resources import ExceedsSettings
 
-PUBLISHED_ASSETS = ["people", "commits", "file_changes", "work_items", "commit_links", "commit_skills", "monthly_rollups", "repo_rollups"]
+PUBLISHED_ASSETS = ["people", "commits", "file_changes", "work_items", "commit_links", "commit_skills", "monthly_rollups", "repo_rollups", "quality_metrics", "profiles"]
 
 
 class PublishLock(ConfigurableResource):

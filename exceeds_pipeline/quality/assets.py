@@ -1,0 +1,48 @@
+"""Quality metrics per person, from repository facts (DMM and SZZ cached per commit)."""
+
+import polars as pl
+from dagster import AssetExecutionContext, Output, asset
+
+from exceeds_pipeline.quality import quality_metrics as compute_quality_metrics
+from exceeds_pipeline.quality import repository_quality_facts
+from exceeds_pipeline.resources import ExceedsSettings
+from exceeds_pipeline.table_metadata import frame_metadata
+
+
+@asset(group_name="quality")
+def quality_metrics(
+    context: AssetExecutionContext,
+    settings: ExceedsSettings,
+    commits: pl.DataFrame,
+    work_items: pl.DataFrame,
+    commit_links: pl.DataFrame,
+    file_changes: pl.DataFrame,
+) -> Output[pl.DataFrame]:
+    """Person x metric: correctness, maintainability, architecture, performance, ai_usage, each
+    with value (0..1 or null without evidence), evidence_count, method and evidence shas.
+    DMM and SZZ facts are computed once per commit, cached under <data-dir>/cache/quality, and
+    bounded per run (see exceeds_pipeline/quality)."""
+    store = settings.raw_store()
+    dmm_parts, szz_parts = [], []
+    for repo in settings.load_config().repositories:
+        state = store.state(repo.display_name)
+        if state is None or not state.git_dir:
+            continue
+        try:
+            dmm, szz = repository_quality_facts(
+                repo.display_name, state.git_dir, commits, file_changes, settings.data / "cache" / "quality"
+            )
+        except Exception as exc:  # facts are optional evidence: a repo that fails gives none
+            context.log.warning(f"[{repo.display_name}] quality facts unavailable: {exc}")
+            continue
+        dmm_parts.append(dmm)
+        szz_parts.append(szz)
+    table = compute_quality_metrics(
+        commits,
+        work_items,
+        commit_links,
+        file_changes,
+        pl.concat(dmm_parts, how="diagonal_relaxed") if dmm_parts else None,
+        pl.concat(szz_parts, how="diagonal_relaxed") if szz_parts else None,
+    )
+    return Output(table, metadata=frame_metadata(table))
