@@ -166,11 +166,14 @@ def main(argv: list[str] | None = None) -> int:
     p.set_defaults(func=cmd_profile)
 
     p = sub.add_parser("ui", help="start the Dagster UI on this project (dagster dev)")
-    p.add_argument("dagster_args", nargs=argparse.REMAINDER, help="extra arguments for `dagster dev`")
     _common(p)
     p.set_defaults(func=cmd_ui)
 
-    args = parser.parse_args(argv)
+    args, extra = parser.parse_known_args(argv)
+    if args.command == "ui":
+        args.dagster_args = extra  # e.g. `exceeds ui -p 3001` passes `-p 3001` to dagster dev
+    elif extra:
+        parser.error(f"unrecognized arguments: {' '.join(extra)}")
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(line_buffering=True)  # progress shows up at once in logs, too
     from exceeds_pipeline.locks import LockTimeout
