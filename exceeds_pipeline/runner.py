@@ -184,6 +184,11 @@ def ingest_one(repo: str) -> RepoOutcome:
         )
         if metadata.get("is_shallow"):
             msg += " (shallow clone: only the commits present are counted; `git fetch --unshallow`)"
+        if metadata.get("skipped_commits"):
+            msg += (
+                f"; WARNING: {metadata['skipped_commits']} unreadable commit(s) skipped (objects "
+                f"missing: run `git fsck` in the clone and fetch again; see the run log)"
+            )
         return RepoOutcome(repo, True, msg, elapsed)
     return RepoOutcome(repo, False, _failure_message(result), elapsed)
 

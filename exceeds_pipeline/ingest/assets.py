@@ -42,6 +42,16 @@ def prepare_repository(settings: ExceedsSettings, repo_name: str) -> LocalReposi
     return LocalRepository(repo_name, git_dir, tip, branch, is_shallow(repo_name, git_dir))
 
 
+def skipped_message(repo: LocalRepository, skipped: dict[str, str]) -> str:
+    shas = sorted(skipped)
+    shown = ", ".join(s[:12] for s in shas[:5]) + (f" and {len(shas) - 5} more" if len(shas) > 5 else "")
+    return (
+        f"[{repo.name}] {len(shas)} commit(s) skipped because git cannot read them "
+        f"({skipped[shas[0]]}): {shown}. Objects are missing from {repo.git_dir}: run `git fsck` "
+        f"there and fetch again (or re-clone); skipped commits are retried on every run"
+    )
+
+
 @multi_asset(
     specs=[
         AssetSpec(
@@ -75,6 +85,8 @@ def raw_git_history(context: AssetExecutionContext, settings: ExceedsSettings):
         f"[{repo.name}] {result.mode}: {result.new_commits} new, {result.removed_commits} removed, "
         f"{result.total_commits} stored commits ({result.seconds:.2f}s)"
     )
+    if result.skipped:
+        context.log.warning(skipped_message(repo, result.skipped))
     common = {
         "branch": repo.branch,
         "tip": repo.tip,
@@ -83,7 +95,12 @@ def raw_git_history(context: AssetExecutionContext, settings: ExceedsSettings):
         "removed_commits": result.removed_commits,
         "is_shallow": repo.is_shallow,
         "ingest_seconds": MetadataValue.float(round(result.seconds, 3)),
+        "skipped_commits": len(result.skipped),
     }
+    if result.skipped:
+        common["skipped_shas"] = MetadataValue.json(
+            [{"sha": sha, "reason": why} for sha, why in sorted(result.skipped.items())[:100]]
+        )
     yield MaterializeResult(
         asset_key="raw_commits", metadata={**common, "dagster/row_count": result.total_commits}
     )

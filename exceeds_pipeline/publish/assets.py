@@ -39,7 +39,8 @@ class PublishLock(ConfigurableResource):
 
 
 def repositories_table(settings: ExceedsSettings) -> pl.DataFrame:
-    """Ingest state of each configured repository (tip, branch, when, shallow)."""
+    """Ingest state of each configured repository (tip, branch, when, shallow, and the commits
+    skipped because git could not read them)."""
     store = settings.raw_store()
     rows = []
     for repo in settings.load_config().repositories:
@@ -52,12 +53,14 @@ def repositories_table(settings: ExceedsSettings) -> pl.DataFrame:
                 "commits": state.commits if state else 0,
                 "is_shallow": state.is_shallow if state else False,
                 "ingested_at": state.ingested_at if state else None,
+                "skipped_commits": list(state.skipped) if state else [],
             }
         )
     return pl.DataFrame(
         rows,
         schema={"repo": pl.String, "branch": pl.String, "tip": pl.String, "commits": pl.Int64,
-                "is_shallow": pl.Boolean, "ingested_at": pl.String},
+                "is_shallow": pl.Boolean, "ingested_at": pl.String,
+                "skipped_commits": pl.List(pl.String)},
     )
 
 
