@@ -11,6 +11,7 @@ import pytest
 
 from exceeds_pipeline.demo.gitscript import GitScript
 from exceeds_pipeline.ingest import incremental
+from exceeds_pipeline.ingest.git_log import log_commits
 from exceeds_pipeline.ingest.gitcmd import GitError
 from exceeds_pipeline.ingest.incremental import ingest_repository
 from exceeds_pipeline.ingest.raw_store import RawStore
@@ -312,24 +313,43 @@ def test_malformed_mailmap_lines_are_ignored_like_git_does(s):
     assert commits["mailmap_name"].to_list() == ["Ada Lovelace"]
 
 
-def test_missing_objects_fail_clearly_and_keep_the_stored_data(s):
+def test_missing_objects_skip_the_commit_and_are_retried(s):
+    """A damaged clone: the unreadable commit is skipped and named (git's reason, repository),
+    the rest is stored, and it is read as soon as the object is back."""
     s.commit("c0", **{"a.txt": "one\n"})
     s.push()
     s.ingest()
-    before = s.store.state(NAME)
-    s.commit("c1", **{"a.txt": "two\n"})
+    c1 = s.commit("c1", **{"a.txt": "two\n"})
+    c2 = s.commit("c2", **{"b.txt": "fine\n"})
     s.push()
-    blob = git_out(s.remote.path, "rev-parse", "main:a.txt").strip()
-    (s.remote.path / "objects" / blob[:2] / blob[2:]).unlink()  # a corrupt repository
-    with pytest.raises(GitError) as err:
-        s.ingest()
-    message = str(err.value)
-    assert message.startswith(f"[{NAME}] git log failed")
-    assert blob in message  # git's own explanation (the object it could not read)
-    after = s.store.state(NAME)
-    assert (after.tip, after.generation, after.commits) == (before.tip, before.generation, 1)
+    blob = git_out(s.remote.path, "rev-parse", f"{c1}:a.txt").strip()
+    loose = Path("objects") / blob[:2] / blob[2:]
+    (s.remote.path / loose).unlink()  # a corrupt repository
+    r = s.ingest()
+    assert r.mode == "fast-forward"
+    assert list(r.skipped) == [c1]
+    assert blob in r.skipped[c1]  # git's own explanation: the object it could not read
     commits, _ = s.store.read(NAME)
-    assert commits.height == 1
+    assert sorted(commits["subject"].to_list()) == ["c0", "c2"]
+    assert s.store.state(NAME).skipped == [c1]
+    # the object comes back (fetched again): the next run reads the skipped commit
+    (s.remote.path / loose).write_bytes((s.dev.path / ".git" / loose).read_bytes())
+    r = s.ingest()
+    assert (r.new_commits, r.skipped) == (1, {})
+    s.check_against_git()
+    assert s.store.state(NAME).skipped == []
+    assert s.ingest().mode == "unchanged"
+
+
+def test_log_commits_reports_missing_objects_as_a_git_error(s):
+    s.commit("c0", **{"a.txt": "one\n"})
+    sha = s.commit("c1", **{"a.txt": "two\n"})
+    s.push()
+    blob = git_out(s.remote.path, "rev-parse", f"{sha}:a.txt").strip()
+    (s.remote.path / "objects" / blob[:2] / blob[2:]).unlink()
+    with pytest.raises(GitError) as err:
+        log_commits(s.remote.path, NAME, [sha])
+    assert str(err.value).startswith(f"[{NAME}] git log failed") and blob in str(err.value)
 
 
 def test_unshallowing_a_clone_re_reads_the_whole_history(s, tmp_path):
