@@ -21,6 +21,7 @@ BOB_WORK = ("Bob Builder", "bob@example.org")
 BOB_HOME = ("bob", "bob@home.example.com")
 DEPENDABOT = ("dependabot[bot]", "49699333+dependabot[bot]@users.noreply.github.com")
 PNG = b"\x89PNG\r\n\x1a\n\x00\x00" + bytes(range(200))
+SECRET_URL = "https://someuser:s3cr3t-t0ken@127.0.0.1:9/org/private.git"  # nothing listens on 9
 
 
 def exceeds(*args: str, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -61,6 +62,7 @@ class Project:
             "    name: acme/good\n"
             "  - path: ../checkouts/missing\n"
             "    name: acme/missing\n"
+            f"  - url: {SECRET_URL}\n"
             "identities:\n"
             "  - id: bob-the-builder\n"
             "    name: Bob B.\n"
@@ -84,6 +86,7 @@ class Project:
 def project(tmp_path_factory):
     p = Project(tmp_path_factory.mktemp("cli"))
     p.first = p.materialize()
+    p.reruns = []
     return p
 
 
@@ -92,7 +95,9 @@ def test_failed_repository_is_reported_and_exit_is_non_zero(project):
     assert project.first.returncode != 0, out
     assert "acme/missing: FAILED" in out
     assert "does not exist" in out
-    assert "failed repositories: acme/missing" in out
+    failed_line = next(line for line in out.splitlines() if line.startswith("failed repositories:"))
+    assert "acme/missing" in failed_line and "org/private" in failed_line
+    assert "org/private: FAILED" in out and "could not clone" in out
     assert "acme/good: ok - full: 6 new commits" in out
 
 
@@ -165,6 +170,7 @@ def test_runs_are_recorded_in_the_given_dagster_home(project):
 
 def test_rerun_unchanged_then_fast_forward(project):
     second = project.materialize()
+    project.reruns.append(second)
     out = second.stdout + second.stderr
     assert "acme/good: ok - unchanged: 0 new commits, 0 removed, 6 stored" in out, out
     assert second.returncode != 0 and "acme/missing: FAILED" in out
@@ -172,6 +178,7 @@ def test_rerun_unchanged_then_fast_forward(project):
     project.good.commit("Add tokenizer", author=ADA, date="2025-01-08T10:00:00+0000",
                         files={"src/core/tokenizer.py": "TOKENS = []\n"})
     third = project.materialize()
+    project.reruns.append(third)
     out = third.stdout + third.stderr
     assert "acme/good: ok - fast-forward: 1 new commits, 0 removed, 7 stored" in out, out
     con = project.db()
@@ -202,19 +209,14 @@ def test_query_without_a_database(tmp_path):
     assert "no published database" in result.stdout + result.stderr
 
 
-def test_credentials_in_a_url_never_reach_output_runs_or_data(tmp_path):
-    config = tmp_path / "exceeds.yaml"
-    config.write_text("repositories:\n  - url: https://someuser:s3cr3t-t0ken@127.0.0.1:9/org/private.git\n")
-    env = {k: v for k, v in os.environ.items() if not k.startswith("EXCEEDS_")}
-    env["DAGSTER_HOME"] = str(tmp_path / "dagster_home")
-    data = tmp_path / "data"
-    result = exceeds("materialize", "--config", str(config), "--data-dir", str(data), env=env, cwd=tmp_path)
-    out = result.stdout + result.stderr
-    assert result.returncode != 0
-    assert "org/private: FAILED" in out and "could not clone" in out
+def test_credentials_in_a_url_never_reach_output_runs_or_data(project):
+    """Every run's output and every file the runs wrote (last in the file: after the re-runs)."""
+    outputs = [r.stdout + r.stderr for r in (project.first, *project.reruns)]
+    assert "org/private: FAILED" in outputs[0]
     for secret in ("s3cr3t-t0ken", "someuser:"):
-        assert secret not in out
-        for folder in (tmp_path / "dagster_home", data):
+        for out in outputs:
+            assert secret not in out
+        for folder in (Path(project.env["DAGSTER_HOME"]), project.data):
             for f in folder.rglob("*"):
                 if f.is_file():
                     assert secret.encode() not in f.read_bytes(), f
