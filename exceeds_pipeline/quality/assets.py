@@ -1,8 +1,5 @@
 """Quality metrics per person, from repository facts (DMM and SZZ cached per commit)."""
 
-import os
-from contextlib import contextmanager
-
 import polars as pl
 from dagster import AssetExecutionContext, Output, asset
 
@@ -10,27 +7,6 @@ from exceeds_pipeline.quality import quality_metrics as compute_quality_metrics
 from exceeds_pipeline.quality import repository_quality_facts
 from exceeds_pipeline.resources import ExceedsSettings
 from exceeds_pipeline.table_metadata import frame_metadata
-
-
-@contextmanager
-def trusted_repository(git_dir: str):
-    """Let PyDriller/GitPython open a configured clone owned by another user.
-
-    Our own git calls pass --git-dir explicitly (no ownership check); GitPython discovers the
-    repository and git refuses "dubious ownership" unless the path is a safe.directory. The
-    user configured this repository, so it is trusted for the duration of the call.
-    """
-    keys = ("GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0", "GIT_CONFIG_VALUE_0")
-    saved = {k: os.environ.get(k) for k in keys}
-    os.environ.update({"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": "safe.directory", "GIT_CONFIG_VALUE_0": "*"})
-    try:
-        yield
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
 
 
 @asset(group_name="quality")
@@ -53,10 +29,9 @@ def quality_metrics(
         if state is None or not state.git_dir:
             continue
         try:
-            with trusted_repository(state.git_dir):
-                dmm, szz = repository_quality_facts(
-                    repo.display_name, state.git_dir, commits, file_changes, settings.data / "cache" / "quality"
-                )
+            dmm, szz = repository_quality_facts(
+                repo.display_name, state.git_dir, commits, file_changes, settings.data / "cache" / "quality"
+            )
         except Exception as exc:  # facts are optional evidence: a repo that fails gives none
             context.log.warning(f"[{repo.display_name}] quality facts unavailable: {exc}")
             continue
