@@ -157,6 +157,9 @@ def _open_git(repo_path: str | os.PathLike):
     return _ReadOnlyGit(os.fspath(repo_path))
 
 
+MAX_FAILURES_IN_A_ROW = 5
+
+
 def compute_dmm(
     repo_path: str | os.PathLike,
     shas: Iterable[str],
@@ -179,15 +182,26 @@ def compute_dmm(
     if todo:
         git = _open_git(repo_path)
         rows = []
+        failures_in_a_row = 0
         try:
             for sha in todo:
                 try:
                     size, complexity, interfacing = _measure_commit(git.get_commit(sha))
                     status = "no_value" if size is None and complexity is None and interfacing is None else "ok"
+                    failures_in_a_row = 0
                 except Exception as exc:  # one bad commit must not stop the others
                     log.warning("DMM of %s in %s failed: %s", sha, repo_path, exc)
                     size = complexity = interfacing = None
                     status = "error"
+                    failures_in_a_row += 1
+                    # A failure can leave GitPython's cat-file process dead: reopen, and give up
+                    # for this run when the repository itself is unreadable (nothing cached then).
+                    git.clear()
+                    if failures_in_a_row >= MAX_FAILURES_IN_A_ROW:
+                        log.warning("DMM: %d failures in a row in %s; stopping for this run", failures_in_a_row, repo_path)
+                        rows = [r for r in rows if r[4] != "error"]
+                        break
+                    git = _open_git(repo_path)
                 rows.append((sha, size, complexity, interfacing, status))
         finally:
             git.clear()
