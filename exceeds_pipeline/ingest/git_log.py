@@ -214,6 +214,17 @@ def log_commits(
         raise GitError(repo, f"git log failed ({returncode}): {stderr}")
     if parse_error is not None:
         raise GitError(repo, f"unexpected git log output: {parse_error}") from parse_error
+    # Exactly one record per commit asked for: a message or name holding the record separator
+    # must not split a commit in two and forge a record (another sha, author and diff).
+    got = columns.commits["sha"]
+    if len(got) != len(set(got)) or set(got) != set(shas):
+        extra = sorted(set(got) - set(shas)) or sorted({s for s in got if got.count(s) > 1})
+        raise GitError(
+            repo,
+            f"unexpected git log output: {len(got)} records for {len(set(shas))} commits "
+            f"(unexpected: {', '.join(s[:12] for s in extra[:5]) or 'none'}); a commit message or "
+            f"author name contains the record separator",
+        )
     return columns.frames()
 
 
