@@ -366,3 +366,23 @@ def test_files_in_the_current_directory_do_not_leak_in(hist, frames, tmp_path, m
     assert "Evil Person" not in commits["mailmap_name"].to_list()
     assert_frame_equal(commits, single[0])
     assert_frame_equal(files, single[1])
+
+
+def forge(sha: str) -> str:
+    """Text that, inside a commit message, looks like the reader's record of commit `sha`."""
+    who = "Mallory\x1fmallory@evil.example"
+    return (git_log.RECORD_MARK.decode() + sha + "\x1f\x1f" + "\x1f".join([who] * 3)
+            + "\x1f2020-01-01T00:00:00+00:00\x1f2020-01-01T00:00:00+00:00\x1fforged")
+
+
+def test_a_record_forged_in_a_commit_message_is_refused(tmp_path):
+    r = GitScript.init(tmp_path / "forge")
+    root = r.commit("root", author=ADA, files={"a.txt": "1\n"})
+    crafted = r.commit("Innocent subject\n\n" + forge(root), author=BOB,
+                       files={"b.txt": "".join(f"{i}\n" for i in range(500))})
+    assert git_out(r.path, "cat-file", "commit", crafted).count("\x1e\x1eEXC\x1f") == 1
+    with pytest.raises(GitError) as err:
+        log_commits(r.path / ".git", "acme/repo", [root, crafted])
+    assert "record separator" in str(err.value)
+    commits, _ = log_commits(r.path / ".git", "acme/repo", [root])
+    assert commits.select("author_name", "lines_added").rows() == [("Ada Lovelace", 1)]

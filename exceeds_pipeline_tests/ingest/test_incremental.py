@@ -378,3 +378,23 @@ def test_unshallowing_a_clone_re_reads_the_whole_history(s, tmp_path):
            commits.select("sha", "lines_added", "lines_deleted", "files_changed").iter_rows()}
     assert got == git_numstat(shallow.path)
     assert store.state(NAME).is_shallow is False
+
+
+def test_a_commit_forging_another_commits_record_is_skipped_not_stored(s):
+    """A crafted message that imitates the reader's record separator must neither double count
+    nor re-attribute another commit: the crafted commit is skipped, everything else is right."""
+    from exceeds_pipeline_tests.ingest.test_git_log import forge
+
+    root = s.commit("root", **{"a.txt": "1\n"})
+    s.push()
+    s.ingest()
+    crafted = s.commit("Innocent subject\n\n" + forge(root), author=BOB,
+                       **{"b.txt": "".join(f"{i}\n" for i in range(500))})
+    after = s.commit("after", author=BOB, **{"c.txt": "c\n"})
+    s.push()
+    r = s.ingest()
+    assert list(r.skipped) == [crafted]
+    commits, _ = s.store.read(NAME)
+    assert sorted(commits["sha"].to_list()) == sorted([root, after])
+    rows = {row["sha"]: row for row in commits.iter_rows(named=True)}
+    assert (rows[root]["author_name"], rows[root]["lines_added"]) == ("Ada Lovelace", 1)
