@@ -20,7 +20,10 @@ class GitError(RuntimeError):
 
     def __init__(self, repo: str, message: str):
         self.repo = repo
-        super().__init__(f"[{repo}] {redact(message)}")
+        # One line: git's stderr spans several, and the CLI and the UI's run list show only the
+        # first, which would cut off what to do about it.
+        text = " ".join(line.strip() for line in redact(message).splitlines() if line.strip())
+        super().__init__(f"[{repo}] {text}")
 
 
 def redact(text: str) -> str:
