@@ -3,7 +3,7 @@
 import polars as pl
 from dagster import AssetCheckResult, AssetCheckSeverity, AssetIn, asset_check
 
-from exceeds_pipeline.ingest.gitcmd import git_text
+from exceeds_pipeline.ingest.gitcmd import run_git
 from exceeds_pipeline.resources import ExceedsSettings
 
 
@@ -41,16 +41,22 @@ def line_total_mismatches(commits: pl.DataFrame, file_changes: pl.DataFrame) -> 
 def commits_match_git_count(settings: ExceedsSettings, commits: pl.DataFrame) -> AssetCheckResult:
     store = settings.raw_store()
     expected = {}
+    unavailable = []  # clone moved away or rewritten since it was ingested: its ingest failed
     for repo in settings.load_config().repositories:
         state = store.state(repo.display_name)
         if state and state.tip and state.git_dir:
-            count = git_text(None, ["--git-dir", state.git_dir, "rev-list", "--count", state.tip], repo.display_name)
+            proc = run_git(None, ["--git-dir", state.git_dir, "rev-list", "--count", state.tip],
+                           repo.display_name, check=False)
+            if proc.returncode != 0:
+                unavailable.append(repo.display_name)
+                continue
             # commits git could not read (missing objects) are skipped on purpose, and logged
-            expected[repo.display_name] = int(count) - len(state.skipped)
+            expected[repo.display_name] = int(proc.stdout.decode().strip()) - len(state.skipped)
     mismatches = commit_count_mismatches(commits, expected)
     return AssetCheckResult(
         passed=not mismatches,
-        metadata={"repositories_checked": len(expected), "mismatches": str(mismatches)},
+        metadata={"repositories_checked": len(expected), "mismatches": str(mismatches),
+                  "repositories_unavailable": str(unavailable)},
     )
 
 
