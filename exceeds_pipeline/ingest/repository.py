@@ -143,7 +143,10 @@ def clone_or_fetch(name: str, url: str, repos_dir: Path) -> Path:
 def resolve_branch(name: str, git_dir: Path, branch: str | None) -> tuple[str, str]:
     """(ref, commit sha) of the configured branch, or of HEAD when none is configured."""
     if not git_text(git_dir, ["rev-list", "-n", "1", "--all"], name, check=False):
-        raise GitError(name, "the repository has no commits yet; nothing to analyse")
+        raise GitError(
+            name, "the repository has no commits yet; nothing to analyse (push a first commit, or "
+            "remove it from the config)"
+        )
     if branch is None:
         proc = run_git(git_dir, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"], name, check=False)
         if proc.returncode != 0:
