@@ -45,14 +45,25 @@ class RepositoryConfig(_Strict):
     branch: str | None = None
     _base_dir: Path | None = PrivateAttr(default=None)  # the config file's folder
 
+    # Field validators, so that the message names the key (`repositories[0].url: ...`).
+    @field_validator("url")
+    @classmethod
+    def _url(cls, url: str | None) -> str | None:
+        if url:
+            validate_url(url)
+        return url
+
+    @field_validator("branch")
+    @classmethod
+    def _branch(cls, branch: str | None) -> str | None:
+        if branch is not None and (not branch.strip() or branch.startswith("-")):
+            raise ValueError(f"branch {branch!r} is not a valid branch name")
+        return branch
+
     @model_validator(mode="after")
     def _one_source(self) -> "RepositoryConfig":
         if bool(self.url) == bool(self.path):
             raise ValueError("give exactly one of `url` or `path`")
-        if self.url:
-            validate_url(self.url)
-        if self.branch is not None and (not self.branch.strip() or self.branch.startswith("-")):
-            raise ValueError(f"branch {self.branch!r} is not a valid branch name")
         if self.name is not None and not _valid_name(self.name):
             raise ValueError(f"name {self.name!r} must be printable text without '...'")
         return self
