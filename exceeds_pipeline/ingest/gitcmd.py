@@ -12,7 +12,8 @@ from typing import Mapping, Sequence
 # submodules alike): no ext::, fd::, http:// or others.
 ALLOWED_PROTOCOLS = "https:ssh:git:file"
 
-_CREDENTIALS = re.compile(r"(?P<scheme>[a-zA-Z][a-zA-Z0-9+.-]*://)[^/@\s]+@")
+# Everything up to the last '@' of the authority: a password may contain '@' itself.
+_CREDENTIALS = re.compile(r"(?P<scheme>[a-zA-Z][a-zA-Z0-9+.-]*://)[^/\s]*@")
 
 
 class GitError(RuntimeError):
