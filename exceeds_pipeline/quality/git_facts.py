@@ -19,7 +19,7 @@ import polars as pl
 from exceeds_pipeline.quality.dmm import DMM_MAX_NEW_PER_RUN, DMM_PER_PERSON_MONTH, compute_dmm, dmm_sample
 from exceeds_pipeline.quality.szz import SZZ_MAX_NEW_PER_RUN, compute_szz, szz_candidates
 
-__all__ = ["cache_files", "repository_quality_facts"]
+__all__ = ["cache_files", "measured_tip_file", "repository_quality_facts"]
 
 
 def cache_files(cache_dir: str | os.PathLike, repo: str) -> tuple[Path, Path]:
@@ -28,6 +28,12 @@ def cache_files(cache_dir: str | os.PathLike, repo: str) -> tuple[Path, Path]:
     tag = hashlib.sha256(repo.encode("utf-8", "surrogatepass")).hexdigest()[:8]
     base = Path(cache_dir) / f"{slug}-{tag}"
     return base.with_name(base.name + ".dmm.parquet"), base.with_name(base.name + ".szz.parquet")
+
+
+def measured_tip_file(cache_dir: str | os.PathLike, repo: str) -> Path:
+    """Where the tip whose new commits were last measured is recorded."""
+    dmm, _ = cache_files(cache_dir, repo)
+    return dmm.with_name(dmm.name.replace(".dmm.parquet", ".tip"))
 
 
 def repository_quality_facts(
@@ -40,8 +46,15 @@ def repository_quality_facts(
     dmm_per_person_month: int = DMM_PER_PERSON_MONTH,
     dmm_max_new: int | None = DMM_MAX_NEW_PER_RUN,
     szz_max_new: int | None = SZZ_MAX_NEW_PER_RUN,
+    measure_new: bool = True,
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """``(dmm, szz)`` for repository ``repo`` (its rows of ``commits``/``file_changes`` are used)."""
+    """``(dmm, szz)`` for repository ``repo`` (its rows of ``commits``/``file_changes`` are used).
+
+    With ``measure_new=False`` only cached facts are returned (nothing is measured): callers
+    pass it when the repository has no new commits, so a no-change run costs no git work.
+    """
+    if not measure_new:
+        dmm_max_new = szz_max_new = 0
     mine = commits.filter(pl.col("repo") == repo)
     files = file_changes.filter(pl.col("repo") == repo)
     dmm_cache, szz_cache = cache_files(cache_dir, repo)
