@@ -109,10 +109,39 @@ def open_local(name: str, path: str, base_dir: Path) -> Path:
     return git_dir
 
 
+# Lock files a killed git leaves behind; while one exists git refuses to update that file.
+_GIT_LOCK_FILES = ("config.lock", "HEAD.lock", "packed-refs.lock", "shallow.lock", "FETCH_HEAD.lock")
+
+
+def remove_interrupted_leftovers(dest: Path) -> list[Path]:
+    """Remove what a killed clone or fetch left in a clone the pipeline owns (`dest`): temporary
+    clone folders beside it and git's lock files inside it.
+
+    Only for clones under the data dir, and only while holding the repository's lock (see
+    exceeds_pipeline.locks), so no other process of ours can be using them. Never for a user's
+    own clone (`path:`).
+    """
+    removed = [p for p in dest.parent.glob(f".{dest.name}.*") if p.is_dir()]
+    for folder in removed:
+        shutil.rmtree(folder, ignore_errors=True)
+    if dest.is_dir():
+        locks = [dest / n for n in _GIT_LOCK_FILES if (dest / n).exists()]
+        locks += [p for p in (dest / "refs").rglob("*.lock") if p.is_file()]
+        for lock in locks:
+            lock.unlink(missing_ok=True)
+        removed += locks
+    return removed
+
+
 def clone_or_fetch(name: str, url: str, repos_dir: Path) -> Path:
-    """Clone a URL once (bare) into the data dir; later runs fetch, following force-pushes."""
+    """Clone a URL once (bare) into the data dir; later runs fetch, following force-pushes.
+
+    Call it holding the repository's lock: leftovers of an interrupted clone/fetch are removed.
+    """
     validate_url(url)
     dest = repos_dir / f"{storage_slug(name)}.git"
+    if repos_dir.is_dir():
+        remove_interrupted_leftovers(dest)
     if dest.exists():
         # The config's url may have changed since the clone (a mirror, a fork): fetch from it.
         run_git(dest, ["remote", "set-url", "origin", url], name)

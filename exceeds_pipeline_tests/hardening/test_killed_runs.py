@@ -140,3 +140,35 @@ def test_sigkill_while_the_database_file_is_written_then_the_next_run_completes(
     db = data / "exceeds.duckdb"
     assert _published_repos(db) in (old, new)  # old or new, never broken
     _assert_next_run_finishes(config, data, new, proc.pid)
+
+
+def test_sigkill_during_clone_and_stale_git_locks_do_not_block_the_next_run(tmp_path):
+    """A clone killed half-way leaves a temporary folder; a fetch killed half-way leaves git's
+    lock files (simulated: git refuses to fetch while they exist). The next run cleans up."""
+    from exceeds_pipeline.demo.gitscript import GitScript
+
+    source = fast_import_repo(tmp_path / "source", commits=BIG_COMMITS)
+    remote = GitScript.clone(source, tmp_path / "remote.git", bare=True)
+    config = write_config(tmp_path / "c.yaml", [{"url": remote.path.as_uri(), "name": "remote"}])
+    data = tmp_path / "data"
+    proc = _start(config, data)
+    _kill_when(proc, lambda: any(" clone " in c for c in _group_cmdlines(proc.pid)), "git clone runs")
+    repos = data / "repos"
+    assert not list(repos.glob("*.git"))  # no half clone where a finished one would be
+
+    again = run_exceeds("materialize", "--config", str(config), "--data-dir", str(data))
+    assert again.returncode == 0, again.stdout + again.stderr
+    assert [p.name for p in repos.iterdir()] == [next(repos.glob("*.git")).name]  # temp folder gone
+    clone = next(repos.glob("*.git"))
+
+    # a fetch killed half-way: its lock files stay
+    for lock in ("refs/heads/main.lock", "packed-refs.lock", "config.lock", "shallow.lock"):
+        (clone / lock).write_text("")
+    work = GitScript.clone(remote.path, tmp_path / "work")
+    work.commit("One more", files={"more.txt": "more\n"})
+    work.push(remote.path, "main")
+    third = run_exceeds("materialize", "--config", str(config), "--data-dir", str(data))
+    assert third.returncode == 0, third.stdout + third.stderr
+    assert "remote: ok - fast-forward: 1 new commits" in third.stdout
+    assert not list(clone.rglob("*.lock"))
+    assert _published_repos(data / "exceeds.duckdb") == {"remote": BIG_COMMITS + 1}
