@@ -213,6 +213,24 @@ def run_pipeline(
     return outcome
 
 
+def publish_fingerprint(config: cfg.ExceedsConfig) -> str:
+    """What a published database is a function of: config, ingested tips and the code itself."""
+    import hashlib
+
+    from exceeds_pipeline.ingest.raw_store import RawStore
+
+    digest = hashlib.sha256(config.model_dump_json().encode())
+    store = RawStore(cfg.data_dir() / "raw")
+    for repo in config.repositories:
+        state = store.state(repo.display_name)
+        digest.update(f"{repo.display_name}\0{state.tip if state else ''}\0{state.generation if state else ''}\n".encode())
+    package = Path(__file__).resolve().parent
+    for path in sorted(package.rglob("*")):
+        if path.suffix in (".py", ".yaml", ".json") and "__pycache__" not in path.parts:
+            digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
 def _run_locked(config: cfg.ExceedsConfig, echo: Callable[[str], None], workers: int | None) -> PipelineOutcome:
     repos = [r.display_name for r in config.repositories]
 
@@ -242,7 +260,22 @@ def _run_locked(config: cfg.ExceedsConfig, echo: Callable[[str], None], workers:
             status = "ok" if result.ok else "FAILED"
             echo(f"  [{n}/{len(repos)}] {repo}: {status} - {result.message} ({result.seconds:.1f}s)")
 
+    fingerprint = publish_fingerprint(config)
+    marker = cfg.data_dir() / ".published_fingerprint"
+    published_db = cfg.data_dir() / "exceeds.duckdb"
+    if (
+        not outcome.failed_repos
+        and published_db.exists()
+        and marker.exists()
+        and marker.read_text() == fingerprint
+    ):
+        # Same config, same tips, same code: the published database is already this result.
+        echo("nothing changed since the last publish: the database and exports are up to date")
+        outcome.published = True
+        return outcome
+
     echo("deriving tables and publishing the database")
+    marker.unlink(missing_ok=True)
     defs = _current_definitions()
     job = defs.resolve_job_def("build_and_publish")
     with DagsterInstance.get() as instance:
@@ -251,6 +284,7 @@ def _run_locked(config: cfg.ExceedsConfig, echo: Callable[[str], None], workers:
         )
     outcome.published = result.success
     if result.success:
+        marker.write_text(fingerprint)
         for event in result.get_asset_materialization_events():
             mat = event.step_materialization_data.materialization
             rows = mat.metadata.get("dagster/row_count")
