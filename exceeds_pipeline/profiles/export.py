@@ -95,13 +95,19 @@ def safe_file_stem(person_id: str) -> str:
 
 
 def _atomic_write(path: Path, text: str) -> None:
+    # errors="replace": a lone surrogate (from an undecodable byte) must not abort the export
+    data = text.encode("utf-8", errors="replace")
+    try:
+        if path.read_bytes() == data:
+            return  # unchanged: no rewrite (thousands of profiles on a large history)
+    except OSError:
+        pass
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        # errors="replace": a lone surrogate (from an undecodable byte) must not abort the export
-        with os.fdopen(fd, "w", encoding="utf-8", errors="replace") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
+        # tmp + rename keeps every file whole for readers; one fsync per file would cost
+        # seconds on thousands of profiles, so durability is left to the file system.
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
