@@ -12,6 +12,7 @@ from datetime import datetime
 
 from dagster import (
     AssetKey,
+    AssetRecordsFilter,
     DagsterRunStatus,
     DefaultScheduleStatus,
     DefaultSensorStatus,
@@ -75,9 +76,23 @@ def needs_publish(instance) -> tuple[bool, str]:
     if ingested is None:
         return False, "nothing ingested yet"
     published = instance.get_latest_materialization_event(AssetKey("exceeds_database"))
-    if published is not None and published.timestamp >= ingested.timestamp:
+    if published is None:
+        return True, "never published"
+    if published.timestamp >= ingested.timestamp:
         return False, "the database is up to date with the last ingest"
-    return True, "ingested after the last publish"
+    # Ingests since the publish that found no new commits change nothing: skip the rebuild, so
+    # a nightly run over unchanged repositories costs only the ingest checks.
+    since = instance.fetch_materializations(
+        AssetRecordsFilter(asset_key=AssetKey("raw_commits"), after_timestamp=published.timestamp),
+        limit=1000,
+    ).records
+    modes = {
+        (r.asset_materialization.metadata.get("mode").value if r.asset_materialization.metadata.get("mode") else None)
+        for r in since
+    }
+    if modes and modes <= {"unchanged"}:
+        return False, "no repository had new commits since the last publish"
+    return True, "ingested new commits after the last publish"
 
 
 def build_publish_sensor(publish_job):

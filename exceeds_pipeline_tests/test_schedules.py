@@ -70,3 +70,10 @@ def test_publish_sensor_waits_for_ingest_then_fires_once(two_repos):
         publish = defs.resolve_job_def("build_and_publish")
         assert publish.execute_in_process(instance=instance).success
         assert needs_publish(instance) == (False, "the database is up to date with the last ingest")
+        # a nightly ingest that finds no new commits does not trigger a rebuild...
+        assert ingest.execute_in_process(instance=instance, partition_key="alpha").success
+        assert needs_publish(instance) == (False, "no repository had new commits since the last publish")
+        # ...a new commit does
+        GitScript(two_repos.parent / "alpha").commit("Fix alpha", author=("Ann", "ann@example.com"), files={"a.py": "x = 2\n"})
+        assert ingest.execute_in_process(instance=instance, partition_key="alpha").success
+        assert needs_publish(instance) == (True, "ingested new commits after the last publish")
