@@ -60,7 +60,7 @@ MAX_DMM_LINES = 5000  # raw lines added + deleted
 MAX_DMM_FILES = 100
 # Commits measured per repository in a run that ingested new commits (about 0.1-0.2 s each, so
 # a cold run of a huge history stays within seconds; the backlog is worked off night by night).
-DMM_MAX_NEW_PER_RUN = 60
+DMM_MAX_NEW_PER_RUN = 40
 
 DMM_CACHE_SCHEMA: dict[str, pl.DataType] = {
     "sha": pl.String,

@@ -49,7 +49,7 @@ __all__ = [
 
 MAX_SZZ_DELETED_LINES = 2000
 MAX_SZZ_FILES = 100
-SZZ_MAX_NEW_PER_RUN = 30  # fix commits traced per repository in a run that ingested new commits
+SZZ_MAX_NEW_PER_RUN = 20  # fix commits traced per repository in a run that ingested new commits
 
 SZZ_CACHE_SCHEMA: dict[str, pl.DataType] = {
     "fix_sha": pl.String,
