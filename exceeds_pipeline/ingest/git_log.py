@@ -12,6 +12,7 @@ NUL-separated tokens (first the `--raw` entries, then the matching `--numstat` e
 
 from __future__ import annotations
 
+import codecs
 import os
 import subprocess
 from concurrent.futures import ThreadPoolExecutor
@@ -50,12 +51,17 @@ READ_BLOCK = 1 << 22
 MIN_CHUNK = 4000  # below this many commits one git process is faster than several
 
 
+def _latin1_fallback(error: UnicodeDecodeError) -> tuple[str, int]:
+    return error.object[error.start : error.end].decode("latin-1"), error.end
+
+
+codecs.register_error("exceeds-latin1", _latin1_fallback)
+
+
 def decode(raw: bytes) -> str:
-    """UTF-8 when valid, else Latin-1 (the usual legacy encoding): never fails, never drops."""
-    try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return raw.decode("latin-1")
+    """UTF-8 where the bytes are valid UTF-8, Latin-1 (the usual legacy encoding) for each byte
+    that is not: never fails, never drops, and one stray byte does not garble the rest."""
+    return raw.decode("utf-8", errors="exceeds-latin1")
 
 
 def _parse_iso(value: str) -> tuple[datetime, date, int]:

@@ -386,3 +386,11 @@ def test_a_record_forged_in_a_commit_message_is_refused(tmp_path):
     assert "record separator" in str(err.value)
     commits, _ = log_commits(r.path / ".git", "acme/repo", [root])
     assert commits.select("author_name", "lines_added").rows() == [("Ada Lovelace", 1)]
+
+
+def test_decode_keeps_valid_utf8_around_a_stray_latin1_byte():
+    from exceeds_pipeline.ingest.git_log import decode
+
+    assert decode("Renée ".encode() + b"caf\xe9") == "Renée café"
+    assert decode(b"caf\xe9") == "café"
+    assert decode("naïve".encode()) == "naïve"
