@@ -83,6 +83,7 @@ class RawStore:
     ) -> IngestState:
         folder = self.folder(state.repo)
         folder.mkdir(parents=True, exist_ok=True)
+        previous = self.state(state.repo)
         state.generation = uuid.uuid4().hex[:12]
         state.commits = commits.height
         for name, frame in (("commits", commits), ("file_changes", file_changes)):
@@ -94,8 +95,14 @@ class RawStore:
         tmp_state.write_text(json.dumps(asdict(state), indent=2))
         _fsync(tmp_state)
         os.replace(tmp_state, folder / "state.json")
-        for old in folder.iterdir():  # older generations and leftovers of killed runs
-            if state.generation not in old.name and old.name != "state.json":
+        # The previous generation stays until the next write: a reader (a publish run in another
+        # process) that read the old state.json a moment ago can still open its files. Older
+        # generations and leftovers of killed writes go.
+        keep = {state.generation} | ({previous.generation} if previous else set())
+        for old in folder.iterdir():
+            if old.name != "state.json" and not (
+                not old.name.startswith(".") and any(g and g in old.name for g in keep)
+            ):
                 old.unlink(missing_ok=True)
         return state
 

@@ -261,13 +261,24 @@ def test_leftovers_of_a_killed_write_are_ignored_and_cleaned(s):
     (folder / ".state-deadbeef0000.json.tmp").write_text("{")
     commits, _ = s.store.read(NAME)
     assert commits.height == 1
+    previous = s.store.state(NAME).generation
     s.commit("c1")
     s.push()
     assert s.ingest().mode == "fast-forward"
     s.check_against_git()
     names = sorted(p.name for p in folder.iterdir())
     gen = s.store.state(NAME).generation
-    assert names == sorted(["state.json", f"commits-{gen}.parquet", f"file_changes-{gen}.parquet"])
+    # the killed write's leftovers are gone; the previous generation stays for readers that
+    # opened the old state.json a moment ago (removed by the next write)
+    assert names == sorted(
+        ["state.json", f"commits-{gen}.parquet", f"file_changes-{gen}.parquet",
+         f"commits-{previous}.parquet", f"file_changes-{previous}.parquet"]
+    )
+    s.commit("c2")
+    s.push()
+    s.ingest()
+    names = sorted(p.name for p in folder.iterdir())
+    assert not any(previous in n for n in names)
 
 
 def test_state_records_the_state_as_json(s):
