@@ -19,6 +19,7 @@ import polars as pl
 
 from exceeds_pipeline.ingest.repository import storage_slug
 from exceeds_pipeline.schemas import RAW_COMMITS_SCHEMA, RAW_FILE_CHANGES_SCHEMA, empty_frame
+from exceeds_pipeline.fsutil import fsync_path
 
 
 @dataclass
@@ -89,11 +90,11 @@ class RawStore:
         for name, frame in (("commits", commits), ("file_changes", file_changes)):
             tmp = folder / f".{name}-{state.generation}.parquet.tmp"
             frame.write_parquet(tmp, statistics=False)
-            _fsync(tmp)
+            fsync_path(tmp)
             tmp.rename(folder / f"{name}-{state.generation}.parquet")
         tmp_state = folder / f".state-{state.generation}.json.tmp"
         tmp_state.write_text(json.dumps(asdict(state), indent=2))
-        _fsync(tmp_state)
+        fsync_path(tmp_state)
         os.replace(tmp_state, folder / "state.json")
         # The previous generation stays until the next write: a reader (a publish run in another
         # process) that read the old state.json a moment ago can still open its files. Older
@@ -106,10 +107,3 @@ class RawStore:
                 old.unlink(missing_ok=True)
         return state
 
-
-def _fsync(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)

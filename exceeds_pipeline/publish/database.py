@@ -13,6 +13,8 @@ from pathlib import Path
 
 import duckdb
 
+from exceeds_pipeline.fsutil import fsync_path
+
 # Stable tables users query (SPEC §4), in dependency order; missing ones are skipped.
 PUBLISHED_TABLES = (
     "repositories",
@@ -87,15 +89,8 @@ def publish_database(
         con.execute("CHECKPOINT")
     finally:
         con.close()
-    _fsync(tmp)
+    fsync_path(tmp)
     os.replace(tmp, target)
-    _fsync(target.parent)
+    fsync_path(target.parent)
     return counts
 
-
-def _fsync(path: Path) -> None:
-    fd = os.open(path, os.O_RDONLY)
-    try:
-        os.fsync(fd)
-    finally:
-        os.close(fd)
