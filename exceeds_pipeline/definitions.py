@@ -55,6 +55,10 @@ def build_definitions() -> Definitions:
     except ConfigError:
         config = None  # the UI still loads; runs report the config error
     return Definitions(
+        # Steps of one run share the warehouse DuckDB file (one writer at a time): run them in
+        # one process. Parallelism comes from runs: one per repository partition. Another
+        # executor (multiprocess, celery, k8s...) is a run-config/dagster.yaml change.
+        executor=in_process_executor,
         assets=[
             raw_git_history,
             people_and_identities,
