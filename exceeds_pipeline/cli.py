@@ -124,7 +124,10 @@ def cmd_profile(args) -> int:
         print(f"no profile for {args.person!r} (try a person id, e-mail or name)", file=sys.stderr)
         return 1
     profile = json.loads(row[0]) if isinstance(row[0], str) else row[0]
-    print(json.dumps(profile, indent=2, ensure_ascii=False))
+    try:
+        print(json.dumps(profile, indent=2, ensure_ascii=False))
+    except BrokenPipeError:  # `exceeds profile x | head`: the reader has what it wanted
+        sys.stdout = None
     return 0
 
 
