@@ -86,9 +86,23 @@ REFERENCES = {
     "Glib.static_assert returns void": "bug",
 }
 
+# Family: problem reports written as statements: a negated behaviour after its subject, a
+# leading problem word that is no verb, and issue numbers that carry no category of their own.
+STATEMENTS = {
+    "Rename dialog doesn't accept dots in class names": "bug",
+    "Scheduler cannot create containers after a restart": "bug",
+    "Cached settings are not applied to new windows": "bug",
+    "Upload button does not show progress": "bug",
+    "Bad encoding of headers in multipart uploads": "bug",
+    "Last week's refactoring broke the tree view": "bug",
+    "Export reports to CSV (issue 42)": "feature",
+    "Add option to skip hidden files, which are not indexed by default": "feature",
+}
+
 
 @pytest.mark.parametrize(
-    "family", [CONVENTIONAL, TAGGED, VERBS, REFERENCES], ids=["conventional", "tags", "verbs", "references"]
+    "family", [CONVENTIONAL, TAGGED, VERBS, REFERENCES, STATEMENTS],
+    ids=["conventional", "tags", "verbs", "references", "statements"],
 )
 def test_message_rule_families(tmp_path, family):
     got = _classify_messages(tmp_path, list(family))
