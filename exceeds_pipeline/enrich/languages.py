@@ -278,3 +278,14 @@ def with_language(
     )
     language = pl.select(pl.when(raw == _HEADER).then(header).otherwise(raw)).to_series()
     return file_changes.with_columns(language.alias("language"))
+
+
+def profile_language_expr() -> pl.Expr:
+    """True where a file change's language counts in profiles and rollups.
+
+    Linguist names every file, including repository housekeeping dot-files (`.gitignore` is
+    "Ignore List", `.gitattributes` "Git Attributes", `.editorconfig` "EditorConfig"): those are
+    not languages anyone writes in, so top-level dot-files give no profile language. The
+    `file_changes.language` column keeps Linguist's name for them.
+    """
+    return pl.col("language").is_not_null() & ~pl.col("path").fill_null("").str.contains(r"(?:^|/)\.[^/]+$")

@@ -34,6 +34,7 @@ from datetime import date, datetime, timezone
 
 import polars as pl
 
+from exceeds_pipeline.enrich.languages import profile_language_expr
 from exceeds_pipeline.profiles.narrative import month_summary, profile_summary
 from exceeds_pipeline.quality.metrics import METRICS
 from exceeds_pipeline.rollups.rollups import commit_profile_loc, counted_commits, work_item_credit
@@ -192,7 +193,7 @@ def build_profiles(
     who = counted.select("repo", "sha", "person_id", "month")
     kept = file_changes.filter(~pl.col("excluded").fill_null(False)) if "excluded" in file_changes.columns else file_changes
     lang_rows = (
-        kept.filter(pl.col("language").is_not_null())
+        kept.filter(profile_language_expr())
         .select("repo", "sha", "language", pl.col("lines_added").fill_null(0).alias("_a"),
                 pl.col("lines_deleted").fill_null(0).alias("_d"))
         .join(who, on=["repo", "sha"], how="inner")

@@ -24,13 +24,16 @@ raw numbers per commit.
 
 **Lists.** ``repos`` is ordered by the person's counted commits in that repository that month
 (most first, then by name); ``languages`` by profile lines changed (added + deleted) in that
-language, most first, then by name (files with no Linguist language are left out); ``skills``
+language, most first, then by name (files with no Linguist language, and housekeeping
+dot-files such as ``.gitignore``, are left out); ``skills``
 by the number of counted commits showing the skill, most first, then by name.
 """
 
 from __future__ import annotations
 
 import polars as pl
+
+from exceeds_pipeline.enrich.languages import profile_language_expr
 
 __all__ = [
     "MONTHLY_ROLLUPS_SCHEMA",
@@ -257,7 +260,7 @@ def repo_rollups(
     people_of = counted.lazy().select("repo", "sha", "person_id")
     lang_rows = (
         file_changes.lazy()
-        .filter(~pl.col("excluded").fill_null(False) & pl.col("language").is_not_null())
+        .filter(~pl.col("excluded").fill_null(False) & profile_language_expr())
         .select("repo", "sha", "language",
                 (pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)).alias("_lines"))
         .join(people_of, on=["repo", "sha"], how="inner")

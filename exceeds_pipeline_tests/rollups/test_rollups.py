@@ -130,3 +130,15 @@ def test_empty_inputs_give_empty_tables_with_schema():
     # no file_changes at all: profile LOC is 0, raw LOC still there
     out = monthly_rollups(commits, items, files.clear())
     assert out["lines_added"].sum() == 0 and out["raw_lines_added"].sum() == 1015 + 11 + 4
+
+
+def test_housekeeping_dot_files_give_no_language_but_keep_their_lines():
+    commits = commits_frame([commit("c1", "ada", "2025-03-10T10:00", category="chore", added=30)])
+    files = files_frame([
+        fc("c1", ".gitignore", 20, language="Ignore List"),
+        fc("c1", "docs/.editorconfig", 5, language="EditorConfig"),
+        fc("c1", "src/app.py", 5),
+    ])
+    (row,) = repo_rollups(commits, items_frame([]), files).iter_rows(named=True)
+    assert row["languages"] == ["Python"]
+    assert row["lines_added"] == 30  # lines of code still count every non-excluded file
