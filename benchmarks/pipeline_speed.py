@@ -3,14 +3,15 @@
     python benchmarks/pipeline_speed.py PATH_TO_REPO [--branch BRANCH]
 
 Prints: the git log baseline; a cold run of the whole asset graph (ingest + derive + rollups +
-profiles + publish, through Dagster) and its ratio to git log (SPEC target <= 2.0x); a re-run
-with no new commits (target < 5 s of pipeline work per repository); and the peak RSS of the
-pipeline processes (target < 2 GB). Uses a temporary data dir and DAGSTER_HOME.
+profiles + publish, through Dagster) and its ratio to git log (target <= 1.3x); the whole
+`exceeds materialize` command with no new commits, as a user runs it (target <= 3 s); and the
+peak RSS of the pipeline processes (target < 2 GB). Uses a temporary data dir and DAGSTER_HOME.
 """
 
 import argparse
 import os
 import resource
+import subprocess
 import sys
 import tempfile
 import time
@@ -44,8 +45,10 @@ def main() -> int:
         started = time.perf_counter()
         cold = run_pipeline(config, Path(tmp) / "data", echo=quiet)
         cold_s = time.perf_counter() - started
+        exceeds = Path(sys.executable).with_name("exceeds")
         started = time.perf_counter()
-        warm = run_pipeline(config, Path(tmp) / "data", echo=quiet)
+        warm = subprocess.run([str(exceeds), "materialize", "--config", str(config), "--data-dir",
+                               str(Path(tmp) / "data")], capture_output=True, text=True)
         warm_s = time.perf_counter() - started
     rss_mb = max(
         resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
@@ -53,11 +56,11 @@ def main() -> int:
     print(f"cold run, whole graph:         {cold_s:7.2f} s  ratio {cold_s / baseline:.2f}x  ok={cold.ok}")
     for r in cold.repos:
         print(f"  ingest {r.repo}: {r.seconds:.2f} s ({r.message})")
-    print(f"no-change re-run:              {warm_s:7.2f} s  ok={warm.ok}")
-    for r in warm.repos:
-        print(f"  ingest {r.repo}: {r.seconds:.2f} s ({r.message})")
+    print(f"no-change `exceeds materialize`: {warm_s:5.2f} s  exit={warm.returncode}")
+    for line in warm.stdout.splitlines():
+        print(f"  {line}")
     print(f"peak RSS (largest process):    {rss_mb:7.0f} MB")
-    return 0 if cold.ok and warm.ok else 1
+    return 0 if cold.ok and warm.returncode == 0 else 1
 
 
 if __name__ == "__main__":

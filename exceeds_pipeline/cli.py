@@ -41,7 +41,8 @@ def cmd_materialize(args) -> int:
 
     data_dir = cfg.data_dir(args.data_dir)
     outcome = run_pipeline(cfg.config_path(args.config), data_dir, lock_timeout=args.lock_timeout)
-    print(f"published database: {data_dir / 'exceeds.duckdb'}")
+    if outcome.published:
+        print(f"published database: {data_dir / 'exceeds.duckdb'}")
     return _report(outcome)
 
 
@@ -58,6 +59,8 @@ def cmd_demo(args) -> int:
     if data_dir != cfg.data_dir(None) or not config_path.exists():
         config_path = write_demo_config(demo_dir / "exceeds.demo.yaml", repos)
     outcome = run_pipeline(config_path, data_dir, lock_timeout=args.lock_timeout)
+    if not outcome.published:
+        return _report(outcome)
     print(f"published database: {data_dir / 'exceeds.duckdb'}")
     print(f'try: exceeds query "SELECT person_id, count(*) FROM counted_commits GROUP BY 1" --data-dir {data_dir}')
     return _report(outcome)
@@ -132,13 +135,20 @@ def cmd_profile(args) -> int:
 
 
 def cmd_ui(args) -> int:
-    from exceeds_pipeline.runner import prepare_environment
+    from exceeds_pipeline.defs.resources import settings_for
+    from exceeds_pipeline.runner import check_data_dir, prepare_instance
 
-    prepare_environment(cfg.config_path(args.config), cfg.data_dir(args.data_dir))
+    settings = settings_for(args.config, args.data_dir)
+    settings.config  # an invalid config is reported here, not as a code-location error
+    check_data_dir(settings.data)
+    # `dagster dev` loads the code location in processes of its own: it is told which config
+    # and data dir to build the definitions for through their environment.
+    env = {**os.environ, "DAGSTER_HOME": str(prepare_instance()),
+           "EXCEEDS_CONFIG": settings.config_path, "EXCEEDS_DATA_DIR": settings.data_dir}
     os.chdir(cfg.PROJECT_ROOT)
     dagster = Path(sys.executable).with_name("dagster")
     argv = [str(dagster), "dev", "-w", str(cfg.PROJECT_ROOT / "workspace.yaml"), *args.dagster_args]
-    os.execv(argv[0], argv)
+    os.execve(argv[0], argv, env)
     return 0
 
 
@@ -189,6 +199,10 @@ def main(argv: list[str] | None = None) -> int:
     except LockTimeout as exc:
         print(str(exc), file=sys.stderr)
         return 3
+    except KeyboardInterrupt:
+        print("interrupted: the run was stopped and nothing from it was published "
+              "(run the command again to finish the job)", file=sys.stderr)
+        return 130
 
 
 if __name__ == "__main__":

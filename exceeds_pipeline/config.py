@@ -25,7 +25,7 @@ from pydantic import (
     model_validator,
 )
 
-from exceeds_pipeline.ingest.repository import name_from_path, name_from_url, validate_url
+from exceeds_pipeline.ingest.repository import asset_slug, name_from_path, name_from_url, validate_url
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -130,9 +130,40 @@ class ScheduleConfig(_Strict):
     @field_validator("cron")
     @classmethod
     def _cron(cls, cron: str) -> str:
-        if len(cron.split()) != 5:
-            raise ValueError(f"{cron!r} is not a 5-field cron expression")
+        # the check Dagster's own schedules apply (else the code location would fail to load)
+        from dagster._utils.schedules import is_valid_cron_string
+
+        if len(cron.split()) != 5 or not is_valid_cron_string(cron):
+            raise ValueError(f"{cron!r} is not a valid 5-field cron expression (e.g. \"0 2 * * *\")")
         return cron
+
+    @field_validator("timezone")
+    @classmethod
+    def _timezone(cls, tz: str | None) -> str | None:
+        from zoneinfo import ZoneInfo
+
+        if tz is not None:
+            try:
+                ZoneInfo(tz)
+            except (ValueError, KeyError, OSError):
+                raise ValueError(f"{tz!r} is not an IANA time zone (e.g. Europe/Warsaw)") from None
+        return tz
+
+
+class DaskConfig(_Strict):
+    scheduler: str  # address of an existing Dask scheduler, e.g. tcp://10.0.0.5:8786
+
+    @field_validator("scheduler")
+    @classmethod
+    def _address(cls, address: str) -> str:
+        if not re.fullmatch(r"(tcp|tls|inproc|ucx)://\S+", address):
+            raise ValueError(f"{address!r} is not a Dask scheduler address (e.g. tcp://host:8786)")
+        return address
+
+
+class ExecutionConfig(_Strict):
+    # None: per-repository work runs in parallel processes on this machine
+    dask: DaskConfig | None = None
 
 
 class SkillsConfig(_Strict):
@@ -147,6 +178,7 @@ class ExceedsConfig(_Strict):
     exports: ExportsConfig = ExportsConfig()
     schedule: ScheduleConfig = ScheduleConfig()
     skills: SkillsConfig = SkillsConfig()
+    execution: ExecutionConfig = ExecutionConfig()
 
     @model_validator(mode="after")
     def _unique(self, info: ValidationInfo) -> "ExceedsConfig":
@@ -161,6 +193,16 @@ class ExceedsConfig(_Strict):
                     f"repositories[{seen[repo.display_name]}]; set a distinct `name:`"
                 )
             seen[repo.display_name] = i
+        slugs: dict[str, int] = {}
+        for i, repo in enumerate(self.repositories):
+            slug = asset_slug(repo.display_name)
+            if slug in slugs:
+                raise ValueError(
+                    f"repositories[{i}]: name {repo.display_name!r} is too close to "
+                    f"{self.repositories[slugs[slug]].display_name!r} (repositories[{slugs[slug]}]): both "
+                    f"give the asset key {slug!r}; set a distinct `name:`"
+                )
+            slugs[slug] = i
         ids = [i.id for i in self.identities]
         if len(ids) != len(set(ids)):
             raise ValueError("identities: each `id` must be unique")
@@ -209,7 +251,19 @@ def load_config(path: Path) -> ExceedsConfig:
 
 class _Loader(yaml.SafeLoader):
     """SafeLoader that leaves dates as text: PyYAML turns `2025-13-01` into a bare ValueError
-    (no key named); as text it reaches validation, which names the key (`window.since`)."""
+    (no key named); as text it reaches validation, which names the key (`window.since`).
+    A key given twice in one mapping is an error (PyYAML would silently keep the last)."""
+
+    def construct_mapping(self, node, deep=False):
+        seen = set()
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=True)
+            if key in seen:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"key {key!r} appears twice in one mapping", key_node.start_mark
+                )
+            seen.add(key)
+        return super().construct_mapping(node, deep=deep)
 
 
 _Loader.yaml_implicit_resolvers = {

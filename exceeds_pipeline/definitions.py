@@ -1,66 +1,100 @@
-"""The Dagster code location: raw (per repository) -> history -> ... -> published database.
+"""The Dagster code location: raw history per repository -> history -> rollups, quality ->
+profiles -> published database and exports.
 
-Loaded by `dagster dev -w workspace.yaml`, by the pyproject `[tool.dagster]` target and by the
-`exceeds` CLI. The config file and data directory come from EXCEEDS_CONFIG / EXCEEDS_DATA_DIR
-(defaults: `exceeds.yaml` and `data/` at the project root).
+`build_definitions(settings)` builds everything from an explicit config file and data dir, parsed
+once and handed to assets, checks, sensors and schedules as the `settings` resource. `defs` is
+what `dagster dev -w workspace.yaml` (and the pyproject target) load: the config and data dir of
+SPEC §3 (EXCEEDS_CONFIG / EXCEEDS_DATA_DIR, else `exceeds.yaml` and `data/`), read once at load.
+The CLI builds its own definitions for the paths it was given (`job_for`), and so do the
+processes and Dask workers that execute its steps.
 """
 
+import hashlib
+import os
 
-from dagster import AssetSelection, Definitions, define_asset_job, in_process_executor
+from dagster import (
+    AssetSelection,
+    Definitions,
+    build_reconstructable_job,
+    define_asset_job,
+    definitions,
+    in_process_executor,
+    multiprocess_executor,
+)
 
-from exceeds_pipeline.history.assets import (
+from exceeds_pipeline.config import ExceedsConfig
+from exceeds_pipeline.defs.history.assets import (
     commit_links,
     commit_skills,
     commits_and_work_items,
     file_changes,
     people_and_identities,
 )
-from exceeds_pipeline.ingest.assets import raw_git_history
-from exceeds_pipeline.profiles.assets import every_counted_person_has_profile, profiles, profiles_match_schema
-from exceeds_pipeline.publish.assets import PublishLock, exceeds_database
-from exceeds_pipeline.quality.assets import quality_metrics
-from exceeds_pipeline.rollups.assets import monthly_rollups, repo_rollups
-from exceeds_pipeline.resources import default_settings, warehouse_io_manager
-from exceeds_pipeline.schedules import build_nightly_schedule, build_publish_sensor
-from exceeds_pipeline.sync import sync_repository_partitions_sensor
-from exceeds_pipeline.checks import CHECKS
-from exceeds_pipeline.config import ConfigError
+from exceeds_pipeline.defs.history.checks import commits_match_git_count, file_lines_add_up
+from exceeds_pipeline.defs.ingest.assets import RAW_PREFIX, raw_history_assets, repositories_asset
+from exceeds_pipeline.defs.ingest.schedules import build_nightly_schedule
+from exceeds_pipeline.defs.profiles.assets import profiles
+from exceeds_pipeline.defs.profiles.checks import every_counted_person_has_profile, profiles_match_schema
+from exceeds_pipeline.defs.publish.assets import PublishLock, exceeds_database
+from exceeds_pipeline.defs.publish.sensors import build_publish_sensor
+from exceeds_pipeline.defs.quality.assets import quality_metrics
+from exceeds_pipeline.defs.resources import ExceedsSettings, settings_for, warehouse_io_manager
+from exceeds_pipeline.defs.rollups.assets import monthly_rollups, repo_rollups
 
-INGEST_ASSETS = AssetSelection.assets(raw_git_history)
-
-ingest_job = define_asset_job(
-    "ingest_repository",
-    selection=INGEST_ASSETS,
-    description="Clone/fetch one repository and ingest its new commits (one run per repository).",
-)
-
-# Everything downstream of the raw tables works on all repositories at once, in one process:
-# the steps are vectorised and sequential, so per-step subprocesses would only add start-up time.
-# Its runs carry PUBLISH_RUN_TAGS: the dagster.yaml the CLI writes (runner.DAGSTER_YAML) limits
-# the UI's run queue to one of them at a time; the publish lock serialises them with CLI runs.
-PUBLISH_RUN_TAGS = {"exceeds/publish": "true"}
-publish_job = define_asset_job(
-    "build_and_publish",
-    selection=AssetSelection.all() - INGEST_ASSETS,
-    executor_def=in_process_executor,
-    tags=PUBLISH_RUN_TAGS,
-    description="Derive tables, rollups and profiles for all repositories and publish the database.",
-)
+INGEST_JOB = "ingest_repositories"
+PUBLISH_JOB = "build_and_publish"
+RAW_ASSETS = AssetSelection.key_prefixes([RAW_PREFIX])
+DATA_DIR_TAG = "exceeds/data-dir"
 
 
-def build_definitions() -> Definitions:
-    settings = default_settings()
-    try:
-        config = settings.load_config()
-    except ConfigError:
-        config = None  # the UI still loads; runs report the config error
+def data_dir_tags(settings: ExceedsSettings) -> dict[str, str]:
+    """Tags every run on this data dir carries, so that sensors of one deployment ignore the
+    runs of another that shares the same DAGSTER_HOME."""
+    return {DATA_DIR_TAG: hashlib.sha1(str(settings.data.resolve()).encode()).hexdigest()[:16]}
+
+
+def ingest_executor(config: ExceedsConfig):
+    """Per-repository steps: parallel processes here, or tasks on an existing Dask cluster."""
+    if config.execution.dask is not None:
+        from dagster_dask import dask_executor
+
+        return dask_executor.configured(
+            {"cluster": {"existing": {"address": config.execution.dask.scheduler}}}
+        )
+    # forkserver: one server process imports the code once; each step forks from it in
+    # milliseconds instead of starting a fresh interpreter (~2 s of imports per step).
+    return multiprocess_executor.configured({
+        "max_concurrent": max(1, os.cpu_count() or 1),
+        "start_method": {"forkserver": {"preload_modules": [
+            "exceeds_pipeline.forkserver_init", "exceeds_pipeline.definitions"]}},
+    })
+
+
+def build_definitions(settings: ExceedsSettings) -> Definitions:
+    config = settings.config  # ConfigError (naming the key) if the config is invalid
+    tags = data_dir_tags(settings)
+    ingest_job = define_asset_job(
+        INGEST_JOB,
+        selection=RAW_ASSETS,
+        executor_def=ingest_executor(config),
+        tags=tags,
+        description="Clone/fetch every configured repository and ingest its new commits: one step "
+        "per repository, in parallel (processes, or a Dask cluster: `execution.dask`).",
+    )
+    # Everything downstream of the raw history works on all repositories at once: vectorised
+    # steps that share the warehouse DuckDB file (one writer), so they run in one process.
+    publish_job = define_asset_job(
+        PUBLISH_JOB,
+        selection=AssetSelection.all() - RAW_ASSETS,
+        executor_def=in_process_executor,
+        tags=tags,
+        description="Derive tables, rollups, quality metrics and profiles for all repositories "
+        "and publish the database and exports.",
+    )
     return Definitions(
-        # Steps of one run share the warehouse DuckDB file (one writer at a time): run them in
-        # one process. Parallelism comes from runs: one per repository partition. Another
-        # executor (multiprocess, celery, k8s...) is a run-config/dagster.yaml change.
-        executor=in_process_executor,
         assets=[
-            raw_git_history,
+            *raw_history_assets(config),
+            repositories_asset(config),
             people_and_identities,
             file_changes,
             commit_links,
@@ -72,10 +106,15 @@ def build_definitions() -> Definitions:
             profiles,
             exceeds_database,
         ],
-        asset_checks=[*CHECKS, profiles_match_schema, every_counted_person_has_profile],
+        asset_checks=[
+            commits_match_git_count,
+            file_lines_add_up,
+            profiles_match_schema,
+            every_counted_person_has_profile,
+        ],
         jobs=[ingest_job, publish_job],
-        schedules=[build_nightly_schedule(ingest_job, config)],
-        sensors=[sync_repository_partitions_sensor, build_publish_sensor(publish_job)],
+        schedules=[build_nightly_schedule(ingest_job, config.schedule)],
+        sensors=[build_publish_sensor(publish_job, tags)],
         resources={
             "settings": settings,
             "io_manager": warehouse_io_manager(settings),
@@ -84,4 +123,19 @@ def build_definitions() -> Definitions:
     )
 
 
-defs = build_definitions()
+def job_for(job_name: str, config_path: str, data_dir: str):
+    """One job of the definitions for these paths (what every step process rebuilds)."""
+    return build_definitions(settings_for(config_path, data_dir)).resolve_job_def(job_name)
+
+
+def reconstructable_job(job_name: str, settings: ExceedsSettings):
+    """The job in a form other processes (the multiprocess executor, Dask workers) rebuild."""
+    return build_reconstructable_job(
+        "exceeds_pipeline.definitions", "job_for",
+        reconstructable_args=(job_name, settings.config_path, settings.data_dir),
+    )
+
+
+@definitions
+def defs() -> Definitions:
+    return build_definitions(settings_for())

@@ -1,17 +1,24 @@
-"""Run the whole asset graph through Dagster from the command line.
+"""Run the asset graph from the command line, through Dagster's own execution.
 
-One Dagster run per repository ingests its new commits (in parallel processes, one per core);
-a failed repository is reported and never stops the others. Then one run derives every table
-from all repositories and publishes the database. Every run is recorded in the Dagster instance
-(DAGSTER_HOME), so the UI shows what the CLI did.
+Two Dagster runs, recorded in the instance (DAGSTER_HOME) like the UI's and the schedule's:
+`ingest_repositories` (one step per repository; the job's executor runs them in parallel
+processes, or on a Dask cluster when the config says so; a failing repository fails its step
+only), then `build_and_publish`, when the published database is not already this result (the
+rule of `exceeds_pipeline.publish.freshness`, which the `publish_after_ingest` sensor applies
+too). The CLI manages no processes of its own; it prints each repository's outcome as its step
+ends.
 """
 
-import multiprocessing
+from __future__ import annotations
+
 import os
 import re
+import signal
 import socket
+import threading
 import time
-from concurrent.futures import ProcessPoolExecutor, as_completed
+import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
@@ -22,9 +29,10 @@ from exceeds_pipeline import config as cfg
 QUIET_LOGS = {"loggers": {"console": {"config": {"log_level": "CRITICAL"}}}}
 
 # Tags on every CLI run: which process runs it, so that a run whose process was killed
-# can be marked failed later (the publish job tags itself: definitions.PUBLISH_RUN_TAGS).
+# can be marked failed later.
 CLI_PID_TAG = "exceeds/cli-pid"
 CLI_HOST_TAG = "exceeds/cli-host"
+INVOCATION_TAG = "exceeds/cli-invocation"
 
 DAGSTER_YAML = """\
 # Dagster instance of exceeds_pipeline (created by the `exceeds` CLI).
@@ -32,21 +40,15 @@ telemetry:
   enabled: false
 run_queue:
   max_concurrent_runs: {runs}
-  tag_concurrency_limits:
-    # one build_and_publish run at a time (they rebuild the same warehouse and database)
-    - key: "exceeds/publish"
-      limit: 1
-    # one run per repository partition at a time (UI and schedule runs of one repository)
-    - key: "dagster/partition"
-      value:
-        applyLimitPerUniqueValue: true
-      limit: 1
+python_logs:
+  python_log_level: INFO
 """
 
 # What earlier versions wrote: upgraded in place (anything else is the user's and left alone).
 _OLD_DAGSTER_YAML = re.compile(
     r"# Dagster instance of exceeds_pipeline \(created by the `exceeds` CLI\)\.\n"
-    r"telemetry:\n  enabled: false\nrun_queue:\n  max_concurrent_runs: (\d+)\n"
+    r"telemetry:\n  enabled: false\nrun_queue:\n  max_concurrent_runs: (\d+)\n.*",
+    re.DOTALL,
 )
 
 
@@ -74,13 +76,10 @@ class PipelineOutcome:
         return self.published and not self.failed_repos
 
 
-def prepare_environment(config_path: Path, data_dir: Path) -> None:
-    """Point the code location at this config and data dir; make DAGSTER_HOME persistent."""
-    os.environ["EXCEEDS_CONFIG"] = str(config_path)
-    os.environ["EXCEEDS_DATA_DIR"] = str(data_dir)
+def prepare_instance() -> Path:
+    """DAGSTER_HOME (the user's, else `.dagster_home/` in the project) with a dagster.yaml."""
     home = cfg.dagster_home()
     home.mkdir(parents=True, exist_ok=True)
-    os.environ["DAGSTER_HOME"] = str(home)
     dagster_yaml = home / "dagster.yaml"
     if not dagster_yaml.exists():
         dagster_yaml.write_text(DAGSTER_YAML.format(runs=max(2, os.cpu_count() or 2)))
@@ -88,19 +87,34 @@ def prepare_environment(config_path: Path, data_dir: Path) -> None:
         old = _OLD_DAGSTER_YAML.fullmatch(dagster_yaml.read_text())
         if old:
             dagster_yaml.write_text(DAGSTER_YAML.format(runs=old.group(1)))
-    data_dir.mkdir(parents=True, exist_ok=True)
+    return home
+
+
+def check_data_dir(data_dir: Path) -> None:
+    """An unusable data dir is a config error (exit 2), before anything runs."""
+    if data_dir.exists() and not data_dir.is_dir():
+        raise cfg.ConfigError(f"data dir {data_dir} is a file, not a folder; use --data-dir PATH")
+    try:
+        data_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise cfg.ConfigError(f"data dir {data_dir} cannot be created: {exc.strerror or exc}") from None
+    if not os.access(data_dir, os.W_OK | os.X_OK):
+        raise cfg.ConfigError(f"data dir {data_dir} is not writable; use --data-dir PATH or fix its permissions")
+
+
+def error_message(error) -> str:
+    """The user-facing line of a Dagster error (its wrappers unwrapped)."""
+    while error.cause is not None and error.cls_name.startswith("Dagster"):
+        error = error.cause
+    text = error.message.strip().splitlines()[0] if error.message.strip() else error.cls_name
+    head, sep, rest = text.partition(": ")
+    return rest if sep and head.endswith(error.cls_name) else text
 
 
 def _failure_message(result) -> str:
-    """The user-facing message of the first failed step (Dagster's wrappers unwrapped)."""
     for event in result.all_events:
         if event.is_step_failure and event.step_failure_data:
-            error = event.step_failure_data.error
-            while error.cause is not None and error.cls_name.startswith("Dagster"):
-                error = error.cause
-            text = error.message.strip().splitlines()[0] if error.message.strip() else error.cls_name
-            head, sep, rest = text.partition(": ")
-            return rest if sep and head.endswith(error.cls_name) else text
+            return error_message(event.step_failure_data.error)
     return "run failed"
 
 
@@ -148,149 +162,235 @@ def fail_abandoned_runs(instance) -> list[str]:
     return failed
 
 
-def _current_definitions():
-    """The code location for the config and data dir set by prepare_environment *now*.
-
-    `definitions.defs` is built once, at import, from the environment of that moment; a process
-    that runs the pipeline twice (a test-suite, a notebook) with another config would reuse it.
-    """
-    from exceeds_pipeline.definitions import build_definitions
-
-    return build_definitions()
-
-
-def ingest_one(repo: str) -> RepoOutcome:
-    """Worker: one Dagster run ingesting one repository partition."""
-    from dagster import DagsterInstance
-
-    started = time.perf_counter()
-    defs = _current_definitions()
-    job = defs.resolve_job_def("ingest_repository")
-    with DagsterInstance.get() as instance:
-        result = job.execute_in_process(
-            instance=instance, partition_key=repo, raise_on_error=False, run_config=QUIET_LOGS,
-            tags=cli_run_tags(),
+def _repo_message(metadata: dict) -> str:
+    msg = (
+        f"{metadata.get('mode', '?')}: {metadata.get('new_commits', 0)} new commits, "
+        f"{metadata.get('removed_commits', 0)} removed, {metadata.get('dagster/row_count', 0)} stored"
+    )
+    if metadata.get("is_shallow"):
+        msg += " (shallow clone: only the commits present are counted; `git fetch --unshallow`)"
+    if metadata.get("skipped_commits"):
+        msg += (
+            f"; WARNING: {metadata['skipped_commits']} unreadable commit(s) skipped (objects "
+            f"missing: run `git fsck` in the clone and fetch again; see the run log)"
         )
-    elapsed = time.perf_counter() - started
-    if result.success:
-        metadata = {}
-        for event in result.get_asset_materialization_events():
-            mat = event.step_materialization_data.materialization
-            if mat.asset_key.path == ["raw_commits"]:
-                metadata = {k: v.value for k, v in mat.metadata.items()}
-        msg = (
-            f"{metadata.get('mode', '?')}: {metadata.get('new_commits', 0)} new commits, "
-            f"{metadata.get('removed_commits', 0)} removed, {metadata.get('dagster/row_count', 0)} stored"
-        )
-        if metadata.get("is_shallow"):
-            msg += " (shallow clone: only the commits present are counted; `git fetch --unshallow`)"
-        if metadata.get("skipped_commits"):
-            msg += (
-                f"; WARNING: {metadata['skipped_commits']} unreadable commit(s) skipped (objects "
-                f"missing: run `git fsck` in the clone and fetch again; see the run log)"
-            )
-        return RepoOutcome(repo, True, msg, elapsed)
-    return RepoOutcome(repo, False, _failure_message(result), elapsed)
+    return msg
+
+
+class _IngestProgress:
+    """Follows the ingest run in the instance and reports each repository as its step ends."""
+
+    def __init__(self, instance, invocation: str, steps: dict[str, str], echo: Callable[[str], None]):
+        self.instance, self.invocation, self.steps, self.echo = instance, invocation, steps, echo
+        self.outcomes: dict[str, RepoOutcome] = {}
+        self.started: dict[str, float] = {}
+        self._stop = threading.Event()
+        self._lock = threading.Lock()
+        self._thread = threading.Thread(target=self._follow, daemon=True)
+
+    def __enter__(self):
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self._stop.set()
+        self._thread.join()
+        self.poll()  # whatever happened after the last tick
+
+    def _follow(self):
+        while not self._stop.wait(0.5):
+            try:
+                self.poll()
+            except Exception:  # noqa: BLE001 - progress is best effort; the result is authoritative
+                pass
+
+    def poll(self):
+        from dagster import DagsterEventType, RunsFilter
+
+        with self._lock:
+            runs = self.instance.get_runs(RunsFilter(tags={INVOCATION_TAG: self.invocation}), limit=1)
+            if not runs:
+                return
+            records = self.instance.get_records_for_run(
+                runs[0].run_id,
+                of_type={DagsterEventType.STEP_START, DagsterEventType.STEP_SUCCESS,
+                         DagsterEventType.STEP_FAILURE, DagsterEventType.ASSET_MATERIALIZATION},
+            ).records
+            metadata: dict[str, dict] = {}
+            for record in records:
+                entry = record.event_log_entry
+                event = entry.dagster_event
+                repo = self.steps.get(event.step_key or "")
+                if repo is None or repo in self.outcomes:
+                    continue
+                if event.event_type == DagsterEventType.STEP_START:
+                    self.started.setdefault(repo, entry.timestamp)
+                elif event.event_type == DagsterEventType.ASSET_MATERIALIZATION:
+                    mat = event.step_materialization_data.materialization
+                    metadata[repo] = {k: v.value for k, v in mat.metadata.items()}
+                else:
+                    seconds = entry.timestamp - self.started.get(repo, entry.timestamp)
+                    if event.event_type == DagsterEventType.STEP_SUCCESS:
+                        outcome = RepoOutcome(repo, True, _repo_message(metadata.get(repo, {})), seconds)
+                    else:
+                        outcome = RepoOutcome(repo, False, error_message(event.step_failure_data.error), seconds)
+                    self.outcomes[repo] = outcome
+                    status = "ok" if outcome.ok else "FAILED"
+                    self.echo(f"  [{len(self.outcomes)}/{len(self.steps)}] {repo}: {status} - "
+                              f"{outcome.message} ({outcome.seconds:.1f}s)")
 
 
 def run_pipeline(
     config_path: Path,
     data_dir: Path,
     echo: Callable[[str], None] = print,
-    workers: int | None = None,
     lock_timeout: float | None = None,
 ) -> PipelineOutcome:
     """Ingest every configured repository, then derive and publish; one run per data dir at a
     time (a second one waits for `pipeline.lock`, or raises LockTimeout after `lock_timeout`)."""
+    from exceeds_pipeline.defs.resources import settings_for
     from exceeds_pipeline.locks import pipeline_lock
 
     started = time.perf_counter()
-    config = cfg.load_config(config_path)  # invalid config: ConfigError before anything runs
-    prepare_environment(config_path, data_dir)
-    with pipeline_lock(data_dir, echo=echo, timeout=lock_timeout):
-        outcome = _run_locked(config, echo, workers)
+    settings = settings_for(config_path, data_dir)
+    settings.config  # invalid config: ConfigError before anything runs
+    check_data_dir(settings.data)
+    home = prepare_instance()
+    # The pipeline lock keeps two `exceeds` commands on one data dir (processes Dagster does not
+    # know about: `exceeds demo` rebuilds repositories before any run starts) from interleaving.
+    with pipeline_lock(settings.data, echo=echo, timeout=lock_timeout), _interrupts() as interrupted:
+        outcome = _nothing_to_do(settings, echo) or _run_locked(settings, home, echo, interrupted)
     outcome.seconds = time.perf_counter() - started
     return outcome
 
 
-def publish_fingerprint(config: cfg.ExceedsConfig) -> str:
-    """What a published database is a function of: config, ingested tips and the code itself."""
-    import hashlib
+def _nothing_to_do(settings, echo: Callable[[str], None]) -> PipelineOutcome | None:
+    """The outcome of a run that would change nothing, found without starting one: every
+    repository is a local clone whose branch tip is the one ingested, and the published
+    database and exports are this result. Decided by the same functions the ingest asset and
+    the publish rule use; anything else (a `url:` repository needs a fetch) goes to Dagster."""
+    from exceeds_pipeline.ingest.gitcmd import GitError
+    from exceeds_pipeline.ingest.incremental import is_up_to_date
+    from exceeds_pipeline.ingest.repository import prepare_repository
+    from exceeds_pipeline.publish.freshness import publish_fingerprint, publish_reason
 
-    from exceeds_pipeline.ingest.raw_store import RawStore
+    store = settings.raw_store()
+    started = time.perf_counter()
+    try:
+        for repo_cfg in settings.config.repositories:
+            repo = prepare_repository(repo_cfg, settings.repos_dir, settings.config_dir, fetch=False)
+            if repo is None or not is_up_to_date(repo, store):
+                return None
+    except GitError:
+        return None  # the ingest run reports it
+    if publish_reason(settings.data, publish_fingerprint(settings.config, store)) is not None:
+        return None
+    outcome = PipelineOutcome(published=True)
+    seconds = time.perf_counter() - started
+    for n, name in enumerate(settings.repository_names, 1):
+        state = store.state(name)
+        outcome.repos.append(RepoOutcome(name, True, f"unchanged: 0 new commits, {state.commits} stored", seconds))
+        echo(f"  [{n}/{len(settings.repository_names)}] {name}: ok - unchanged at {state.tip[:12]}, "
+             f"{state.commits} stored commits")
+    echo("nothing changed since the last publish: the database and exports are up to date")
+    return outcome
 
-    digest = hashlib.sha256(config.model_dump_json().encode())
-    store = RawStore(cfg.data_dir() / "raw")
-    for repo in config.repositories:
-        state = store.state(repo.display_name)
-        digest.update(f"{repo.display_name}\0{state.tip if state else ''}\0{state.generation if state else ''}\n".encode())
-    package = Path(__file__).resolve().parent
-    for path in sorted(package.rglob("*")):
-        if path.suffix in (".py", ".yaml", ".json") and "__pycache__" not in path.parts:
-            digest.update(path.relative_to(package).as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()
+
+@contextmanager
+def _interrupts():
+    """Ctrl-C (SIGINT) or SIGTERM stop the whole command. Dagster turns the interrupt of a run
+    into a failed run and returns; the flag makes sure nothing after it (publishing) runs."""
+    flag = threading.Event()
+    previous = {}
+
+    def handler(signum, frame):
+        flag.set()
+        raise KeyboardInterrupt
+
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            previous[sig] = signal.signal(sig, handler)
+    try:
+        yield flag
+    finally:
+        for sig, old in previous.items():
+            signal.signal(sig, old)
 
 
-def _run_locked(config: cfg.ExceedsConfig, echo: Callable[[str], None], workers: int | None) -> PipelineOutcome:
-    repos = [r.display_name for r in config.repositories]
+def _was_interrupted(result, interrupted) -> bool:
+    """Ctrl-C during a run: Dagster's own handler turns it into failed steps and a failed run
+    (DagsterExecutionInterruptedError) and returns, instead of raising."""
+    if interrupted is not None and interrupted.is_set():
+        return True
+    for event in result.all_events:
+        error = None
+        if event.is_step_failure and event.step_failure_data:
+            error = event.step_failure_data.error
+        elif event.is_failure and getattr(event, "job_failure_data", None):
+            error = event.job_failure_data.error
+        while error is not None:
+            if error.cls_name in ("DagsterExecutionInterruptedError", "KeyboardInterrupt"):
+                return True
+            error = error.cause
+    return False
 
-    from dagster import DagsterInstance
 
-    from exceeds_pipeline.sync import sync_partitions
+def _run_locked(settings, home: Path, echo: Callable[[str], None], interrupted=None) -> PipelineOutcome:
+    from dagster import DagsterInstance, execute_job
+    from dagster._core.instance.ref import InstanceRef
 
-    with DagsterInstance.get() as instance:
+    from exceeds_pipeline.definitions import INGEST_JOB, PUBLISH_JOB, reconstructable_job
+    from exceeds_pipeline.defs.ingest.assets import raw_history_key
+    from exceeds_pipeline.publish.freshness import forget_published, publish_fingerprint, publish_reason
+
+    repos = settings.repository_names
+    steps = {raw_history_key(r).to_python_identifier(): r for r in repos}
+    outcome = PipelineOutcome()
+    with DagsterInstance.from_ref(InstanceRef.from_dir(str(home))) as instance:
         abandoned = fail_abandoned_runs(instance)
         if abandoned:
             echo(f"marked {len(abandoned)} run(s) of an earlier, interrupted exceeds process as failed")
-        sync_partitions(instance, repos)
 
-    outcome = PipelineOutcome()
-    workers = workers or max(1, min(len(repos), os.cpu_count() or 1))
-    echo(f"ingesting {len(repos)} repositories ({workers} in parallel)")
-    context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = {pool.submit(ingest_one, repo): repo for repo in repos}
-        for n, future in enumerate(as_completed(futures), 1):
-            repo = futures[future]
-            try:
-                result = future.result()
-            except Exception as exc:  # a crashed worker fails its repository only
-                result = RepoOutcome(repo, False, f"{type(exc).__name__}: {exc}", 0.0)
-            outcome.repos.append(result)
-            status = "ok" if result.ok else "FAILED"
-            echo(f"  [{n}/{len(repos)}] {repo}: {status} - {result.message} ({result.seconds:.1f}s)")
+        dask = settings.config.execution.dask
+        where = f"on the Dask cluster at {dask.scheduler}" if dask else f"up to {os.cpu_count() or 1} in parallel"
+        echo(f"ingesting {len(repos)} repositories ({where})")
+        invocation = uuid.uuid4().hex
+        with _IngestProgress(instance, invocation, steps, echo) as progress:
+            result = execute_job(
+                reconstructable_job(INGEST_JOB, settings), instance, run_config=QUIET_LOGS,
+                tags={**cli_run_tags(), INVOCATION_TAG: invocation}, raise_on_error=False,
+            )
+        if _was_interrupted(result, interrupted):
+            raise KeyboardInterrupt
+        for repo in repos:
+            outcome.repos.append(
+                progress.outcomes.get(repo)
+                or RepoOutcome(repo, False, f"not run: {_failure_message(result)}", 0.0)
+            )
 
-    fingerprint = publish_fingerprint(config)
-    marker = cfg.data_dir() / ".published_fingerprint"
-    published_db = cfg.data_dir() / "exceeds.duckdb"
-    if (
-        not outcome.failed_repos
-        and published_db.exists()
-        and marker.exists()
-        and marker.read_text() == fingerprint
-    ):
-        # Same config, same tips, same code: the published database is already this result.
-        echo("nothing changed since the last publish: the database and exports are up to date")
-        outcome.published = True
-        return outcome
+        fingerprint = publish_fingerprint(settings.config, settings.raw_store())
+        reason = publish_reason(settings.data, fingerprint)
+        if reason is None:
+            echo("nothing changed since the last publish: the database and exports are up to date")
+            outcome.published = True
+            return outcome
 
-    echo("deriving tables and publishing the database")
-    marker.unlink(missing_ok=True)
-    defs = _current_definitions()
-    job = defs.resolve_job_def("build_and_publish")
-    with DagsterInstance.get() as instance:
-        result = job.execute_in_process(
-            instance=instance, raise_on_error=False, run_config=QUIET_LOGS, tags=cli_run_tags()
+        echo(f"deriving tables and publishing the database ({reason})")
+        forget_published(settings.data)
+        result = execute_job(
+            reconstructable_job(PUBLISH_JOB, settings), instance, run_config=QUIET_LOGS,
+            tags=cli_run_tags(), raise_on_error=False,
         )
-    outcome.published = result.success
-    if result.success:
-        marker.write_text(fingerprint)
-        for event in result.get_asset_materialization_events():
-            mat = event.step_materialization_data.materialization
-            rows = mat.metadata.get("dagster/row_count")
-            if rows is not None:
-                echo(f"  {mat.asset_key.to_user_string()}: {rows.value} rows")
-    else:
-        outcome.publish_error = _failure_message(result)
-        echo(f"  FAILED: {outcome.publish_error}")
+        if _was_interrupted(result, interrupted):
+            raise KeyboardInterrupt
+        outcome.published = result.success
+        if result.success:
+            for event in result.get_asset_materialization_events():
+                mat = event.step_materialization_data.materialization
+                rows = mat.metadata.get("dagster/row_count")
+                if rows is not None:
+                    echo(f"  {mat.asset_key.to_user_string()}: {rows.value} rows")
+        else:
+            outcome.publish_error = _failure_message(result)
+            echo(f"  FAILED: {outcome.publish_error}")
     return outcome

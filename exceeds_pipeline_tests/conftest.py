@@ -75,3 +75,15 @@ def rev_count(path: Path | str, rev: str = "HEAD") -> int:
 
 def git_dir_of(repo: GitScript) -> Path:
     return repo.path if repo.bare else repo.path / ".git"
+
+
+# End-to-end tests: whole CLI runs, subprocesses, clusters. `./dev test -m 'not slow'` skips
+# them for a quick loop; CI runs everything.
+_SLOW = ("hardening/", "test_cli.py", "test_demo_end_to_end.py", "test_dask.py", "test_runner.py")
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        path = item.path.as_posix()
+        if any(f"exceeds_pipeline_tests/{part}" in path for part in _SLOW):
+            item.add_marker(pytest.mark.slow)

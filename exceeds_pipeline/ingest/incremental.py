@@ -106,6 +106,19 @@ def _has_commit(repo: LocalRepository, sha: str) -> bool:
     return proc.returncode == 0
 
 
+def is_up_to_date(repo: LocalRepository, store: RawStore) -> bool:
+    """True when ingesting `repo` now would read nothing (what `ingest_repository` calls
+    'unchanged' with no unreadable commits to retry)."""
+    state = store.state(repo.name)
+    return (
+        state is not None
+        and not (state.is_shallow and not repo.is_shallow)
+        and state.tip == repo.tip
+        and state.branch == repo.branch
+        and not state.skipped
+    )
+
+
 def ingest_repository(repo: LocalRepository, store: RawStore) -> IngestResult:
     started = time.perf_counter()
     state = store.state(repo.name)

@@ -107,3 +107,34 @@ class RawStore:
                 old.unlink(missing_ok=True)
         return state
 
+
+
+REPOSITORIES_SCHEMA: dict[str, pl.DataType] = {
+    "repo": pl.String,
+    "branch": pl.String,
+    "tip": pl.String,
+    "commits": pl.Int64,
+    "is_shallow": pl.Boolean,
+    "ingested_at": pl.String,
+    "skipped_commits": pl.List(pl.String),
+}
+
+
+def repositories_table(store: RawStore, repos: list[tuple[str, str | None]]) -> pl.DataFrame:
+    """Ingest state of each configured (name, branch): tip, when, shallow, and the commits
+    skipped because git could not read them. Never ingested: no tip and 0 commits."""
+    rows = []
+    for name, branch in repos:
+        state = store.state(name)
+        rows.append(
+            {
+                "repo": name,
+                "branch": state.branch if state else branch,
+                "tip": state.tip if state else None,
+                "commits": state.commits if state else 0,
+                "is_shallow": state.is_shallow if state else False,
+                "ingested_at": state.ingested_at if state else None,
+                "skipped_commits": list(state.skipped) if state else [],
+            }
+        )
+    return pl.DataFrame(rows, schema=REPOSITORIES_SCHEMA)

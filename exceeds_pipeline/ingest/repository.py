@@ -85,6 +85,12 @@ def storage_slug(name: str) -> str:
     return f"{readable}-{digest}"
 
 
+def asset_slug(name: str) -> str:
+    """The repository name as a Dagster asset key part (letters, digits and `_` only); the
+    config rejects two repositories whose names give the same one."""
+    return re.sub(r"[^A-Za-z0-9_]+", "_", name).strip("_")[:100] or "repo"
+
+
 def open_local(name: str, path: str, base_dir: Path) -> Path:
     """The git dir of an existing clone (bare or not)."""
     p = Path(path).expanduser()
@@ -197,3 +203,20 @@ def resolve_branch(name: str, git_dir: Path, branch: str | None) -> tuple[str, s
 
 def is_shallow(name: str, git_dir: Path) -> bool:
     return git_text(git_dir, ["rev-parse", "--is-shallow-repository"], name) == "true"
+
+
+def prepare_repository(repo_cfg, repos_dir: Path, config_dir: Path, fetch: bool = True) -> LocalRepository | None:
+    """Clone/fetch (`url:`) or open (`path:`) a configured repository and resolve its branch.
+
+    `repo_cfg` is a `config.RepositoryConfig`. With `fetch=False` a `url:` repository is not
+    contacted and None is returned (only a fetch can tell whether it has new commits).
+    """
+    name = repo_cfg.display_name
+    if repo_cfg.url:
+        if not fetch:
+            return None
+        git_dir = clone_or_fetch(name, repo_cfg.url, repos_dir)
+    else:
+        git_dir = open_local(name, repo_cfg.path, config_dir)
+    branch, tip = resolve_branch(name, git_dir, repo_cfg.branch)
+    return LocalRepository(name, git_dir, tip, branch, is_shallow(name, git_dir))

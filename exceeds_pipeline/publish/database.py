@@ -14,26 +14,7 @@ from pathlib import Path
 import duckdb
 
 from exceeds_pipeline.fsutil import fsync_path
-
-# Stable tables users query (SPEC §4), in dependency order; missing ones are skipped.
-PUBLISHED_TABLES = (
-    "repositories",
-    "people",
-    "commits",
-    "file_changes",
-    "work_items",
-    "commit_links",
-    "commit_skills",
-    "monthly_rollups",
-    "repo_rollups",
-    "quality_metrics",
-    "profiles",
-)
-
-VIEWS = {
-    "counted_commits": "SELECT * FROM commits WHERE is_counted",
-}
-
+from exceeds_pipeline.tables import COLUMN_DOCS, PUBLISHED_TABLES, VIEWS
 
 def _quote(path: Path) -> str:
     return "'" + str(path).replace("'", "''") + "'"
@@ -50,6 +31,22 @@ def remove_stale_temporaries(target: Path) -> list[Path]:
             path.unlink(missing_ok=True)
             removed.append(path)
     return removed
+
+
+def _sql_text(text: str) -> str:
+    return "'" + text.replace("'", "''") + "'"
+
+
+def _comment(con: duckdb.DuckDBPyConnection, tables: list[str]) -> None:
+    """The registry's descriptions as DuckDB comments (`duckdb_tables()`, `duckdb_columns()`)."""
+    for table in tables:
+        if table in PUBLISHED_TABLES:
+            con.execute(f"COMMENT ON TABLE main.{table} IS {_sql_text(PUBLISHED_TABLES[table])}")
+        columns = [r[0] for r in con.execute(
+            "SELECT column_name FROM duckdb_columns() WHERE table_name = ?", [table]).fetchall()]
+        for column in columns:
+            if column in COLUMN_DOCS:
+                con.execute(f'COMMENT ON COLUMN main.{table}."{column}" IS {_sql_text(COLUMN_DOCS[column])}')
 
 
 def publish_database(
@@ -86,6 +83,7 @@ def publish_database(
         for view, sql in VIEWS.items():
             if "commits" in tables:
                 con.execute(f"CREATE VIEW {view} AS {sql}")
+        _comment(con, tables)
         con.execute("CHECKPOINT")
     finally:
         con.close()

@@ -117,71 +117,52 @@ def test_repository_and_publish_locks_are_separate_files(tmp_path):
 
 
 def test_ingest_of_a_repository_waits_for_its_lock(tmp_path):
-    """A run of one partition (UI or schedule) waits while another run ingests it."""
-    from exceeds_pipeline.runner import ingest_one, prepare_environment
+    """A run of one repository (UI, schedule or CLI: separate processes) waits while another
+    process ingests it."""
+    from dagster import DagsterInstance, execute_job
+
+    from exceeds_pipeline.definitions import INGEST_JOB, reconstructable_job
+    from exceeds_pipeline.defs.resources import settings_for
 
     repo = small_repo(tmp_path / "r")
     config = write_config(tmp_path / "c.yaml", [{"path": str(repo.path)}])
     data = tmp_path / "data"
-    prepare_environment(config, data)
-    from dagster import DagsterInstance
-
-    from exceeds_pipeline.sync import sync_partitions
-
-    with DagsterInstance.get() as instance:
-        sync_partitions(instance, ["r"])
     holder = subprocess.Popen(
         [os.sys.executable, "-c",
          "import time; from exceeds_pipeline.locks import repository_lock\n"
-         f"with repository_lock({str(data)!r}, 'r'):\n print('held', flush=True); time.sleep(3)"],
+         f"with repository_lock({str(data)!r}, 'r'):\n print('held', flush=True); time.sleep(10)"],
         stdout=subprocess.PIPE, text=True,
     )
     assert holder.stdout.readline().strip() == "held"
     started = time.monotonic()
-    outcome = ingest_one("r")
-    assert outcome.ok, outcome.message
-    assert time.monotonic() - started >= 2  # it waited for the holder
-    holder.wait()
     with DagsterInstance.get() as instance:
-        run = instance.get_runs(limit=1)[0]
-        messages = [e.user_message for e in instance.all_logs(run.run_id)]
+        result = execute_job(reconstructable_job(INGEST_JOB, settings_for(config, data)), instance)
+        assert result.success
+        assert time.monotonic() - started >= 9  # it waited for the holder
+        messages = [e.user_message for e in instance.all_logs(result.run_id)]
+    holder.wait()
     assert any(f"another run is ingesting this repository (pid {holder.pid})" in m for m in messages)
 
 
-def test_dagster_yaml_limits_publish_runs_and_partitions(tmp_path):
+def test_generated_dagster_yaml_is_valid_and_old_ones_are_upgraded_user_edits_kept(tmp_path):
     from dagster import DagsterInstance
 
-    from exceeds_pipeline.definitions import PUBLISH_RUN_TAGS, defs
-    from exceeds_pipeline.runner import prepare_environment
+    from exceeds_pipeline.runner import prepare_instance
 
-    repo = small_repo(tmp_path / "r")
-    config = write_config(tmp_path / "c.yaml", [{"path": str(repo.path)}])
-    prepare_environment(config, tmp_path / "data")
-    home = os.environ["DAGSTER_HOME"]
-    settings = yaml.safe_load(open(os.path.join(home, "dagster.yaml")))
-    limits = settings["run_queue"]["tag_concurrency_limits"]
-    (key, value), = PUBLISH_RUN_TAGS.items()
-    assert {"key": key, "limit": 1} in limits
-    assert {"key": "dagster/partition", "value": {"applyLimitPerUniqueValue": True}, "limit": 1} in limits
-    assert defs.resolve_job_def("build_and_publish").tags[key] == value
+    home = tmp_path / "dagster_home"
+    prepare_instance()
+    settings = yaml.safe_load((home / "dagster.yaml").read_text())
+    assert settings["python_logs"]["python_log_level"] == "INFO"
     with DagsterInstance.get() as instance:  # Dagster accepts the file
         assert instance.run_coordinator is not None
-
-
-def test_old_generated_dagster_yaml_is_upgraded_user_edits_are_kept(tmp_path):
-    from exceeds_pipeline.runner import prepare_environment
-
-    repo = small_repo(tmp_path / "r")
-    config = write_config(tmp_path / "c.yaml", [{"path": str(repo.path)}])
-    home = tmp_path / "dagster_home"
     old = ("# Dagster instance of exceeds_pipeline (created by the `exceeds` CLI).\n"
-           "telemetry:\n  enabled: false\nrun_queue:\n  max_concurrent_runs: 7\n")
+           "telemetry:\n  enabled: false\nrun_queue:\n  max_concurrent_runs: 7\n"
+           "  tag_concurrency_limits:\n    - key: \"exceeds/publish\"\n      limit: 1\n")
     (home / "dagster.yaml").write_text(old)
-    prepare_environment(config, tmp_path / "data")
+    prepare_instance()
     upgraded = yaml.safe_load((home / "dagster.yaml").read_text())
-    assert upgraded["run_queue"]["max_concurrent_runs"] == 7
-    assert upgraded["run_queue"]["tag_concurrency_limits"]
-    mine = old + "# my own setting\n"
+    assert upgraded["run_queue"] == {"max_concurrent_runs": 7}
+    mine = "# my own instance settings\ntelemetry:\n  enabled: true\n"
     (home / "dagster.yaml").write_text(mine)
-    prepare_environment(config, tmp_path / "data")
+    prepare_instance()
     assert (home / "dagster.yaml").read_text() == mine

@@ -67,14 +67,14 @@ def test_unreadable_commits_are_skipped_named_and_the_rest_ingested(tmp_path):
     # The Dagster run says so: a warning naming the repository, the shas and git's reason, and
     # the materialization metadata; the commit-count check allows for the skipped commits.
     with DagsterInstance.get() as instance:
-        ingest_runs = [r for r in instance.get_runs() if r.tags.get("dagster/partition") == "damaged"]
+        ingest_runs = [r for r in instance.get_runs() if r.job_name == "ingest_repositories"]
         logs = instance.all_logs(ingest_runs[0].run_id)
         warnings = [e.user_message for e in logs if e.level >= 30 and "skipped" in e.user_message]
         assert warnings and "[damaged] 2 commit(s) skipped" in warnings[0]
         assert shas[4][:12] in warnings[0] and blob in warnings[0]
         mats = [e.dagster_event.step_materialization_data.materialization for e in logs
                 if e.dagster_event and e.dagster_event.event_type == DagsterEventType.ASSET_MATERIALIZATION]
-        meta = next(m.metadata for m in mats if m.asset_key.path == ["raw_commits"])
+        meta = next(m.metadata for m in mats if m.asset_key.path == ["raw_git_history", "damaged"])
         assert meta["skipped_commits"].value == 2
         assert {row["sha"] for row in meta["skipped_shas"].value} == {shas[4], shas[5]}
         publish_run = next(r for r in instance.get_runs() if r.job_name == "build_and_publish")

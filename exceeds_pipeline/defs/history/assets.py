@@ -15,16 +15,12 @@ from exceeds_pipeline.enrich.languages import with_language
 from exceeds_pipeline.enrich.skills import load_skill_rules, skills_per_commit
 from exceeds_pipeline.history.tables import attach_people, finalize_commits
 from exceeds_pipeline.identity.people import ConfiguredIdentity, resolve_people
-from exceeds_pipeline.resources import ExceedsSettings
-from exceeds_pipeline.table_metadata import frame_metadata
-
-
-def configured_repos(settings: ExceedsSettings) -> list[str]:
-    return [r.display_name for r in settings.load_config().repositories]
+from exceeds_pipeline.defs.resources import ExceedsSettings
+from exceeds_pipeline.defs.metadata import frame_metadata
 
 
 def _raw(settings: ExceedsSettings, table: str) -> pl.DataFrame:
-    return settings.raw_store().scan(configured_repos(settings), table).collect()
+    return settings.raw_store().scan(settings.repository_names, table).collect()
 
 
 @multi_asset(
@@ -39,11 +35,11 @@ def _raw(settings: ExceedsSettings, table: str) -> pl.DataFrame:
             description="Which identity key (lower-cased mailmapped e-mail) belongs to which person.",
         ),
     },
-    deps=["raw_commits"],
+    deps=["repositories"],
 )
 def people_and_identities(context: AssetExecutionContext, settings: ExceedsSettings):
-    config = settings.load_config()
-    raw = settings.raw_store().scan(configured_repos(settings), "commits")
+    config = settings.config
+    raw = settings.raw_store().scan(settings.repository_names, "commits")
     people, identity_map = resolve_people(
         raw,
         [ConfiguredIdentity(i.id, i.name, tuple(i.emails)) for i in config.identities],
@@ -53,7 +49,7 @@ def people_and_identities(context: AssetExecutionContext, settings: ExceedsSetti
     yield Output(identity_map, "identity_map", metadata=frame_metadata(identity_map))
 
 
-@asset(group_name="history", deps=["raw_file_changes"])
+@asset(group_name="history", deps=["repositories"])
 def file_changes(context: AssetExecutionContext, settings: ExceedsSettings) -> Output[pl.DataFrame]:
     """One row per file changed by a non-merge commit, with git's exact line counts, its
     Linguist language, and whether (and why) profile lines of code leave it out."""
@@ -61,7 +57,7 @@ def file_changes(context: AssetExecutionContext, settings: ExceedsSettings) -> O
     return Output(table, metadata=frame_metadata(table))
 
 
-@asset(group_name="history", deps=["raw_commits"])
+@asset(group_name="history", deps=["repositories"])
 def commit_links(context: AssetExecutionContext, settings: ExceedsSettings) -> Output[pl.DataFrame]:
     """Which commit reverts, relands or fixes which (git's revert wording, `Fixes: <sha>`)."""
     table = find_commit_links(_raw(settings, "commits"))
@@ -81,7 +77,7 @@ def commit_links(context: AssetExecutionContext, settings: ExceedsSettings) -> O
             "numbered series, or closely related commits of one author.",
         ),
     },
-    deps=["raw_commits"],
+    deps=["repositories"],
 )
 def commits_and_work_items(
     context: AssetExecutionContext,
@@ -91,7 +87,7 @@ def commits_and_work_items(
     file_changes: pl.DataFrame,
     commit_links: pl.DataFrame,
 ):
-    window = settings.load_config().window
+    window = settings.config.window
     table = attach_people(_raw(settings, "commits"), identity_map, people, window.since, window.until)
     table = categorize_commits(with_ai_tool(table), file_changes)
     table, work_items = assign_work_items(table, commit_links, file_changes)
@@ -109,6 +105,6 @@ def commit_skills(
 ) -> Output[pl.DataFrame]:
     """Technical skills each commit shows, from the YAML rules shipped in the package plus the
     config's `skills.extra_rules` files (paths, languages and message terms)."""
-    extra = [settings.config_dir / p for p in settings.load_config().skills.extra_rules]
+    extra = [settings.config_dir / p for p in settings.config.skills.extra_rules]
     table = skills_per_commit(commits, file_changes, load_skill_rules(extra))
     return Output(table, metadata=frame_metadata(table))

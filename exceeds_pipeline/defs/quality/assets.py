@@ -6,8 +6,8 @@ from dagster import AssetExecutionContext, Output, asset
 from exceeds_pipeline.quality import quality_metrics as compute_quality_metrics
 from exceeds_pipeline.quality import repository_quality_facts
 from exceeds_pipeline.quality.git_facts import measured_tip_file
-from exceeds_pipeline.resources import ExceedsSettings
-from exceeds_pipeline.table_metadata import frame_metadata
+from exceeds_pipeline.defs.resources import ExceedsSettings
+from exceeds_pipeline.defs.metadata import frame_metadata
 
 
 @asset(group_name="quality")
@@ -27,7 +27,7 @@ def quality_metrics(
     store = settings.raw_store()
     cache_dir = settings.data / "cache" / "quality"
     dmm_parts, szz_parts = [], []
-    for repo in settings.load_config().repositories:
+    for repo in settings.config.repositories:
         state = store.state(repo.display_name)
         if state is None or not state.git_dir:
             continue

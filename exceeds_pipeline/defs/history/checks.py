@@ -4,7 +4,7 @@ import polars as pl
 from dagster import AssetCheckResult, AssetCheckSeverity, AssetIn, asset_check
 
 from exceeds_pipeline.ingest.gitcmd import run_git
-from exceeds_pipeline.resources import ExceedsSettings
+from exceeds_pipeline.defs.resources import ExceedsSettings
 
 
 def commit_count_mismatches(commits: pl.DataFrame, expected: dict[str, int]) -> dict[str, tuple[int, int]]:
@@ -42,7 +42,7 @@ def commits_match_git_count(settings: ExceedsSettings, commits: pl.DataFrame) ->
     store = settings.raw_store()
     expected = {}
     unavailable = []  # clone moved away or rewritten since it was ingested: its ingest failed
-    for repo in settings.load_config().repositories:
+    for repo in settings.config.repositories:
         state = store.state(repo.display_name)
         if state and state.tip and state.git_dir:
             proc = run_git(None, ["--git-dir", state.git_dir, "rev-list", "--count", state.tip],
@@ -74,4 +74,3 @@ def file_lines_add_up(file_changes: pl.DataFrame, commits: pl.DataFrame) -> Asse
     )
 
 
-CHECKS = [commits_match_git_count, file_lines_add_up]

@@ -1,4 +1,8 @@
-"""Dagster resources: where things live, and how tables are stored in the working DuckDB."""
+"""Dagster resources: where things live, and how tables are stored in the working DuckDB.
+
+Built once, in `exceeds_pipeline.definitions.build_definitions`, from an explicit config file
+and data dir, and passed to every asset, check, sensor and schedule that needs them.
+"""
 
 
 from collections.abc import Sequence
@@ -6,12 +10,14 @@ from pathlib import Path
 
 import polars as pl
 from dagster import ConfigurableResource, InputContext, OutputContext
+from pydantic import PrivateAttr
 from dagster._core.storage.db_io_manager import DbTypeHandler, TableSlice
 from dagster_duckdb.io_manager import DuckDbClient
 from dagster_duckdb_polars import DuckDBPolarsIOManager, DuckDBPolarsTypeHandler
 
 from exceeds_pipeline import config as cfg
 from exceeds_pipeline.ingest.raw_store import RawStore
+from exceeds_pipeline.processes import die_with_parent
 
 
 class ExceedsSettings(ConfigurableResource):
@@ -19,9 +25,26 @@ class ExceedsSettings(ConfigurableResource):
 
     config_path: str
     data_dir: str
+    _config: cfg.ExceedsConfig | None = PrivateAttr(default=None)
 
-    def load_config(self) -> cfg.ExceedsConfig:
-        return cfg.load_config(Path(self.config_path))
+    def setup_for_execution(self, context) -> None:
+        # A step in a process of the multiprocess executor dies with the run's process (a
+        # `kill -9` of the CLI must not leave an ingest running for minutes).
+        die_with_parent()
+
+    @property
+    def config(self) -> cfg.ExceedsConfig:
+        """The parsed config (parsed once per process; ConfigError if it is invalid)."""
+        if self._config is None:
+            self._config = cfg.load_config(Path(self.config_path))
+        return self._config
+
+    @property
+    def repository_names(self) -> list[str]:
+        return [r.display_name for r in self.config.repositories]
+
+    def repository(self, name: str) -> cfg.RepositoryConfig | None:
+        return next((r for r in self.config.repositories if r.display_name == name), None)
 
     @property
     def config_dir(self) -> Path:
@@ -86,8 +109,9 @@ class WarehouseIOManager(DuckDBPolarsIOManager):
         return [ReplacingPolarsTypeHandler()]
 
 
-def default_settings() -> ExceedsSettings:
-    return ExceedsSettings(config_path=str(cfg.config_path()), data_dir=str(cfg.data_dir()))
+def settings_for(config_path: str | Path | None = None, data_dir: str | Path | None = None) -> ExceedsSettings:
+    """Settings for explicit paths; None falls back to SPEC §3's defaults (env, then project)."""
+    return ExceedsSettings(config_path=str(cfg.config_path(config_path)), data_dir=str(cfg.data_dir(data_dir)))
 
 
 def warehouse_io_manager(settings: ExceedsSettings) -> WarehouseIOManager:

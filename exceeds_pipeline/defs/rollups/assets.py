@@ -4,7 +4,7 @@ import polars as pl
 from dagster import AssetExecutionContext, Output, asset
 
 from exceeds_pipeline.rollups import rollups
-from exceeds_pipeline.table_metadata import frame_metadata
+from exceeds_pipeline.defs.metadata import frame_metadata
 
 
 @asset(group_name="rollups")

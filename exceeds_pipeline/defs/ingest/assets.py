@@ -1,0 +1,129 @@
+"""Raw git history: one asset per configured repository, so that each repository's fetch and
+ingest is its own step, run in parallel by the executor (processes here, or a Dask cluster)."""
+
+import os
+import socket
+
+import polars as pl
+from dagster import AssetExecutionContext, AssetKey, AssetsDefinition, MaterializeResult, MetadataValue, Output, asset
+
+from exceeds_pipeline.config import ExceedsConfig, RepositoryConfig
+from exceeds_pipeline.defs.metadata import frame_metadata
+from exceeds_pipeline.defs.resources import ExceedsSettings
+from exceeds_pipeline.ingest.gitcmd import GitError
+from exceeds_pipeline.ingest.incremental import ingest_repository
+from exceeds_pipeline.ingest.raw_store import repositories_table
+from exceeds_pipeline.ingest.repository import LocalRepository, asset_slug
+from exceeds_pipeline.ingest.repository import prepare_repository as prepare_local_repository
+from exceeds_pipeline.locks import repository_lock
+
+RAW_PREFIX = "raw_git_history"
+GROUP = "ingest"
+
+
+def raw_history_key(repo_name: str) -> AssetKey:
+    return AssetKey([RAW_PREFIX, asset_slug(repo_name)])
+
+
+def prepare_repository(settings: ExceedsSettings, repo_name: str) -> LocalRepository:
+    repo_cfg = settings.repository(repo_name)
+    if repo_cfg is None:
+        raise GitError(repo_name, "is not in the config any more; add it back or reload the definitions")
+    return prepare_local_repository(repo_cfg, settings.repos_dir, settings.config_dir)
+
+
+def skipped_message(repo: LocalRepository, skipped: dict[str, str]) -> str:
+    shas = sorted(skipped)
+    shown = ", ".join(s[:12] for s in shas[:5]) + (f" and {len(shas) - 5} more" if len(shas) > 5 else "")
+    return (
+        f"[{repo.name}] {len(shas)} commit(s) skipped because git cannot read them "
+        f"({skipped[shas[0]]}): {shown}. Objects are missing from {repo.git_dir}: run `git fsck` "
+        f"there and fetch again (or re-clone); skipped commits are retried on every run"
+    )
+
+
+def ingest_one_repository(context: AssetExecutionContext, settings: ExceedsSettings, name: str) -> MaterializeResult:
+    # The repository lock keeps runs of other processes (the UI's, the schedule's and the CLI's
+    # are separate processes, and Dagster does not serialise them) from fetching into or
+    # writing the same clone and raw store at once.
+    with repository_lock(settings.data, name, log=context.log.info):
+        repo = prepare_repository(settings, name)
+        if repo.is_shallow:
+            context.log.warning(
+                f"[{repo.name}] is a shallow clone: only the commits present are counted; "
+                f"run `git fetch --unshallow` for the full history"
+            )
+        result = ingest_repository(repo, settings.raw_store())
+    context.log.info(
+        f"[{repo.name}] {result.mode}: {result.new_commits} new, {result.removed_commits} removed, "
+        f"{result.total_commits} stored commits ({result.seconds:.2f}s)"
+    )
+    if result.skipped:
+        context.log.warning(skipped_message(repo, result.skipped))
+    metadata = {
+        "repo": repo.name,
+        "branch": repo.branch,
+        "tip": repo.tip,
+        "mode": result.mode,
+        "new_commits": result.new_commits,
+        "removed_commits": result.removed_commits,
+        "is_shallow": repo.is_shallow,
+        "ingest_seconds": MetadataValue.float(round(result.seconds, 3)),
+        "skipped_commits": len(result.skipped),
+        "dagster/row_count": result.total_commits,
+        "file_changes": result.total_file_changes,
+        # where the step ran: a process of this machine, or a worker of the Dask cluster
+        "worker": f"{socket.gethostname()}:{os.getpid()}",
+    }
+    if result.skipped:
+        metadata["skipped_shas"] = MetadataValue.json(
+            [{"sha": sha, "reason": why} for sha, why in sorted(result.skipped.items())[:100]]
+        )
+    return MaterializeResult(metadata=metadata)
+
+
+def raw_history_asset(repo: RepositoryConfig) -> AssetsDefinition:
+    name = repo.display_name
+
+    @asset(
+        key=raw_history_key(name),
+        group_name=GROUP,
+        description=f"Raw git history of {name}: every commit reachable from the configured branch "
+        "and the per-file line counts of every non-merge commit, from one streaming "
+        "`git log --raw --numstat` pass (incremental; force-pushes re-ingested). Stored as "
+        "Parquet in <data-dir>/raw.",
+        kinds={"git", "parquet"},
+        metadata={"repo": name},
+        tags={"exceeds/repository": "true"},
+    )
+    def raw_git_history(context: AssetExecutionContext, settings: ExceedsSettings) -> MaterializeResult:
+        return ingest_one_repository(context, settings, name)
+
+    return raw_git_history
+
+
+def raw_history_assets(config: ExceedsConfig | None) -> list[AssetsDefinition]:
+    return [raw_history_asset(repo) for repo in (config.repositories if config else [])]
+
+
+def repositories_asset(config: ExceedsConfig | None) -> AssetsDefinition:
+    """The `repositories` table: every configured repository with its ingest state. The derived
+    tables all start from it, so it is the one asset that depends on every repository's raw
+    history (a repository added to the config is one more upstream here, nothing else)."""
+    repos = config.repositories if config else []
+
+    @asset(
+        name="repositories",
+        group_name=GROUP,
+        deps=[raw_history_key(r.display_name) for r in repos],
+        description="One row per configured repository: branch, ingested tip, stored commits, "
+        "shallow or not, when it was ingested and the commits git could not read.",
+        kinds={"duckdb"},
+    )
+    def repositories(settings: ExceedsSettings) -> Output[pl.DataFrame]:
+        table = repositories_table(
+            settings.raw_store(), [(r.display_name, r.branch) for r in settings.config.repositories]
+        )
+        return Output(table, metadata=frame_metadata(table))
+
+    return repositories

@@ -1,0 +1,79 @@
+"""The one rule for "does the published database need rebuilding?", used by the CLI and by the
+`publish_after_ingest` sensor alike.
+
+A published database (with its exports) is a function of the config, the ingested state of each
+repository and the code. Its fingerprint is written beside it after a successful publish; a
+rebuild is needed when the fingerprint differs, or when anything published is missing or
+unreadable (a deleted export, a truncated database file).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import duckdb
+
+from exceeds_pipeline.config import ExceedsConfig
+from exceeds_pipeline.ingest.raw_store import RawStore
+
+MARKER = ".published_fingerprint"
+_PACKAGE = Path(__file__).resolve().parent.parent
+
+
+def code_digest() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(_PACKAGE.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
+            digest.update(path.relative_to(_PACKAGE).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()
+
+
+def publish_fingerprint(config: ExceedsConfig, store: RawStore) -> str:
+    digest = hashlib.sha256(config.model_dump_json().encode())
+    for repo in config.repositories:
+        state = store.state(repo.display_name)
+        digest.update(
+            f"{repo.display_name}\0{state.tip if state else ''}\0{state.generation if state else ''}\n".encode()
+        )
+    digest.update(code_digest().encode())
+    return digest.hexdigest()
+
+
+def published_problem(data_dir: Path) -> str | None:
+    """What is missing or broken in what was published, or None when it is all there."""
+    database = data_dir / "exceeds.duckdb"
+    if not database.is_file():
+        return f"{database} does not exist"
+    try:
+        con = duckdb.connect(str(database), read_only=True)
+        try:
+            con.execute("SELECT count(*) FROM profiles").fetchone()
+        finally:
+            con.close()
+    except duckdb.Error as exc:
+        return f"{database} cannot be read ({str(exc).splitlines()[0]})"
+    if not (data_dir / "exports" / "index.json").is_file():
+        return f"{data_dir / 'exports' / 'index.json'} does not exist"
+    return None
+
+
+def publish_reason(data_dir: Path, fingerprint: str) -> str | None:
+    """Why the database must be rebuilt and published, or None if it is up to date."""
+    marker = data_dir / MARKER
+    if not marker.is_file():
+        return "never published"
+    problem = published_problem(data_dir)
+    if problem:
+        return problem
+    if marker.read_text().strip() != fingerprint:
+        return "the config, an ingested repository or the code changed since the last publish"
+    return None
+
+
+def record_published(data_dir: Path, fingerprint: str) -> None:
+    (data_dir / MARKER).write_text(fingerprint)
+
+
+def forget_published(data_dir: Path) -> None:
+    (data_dir / MARKER).unlink(missing_ok=True)

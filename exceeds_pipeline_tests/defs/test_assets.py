@@ -1,0 +1,95 @@
+"""The Dagster wiring asset by asset, in process: `dagster.materialize([...], resources=...)` on a
+real repository, a real warehouse DuckDB and the real resources (no CLI, no subprocess)."""
+
+import duckdb
+import polars as pl
+import pytest
+from dagster import AssetKey, instance_for_test, materialize
+
+from exceeds_pipeline.defs.history.assets import (
+    commit_links,
+    commit_skills,
+    commits_and_work_items,
+    file_changes,
+    people_and_identities,
+)
+from exceeds_pipeline.defs.ingest.assets import raw_history_asset, raw_history_key, repositories_asset
+from exceeds_pipeline.defs.profiles.assets import profiles
+from exceeds_pipeline.defs.publish.assets import PublishLock, exceeds_database
+from exceeds_pipeline.defs.quality.assets import quality_metrics
+from exceeds_pipeline.defs.resources import settings_for, warehouse_io_manager
+from exceeds_pipeline.defs.rollups.assets import monthly_rollups, repo_rollups
+from exceeds_pipeline.publish.freshness import publish_fingerprint, publish_reason
+from exceeds_pipeline_tests.conftest import git_numstat, rev_count
+from exceeds_pipeline.demo.gitscript import GitScript
+
+ANN = ("Ann Lee", "ann@example.com")
+BO = ("Bo Chen", "bo@example.com")
+
+
+@pytest.fixture
+def deployment(tmp_path):
+    repo = GitScript.init(tmp_path / "app")
+    repo.commit("Add parser", author=ANN, date="2025-03-01T10:00:00+0100", files={"p.py": "a = 1\nb = 2\n"})
+    repo.commit("Fix crash in parser on empty input", author=BO, date="2025-03-05T10:00:00+0100",
+                files={"p.py": "a = 1\n"})
+    repo.commit("Add README", author=ANN, date="2025-04-02T10:00:00+0100", files={"README.md": "# app\n"})
+    config = tmp_path / "exceeds.yaml"
+    config.write_text("repositories:\n  - path: app\n    name: acme/app\n")
+    settings = settings_for(config, tmp_path / "data")
+    resources = {"settings": settings, "io_manager": warehouse_io_manager(settings),
+                 "publish_lock": PublishLock(data_dir=settings.data_dir)}
+    return repo, settings, resources
+
+
+def _warehouse(settings, sql):
+    with duckdb.connect(str(settings.warehouse), read_only=True) as con:
+        return con.execute(sql).fetchall()
+
+
+def test_raw_history_asset_ingests_one_repository(deployment):
+    repo, settings, resources = deployment
+    config_repo = settings.config.repositories[0]
+    with instance_for_test() as instance:
+        result = materialize([raw_history_asset(config_repo)], resources=resources, instance=instance)
+        assert result.success
+        meta = result.asset_materializations_for_node(raw_history_key("acme/app").to_python_identifier())[0].metadata
+        assert meta["mode"].value == "full" and meta["new_commits"].value == 3
+        assert meta["dagster/row_count"].value == rev_count(repo.path)
+        again = materialize([raw_history_asset(config_repo)], resources=resources, instance=instance)
+        meta = again.asset_materializations_for_node(raw_history_key("acme/app").to_python_identifier())[0].metadata
+        assert meta["mode"].value == "unchanged" and meta["new_commits"].value == 0
+    assert raw_history_key("acme/app") == AssetKey(["raw_git_history", "acme_app"])
+
+
+def test_derived_assets_from_the_raw_store_to_the_published_database(deployment):
+    repo, settings, resources = deployment
+    config = settings.config
+    with instance_for_test() as instance:
+        assert materialize([raw_history_asset(config.repositories[0])], resources=resources, instance=instance).success
+        derived = [repositories_asset(config), people_and_identities, file_changes, commit_links,
+                   commits_and_work_items, commit_skills, monthly_rollups, repo_rollups,
+                   quality_metrics, profiles, exceeds_database]
+        result = materialize(derived, resources=resources, instance=instance)
+        assert result.success
+
+    # the warehouse tables are the assets' outputs, with git's numbers
+    numstat = git_numstat(repo.path)
+    rows = _warehouse(settings, "SELECT sha, lines_added, lines_deleted, files_changed FROM commits")
+    assert {sha: (a, d, f) for sha, a, d, f in rows} == numstat
+    assert _warehouse(settings, "SELECT repo, commits, tip FROM repositories") == [
+        ("acme/app", 3, repo.git("rev-parse", "HEAD").strip())]
+    assert _warehouse(settings, "SELECT person_id, month, commits FROM monthly_rollups ORDER BY 1, 2") == [
+        ("ann-lee", "2025-03", 1), ("ann-lee", "2025-04", 1), ("bo-chen", "2025-03", 1)]
+    # the published database has every table of the registry, and the publish rule is satisfied
+    with duckdb.connect(str(settings.published_database), read_only=True) as con:
+        tables = {r[0] for r in con.execute("SELECT table_name FROM duckdb_tables()").fetchall()}
+        comment = con.execute("SELECT comment FROM duckdb_columns() WHERE table_name = 'commits' "
+                              "AND column_name = 'lines_added'").fetchone()[0]
+    from exceeds_pipeline.tables import PUBLISHED_TABLES
+
+    assert tables == set(PUBLISHED_TABLES)
+    assert "git log --numstat" in comment
+    assert publish_reason(settings.data, publish_fingerprint(config, settings.raw_store())) is None
+    profile_ids = pl.read_json(settings.exports_dir / "index.json")
+    assert profile_ids.height >= 1
