@@ -52,13 +52,17 @@ def cmd_demo(args) -> int:
 
     data_dir = cfg.data_dir(args.data_dir)
     demo_dir = data_dir / "demo"
-    print(f"building demo repositories in {demo_dir / 'repos'}")
-    repos = build_demo_repositories(demo_dir / "repos", overwrite=True)
-    # The project's exceeds.yaml points at data/demo/repos; another data dir gets its own config.
-    config_path = cfg.PROJECT_ROOT / "exceeds.yaml"
-    if data_dir != cfg.data_dir(None) or not config_path.exists():
-        config_path = write_demo_config(demo_dir / "exceeds.demo.yaml", repos)
-    outcome = run_pipeline(config_path, data_dir, lock_timeout=args.lock_timeout)
+
+    def build_demo() -> Path:
+        print(f"building demo repositories in {demo_dir / 'repos'}")
+        repos = build_demo_repositories(demo_dir / "repos", overwrite=True)
+        # The project's exceeds.yaml points at data/demo/repos; another data dir gets its own config.
+        config_path = cfg.PROJECT_ROOT / "exceeds.yaml"
+        if data_dir != cfg.data_dir(None) or not config_path.exists():
+            config_path = write_demo_config(demo_dir / "exceeds.demo.yaml", repos)
+        return config_path
+
+    outcome = run_pipeline(None, data_dir, lock_timeout=args.lock_timeout, prepare=build_demo)
     if not outcome.published:
         return _report(outcome)
     print(f"published database: {data_dir / 'exceeds.duckdb'}")

@@ -134,7 +134,7 @@ class ScheduleConfig(_Strict):
         from dagster._utils.schedules import is_valid_cron_string
 
         if len(cron.split()) != 5 or not is_valid_cron_string(cron):
-            raise ValueError(f"{cron!r} is not a valid 5-field cron expression (e.g. \"0 2 * * *\")")
+            raise ValueError(f"{cron!r} is not a 5-field cron expression (e.g. \"0 2 * * *\")")
         return cron
 
     @field_validator("timezone")

@@ -118,7 +118,7 @@ def build_definitions(settings: ExceedsSettings) -> Definitions:
         resources={
             "settings": settings,
             "io_manager": warehouse_io_manager(settings),
-            "publish_lock": PublishLock(data_dir=settings.data_dir),
+            "publish_lock": PublishLock(data_dir=settings.data_dir, warehouse=str(settings.warehouse)),
         },
     )
 

@@ -245,20 +245,30 @@ def run_pipeline(
     data_dir: Path,
     echo: Callable[[str], None] = print,
     lock_timeout: float | None = None,
+    prepare: Callable[[], Path] | None = None,
 ) -> PipelineOutcome:
     """Ingest every configured repository, then derive and publish; one run per data dir at a
-    time (a second one waits for `pipeline.lock`, or raises LockTimeout after `lock_timeout`)."""
+    time (a second one waits for `pipeline.lock`, or raises LockTimeout after `lock_timeout`).
+
+    `prepare`, if given, runs first while the lock is held and returns the config path to use
+    (`exceeds demo` builds its repositories there, so a second demo cannot rebuild them under
+    a running one)."""
     from exceeds_pipeline.defs.resources import settings_for
     from exceeds_pipeline.locks import pipeline_lock
 
     started = time.perf_counter()
-    settings = settings_for(config_path, data_dir)
-    settings.config  # invalid config: ConfigError before anything runs
-    check_data_dir(settings.data)
+    data_dir = Path(data_dir)
+    if prepare is None:
+        settings_for(config_path, data_dir).config  # invalid config: ConfigError before anything runs
+    check_data_dir(data_dir)
     home = prepare_instance()
     # The pipeline lock keeps two `exceeds` commands on one data dir (processes Dagster does not
     # know about: `exceeds demo` rebuilds repositories before any run starts) from interleaving.
-    with pipeline_lock(settings.data, echo=echo, timeout=lock_timeout), _interrupts() as interrupted:
+    with pipeline_lock(data_dir, echo=echo, timeout=lock_timeout), _interrupts() as interrupted:
+        if prepare is not None:
+            config_path = prepare()
+        settings = settings_for(config_path, data_dir)
+        settings.config
         outcome = _nothing_to_do(settings, echo) or _run_locked(settings, home, echo, interrupted)
     outcome.seconds = time.perf_counter() - started
     return outcome

@@ -9,6 +9,7 @@ Separate folders let repositories be ingested by parallel processes without shar
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import uuid
@@ -16,6 +17,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 import polars as pl
+import pyarrow.parquet as pq
 
 from exceeds_pipeline.ingest.repository import storage_slug
 from exceeds_pipeline.schemas import RAW_COMMITS_SCHEMA, RAW_FILE_CHANGES_SCHEMA, empty_frame
@@ -35,27 +37,64 @@ class IngestState:
     git_dir: str | None = None
     # Commits git could not read (missing or corrupt objects): not stored, retried every run.
     skipped: list[str] = field(default_factory=list)
+    # {file name: [size, blake2b]} of this generation's files: a damaged file (truncated, a
+    # flipped bit) is found before it is read, and the repository is ingested again.
+    files: dict[str, list] = field(default_factory=dict)
+
+
+def file_digest(path: Path) -> list:
+    with open(path, "rb") as f:
+        return [os.fstat(f.fileno()).st_size, hashlib.file_digest(f, "blake2b").hexdigest()]
 
 
 class RawStore:
     def __init__(self, root: Path):
         self.root = Path(root)
+        self._verified: dict[tuple, str | None] = {}  # (path, size, mtime) -> problem
 
     def folder(self, repo: str) -> Path:
         return self.root / storage_slug(repo)
 
     def state(self, repo: str) -> IngestState | None:
+        """The stored state, or None when there is none or it cannot be trusted (unreadable
+        state.json, a missing or damaged Parquet file): the next ingest rebuilds it."""
+        return self.check(repo)[0]
+
+    def check(self, repo: str) -> tuple[IngestState | None, str | None]:
+        """(state or None, what is damaged or None)."""
         folder = self.folder(repo)
         try:
             state = IngestState(**json.loads((folder / "state.json").read_text()))
         except FileNotFoundError:
-            return None
-        except (ValueError, TypeError):
-            return None  # unreadable state: treated as never ingested, the next run rebuilds it
+            return None, None
+        except (ValueError, TypeError, OSError):
+            return None, f"{folder / 'state.json'} is unreadable"
         for table in ("commits", "file_changes"):
-            if not (folder / f"{table}-{state.generation}.parquet").is_file():
-                return None  # its files are gone (deleted, partial restore): rebuilt, too
-        return state
+            name = f"{table}-{state.generation}.parquet"
+            problem = self._verify(folder / name, state.files.get(name))
+            if problem:
+                return None, problem
+        return state, None
+
+    def _verify(self, path: Path, expected: list | None) -> str | None:
+        try:
+            stat = path.stat()
+        except OSError:
+            return f"{path} is missing"
+        key = (str(path), stat.st_size, stat.st_mtime_ns)
+        if key in self._verified:
+            return self._verified[key]
+        problem = None
+        if expected is not None:  # states of older versions carry no digests: footer check
+            if stat.st_size != expected[0] or file_digest(path) != list(expected):
+                problem = f"{path} is damaged (its checksum differs from the one stored when it was written)"
+        else:
+            try:
+                pq.read_metadata(path)
+            except Exception as exc:  # noqa: BLE001 - any unreadable footer
+                problem = f"{path} is damaged ({exc})"
+        self._verified[key] = problem
+        return problem
 
     def read(self, repo: str) -> tuple[pl.DataFrame, pl.DataFrame]:
         state = self.state(repo)
@@ -87,15 +126,34 @@ class RawStore:
         previous = self.state(state.repo)
         state.generation = uuid.uuid4().hex[:12]
         state.commits = commits.height
-        for name, frame in (("commits", commits), ("file_changes", file_changes)):
-            tmp = folder / f".{name}-{state.generation}.parquet.tmp"
-            frame.write_parquet(tmp, statistics=False)
-            fsync_path(tmp)
-            tmp.rename(folder / f"{name}-{state.generation}.parquet")
-        tmp_state = folder / f".state-{state.generation}.json.tmp"
-        tmp_state.write_text(json.dumps(asdict(state), indent=2))
-        fsync_path(tmp_state)
-        os.replace(tmp_state, folder / "state.json")
+        state.files = {}
+        written: list[Path] = []
+        try:
+            for name, frame in (("commits", commits), ("file_changes", file_changes)):
+                final = folder / f"{name}-{state.generation}.parquet"
+                tmp = folder / f".{final.name}.tmp"
+                written += [tmp, final]
+                frame.write_parquet(tmp, statistics=False)
+                fsync_path(tmp)
+                state.files[final.name] = file_digest(tmp)
+                tmp.rename(final)
+            tmp_state = folder / f".state-{state.generation}.json.tmp"
+            written.append(tmp_state)
+            tmp_state.write_text(json.dumps(asdict(state), indent=2))
+            fsync_path(tmp_state)
+            os.replace(tmp_state, folder / "state.json")
+        except Exception as exc:
+            # Disk full or the like: nothing of this write stays behind, the previous state is
+            # untouched, and the message says what to do.
+            for path in written:
+                path.unlink(missing_ok=True)
+            if not isinstance(exc, OSError) and "space" not in str(exc).lower():
+                raise
+            raise OSError(
+                getattr(exc, "errno", None) or 28, f"[{state.repo}] cannot write the raw store in {folder}: "
+                f"{getattr(exc, 'strerror', None) or exc}; free space (or fix permissions) and run again — the "
+                f"previously stored history is kept"
+            ) from exc
         # The previous generation stays until the next write: a reader (a publish run in another
         # process) that read the old state.json a moment ago can still open its files. Older
         # generations and leftovers of killed writes go.

@@ -190,12 +190,24 @@ def resolve_branch(name: str, git_dir: Path, branch: str | None) -> tuple[str, s
         return ref or "HEAD", proc.stdout.decode().strip()
     if branch.startswith("-"):
         raise GitError(name, f"branch {branch!r} is not a valid branch name")
-    for ref in (f"refs/heads/{branch}", f"refs/remotes/origin/{branch}", f"refs/tags/{branch}"):
+    def commit_of(ref: str) -> str | None:
         proc = run_git(git_dir, ["rev-parse", "--verify", "--quiet", f"{ref}^{{commit}}"], name, check=False)
-        if proc.returncode == 0:
-            return branch, proc.stdout.decode().strip()
+        return proc.stdout.decode().strip() if proc.returncode == 0 else None
+
+    # A local branch, else a tag, else an explicitly remote-tracking name (`origin/main`).
+    for ref in (f"refs/heads/{branch}", f"refs/tags/{branch}", f"refs/remotes/{branch}"):
+        sha = commit_of(ref)
+        if sha:
+            return branch, sha
     heads = git_text(git_dir, ["for-each-ref", "--format=%(refname:short)", "refs/heads"], name)
     available = ", ".join(heads.split()[:10]) or "none"
+    if commit_of(f"refs/remotes/origin/{branch}"):
+        # Never silently: a local branch renamed away leaves a stale remote-tracking copy.
+        raise GitError(
+            name, f"branch {branch!r} is not a local branch (branches: {available}); only the "
+            f"remote-tracking origin/{branch} exists, as last fetched. Set `branch: origin/{branch}` "
+            f"to analyse that, or fix `branch:` in the config"
+        )
     raise GitError(
         name, f"branch {branch!r} does not exist (branches: {available}); fix `branch:` in the config"
     )

@@ -92,3 +92,35 @@ def publish_database(
     fsync_path(target.parent)
     return counts
 
+
+
+class WarehouseBusy(RuntimeError):
+    """Another process holds the working database open for writing."""
+
+
+def ensure_warehouse(path: Path) -> str | None:
+    """Make sure the working DuckDB file can be opened for writing, at once (no minutes of
+    retries): a damaged one is removed (everything in it is derived from the raw store and is
+    rebuilt by the run) and the reason returned; one that another process holds open raises
+    WarehouseBusy naming that process and what to do."""
+    try:
+        con = duckdb.connect(str(path))
+        try:
+            con.execute("SELECT count(*) FROM duckdb_tables()").fetchone()
+        finally:
+            con.close()
+        return None
+    except duckdb.IOException as exc:
+        text = str(exc)
+        if "lock" in text.lower():
+            holder = text.split("Conflicting lock is held in", 1)[-1].strip().rstrip(".") if "Conflicting" in text else "another process"
+            raise WarehouseBusy(
+                f"the working database {path} is held open by {holder}; close that program "
+                f"(or wait for it) and run again"
+            ) from None
+        reason = text.splitlines()[0]
+    except duckdb.Error as exc:
+        reason = str(exc).splitlines()[0]
+    for damaged in (path, path.with_name(path.name + ".wal")):
+        damaged.unlink(missing_ok=True)
+    return f"{path} could not be opened ({reason}); it was removed and is rebuilt from the raw store"

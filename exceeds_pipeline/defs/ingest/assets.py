@@ -47,13 +47,18 @@ def ingest_one_repository(context: AssetExecutionContext, settings: ExceedsSetti
     # are separate processes, and Dagster does not serialise them) from fetching into or
     # writing the same clone and raw store at once.
     with repository_lock(settings.data, name, log=context.log.info):
+        store = settings.raw_store()
+        _, damage = store.check(name)
+        if damage:
+            context.log.warning(f"[{name}] the stored history cannot be trusted ({damage}): "
+                                f"reading the whole history again")
         repo = prepare_repository(settings, name)
         if repo.is_shallow:
             context.log.warning(
                 f"[{repo.name}] is a shallow clone: only the commits present are counted; "
                 f"run `git fetch --unshallow` for the full history"
             )
-        result = ingest_repository(repo, settings.raw_store())
+        result = ingest_repository(repo, store)
     context.log.info(
         f"[{repo.name}] {result.mode}: {result.new_commits} new, {result.removed_commits} removed, "
         f"{result.total_commits} stored commits ({result.seconds:.2f}s)"
@@ -70,6 +75,7 @@ def ingest_one_repository(context: AssetExecutionContext, settings: ExceedsSetti
         "is_shallow": repo.is_shallow,
         "ingest_seconds": MetadataValue.float(round(result.seconds, 3)),
         "skipped_commits": len(result.skipped),
+        "rebuilt_damaged_store": damage or "",
         "dagster/row_count": result.total_commits,
         "file_changes": result.total_file_changes,
         # where the step ran: a process of this machine, or a worker of the Dask cluster

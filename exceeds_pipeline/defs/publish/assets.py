@@ -1,6 +1,7 @@
 """The published database users query, replaced atomically at the end of each build."""
 
 from contextlib import contextmanager
+from pathlib import Path
 
 from dagster import (
     AssetExecutionContext,
@@ -13,7 +14,7 @@ from dagster import (
 
 from exceeds_pipeline.defs.resources import ExceedsSettings
 from exceeds_pipeline.locks import publish_lock
-from exceeds_pipeline.publish.database import publish_database, remove_stale_temporaries
+from exceeds_pipeline.publish.database import ensure_warehouse, publish_database, remove_stale_temporaries
 from exceeds_pipeline.publish.freshness import publish_fingerprint, record_published
 from exceeds_pipeline.tables import PUBLISHED_TABLES
 
@@ -29,10 +30,17 @@ class PublishLock(ConfigurableResource):
 
     data_dir: str
 
+    warehouse: str = ""
+
     @contextmanager
     def yield_for_execution(self, context: InitResourceContext):
         log = context.log.info if context.log is not None else None
         with publish_lock(self.data_dir, log=log):
+            # Holding the lock, no run of ours has the warehouse open: if it cannot be opened
+            # now, it is damaged (removed, rebuilt) or another program holds it (said at once).
+            rebuilt = ensure_warehouse(Path(self.warehouse)) if self.warehouse else None
+            if rebuilt and context.log is not None:
+                context.log.warning(rebuilt)
             yield self
 
 
