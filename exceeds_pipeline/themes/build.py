@@ -82,8 +82,8 @@ def module_name(path: str) -> str | None:
     in_tests = any(d.lower() in lex["test_dirs"] for d in dirs)
     if in_tests or re.match(r"(?i)^test_|_tests?$|\.test$|\.spec$", stem):
         stem = re.sub(r"(?i)^test_|_tests?$", "", stem)
-    meaningful = [d for d in dirs if d.lower() not in lex["generic_dirs"] and d.lower() not in lex["test_dirs"]
-                  and not d.startswith(".")]
+    dirs = [d.lstrip(".") for d in dirs]
+    meaningful = [d for d in dirs if d.lower() not in lex["generic_dirs"] and d.lower() not in lex["test_dirs"]]
     area = _words(meaningful[-1]) if meaningful else ""
     stem_words = _words(stem) if stem and stem.lower() not in lex["generic_stems"] and stem.lower().lstrip("_") not in lex["generic_stems"] else ""
     if stem_words and area and stem_words.lower() == area.lower():
@@ -92,6 +92,17 @@ def module_name(path: str) -> str | None:
     if not name or len(name) < 2:
         return None
     return _display(name)
+
+
+def area_name(path: str) -> str | None:
+    """The area a path belongs to: its deepest directory that is not generic (or None)."""
+    lex = lexicon()
+    dirs = [p.lstrip(".") for p in (path or "").split("/")[:-1] if p]
+    meaningful = [d for d in dirs if d.lower() not in lex["generic_dirs"] and d.lower() not in lex["test_dirs"]]
+    if not meaningful:
+        return None
+    name = _words(meaningful[-1])
+    return _display(name) if len(name) >= 2 else None
 
 
 def theme_key(name: str) -> str:
@@ -136,14 +147,22 @@ def _path_themes(own: pl.DataFrame, file_changes: pl.DataFrame) -> pl.DataFrame:
     if rows.height == 0:
         return pl.DataFrame(schema=THEMES_SCHEMA)
     paths = rows.select("path").unique()
-    names = paths.with_columns(pl.col("path").map_elements(module_name, return_dtype=pl.String).alias("theme"))
+    names = pl.concat([
+        paths.with_columns(pl.col("path").map_elements(module_name, return_dtype=pl.String).alias("theme")),
+        paths.with_columns(pl.col("path").map_elements(area_name, return_dtype=pl.String).alias("theme")),
+    ]).drop_nulls("theme").unique()
     per_item = (
-        rows.join(names, on="path").drop_nulls("theme")
+        rows.join(names, on="path")
         .group_by("person_id", "repo", "month", "item", "theme").agg(pl.col("lines").sum())
         .with_columns(pl.col("lines").log1p().alias("w"))
     )
     scoped = _scoped(per_item)
-    total = scoped.group_by(_KEYS).agg(pl.col("w").sum().alias("_total"))
+    # The share of the scope's changes in a module (a path counts once for its module and once
+    # for its area, so the total is per path, not per name).
+    total = _scoped(
+        rows.group_by("person_id", "repo", "month", "item", "path").agg(pl.col("lines").sum())
+        .group_by("person_id", "repo", "month", "item").agg(pl.col("lines").sum().log1p().alias("w"))
+    ).group_by(_KEYS).agg(pl.col("w").sum().alias("_total"))
     return (
         scoped.group_by([*_KEYS, "theme"])
         .agg(pl.col("w").sum(), pl.col("item").unique().sort().alias("work_item_ids"))
@@ -194,7 +213,7 @@ def _term_themes(own: pl.DataFrame, commits: pl.DataFrame, work_items: pl.DataFr
         return pl.DataFrame(schema=THEMES_SCHEMA)
     items = work_items.select(pl.col("work_item_id").alias("item"), "repo", "person_id", "title").unique("item")
     items = items.with_columns(
-        pl.col("title").map_elements(lambda t: sorted(title_terms(clean_title(t).text)),
+        pl.col("title").map_elements(lambda t: sorted({theme_key(g) for g in title_terms(clean_title(t).text)} - {""}),
                                      return_dtype=pl.List(pl.String)).alias("term")
     )
     grams = items.select("item", "repo", "person_id", "term").explode("term").drop_nulls("term")
@@ -265,11 +284,13 @@ def _remember_case(titles: list[str]) -> None:
         for n in (1, 2, 3):
             for i in range(len(words) - n + 1):
                 written = " ".join(words[i:i + n])
-                counts = seen.setdefault(written.lower(), {})
-                counts[written] = counts.get(written, 0) + (0 if i == 0 else 2) + 1  # sentence-initial caps count less
+                if i == 0 and re.fullmatch(r"[A-Z][a-z0-9]+", words[0]):
+                    written = words[0].lower() + written[len(words[0]):]  # sentence-initial capital
+                counts = seen.setdefault(theme_key(written), {})
+                counts[written] = counts.get(written, 0) + 1
     _ORIGINAL_CASE.clear()
     for low, counts in seen.items():
-        _ORIGINAL_CASE[low] = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0] != low, kv[0]))[0][0]
+        _ORIGINAL_CASE[low] = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
 
 
 def person_themes(
