@@ -471,7 +471,7 @@ def person_skills(
         .join(counted.select("repo", "sha", "person_id",
                              pl.coalesce(pl.col("work_item_id"), pl.col("repo") + pl.lit("@") + pl.col("sha").str.slice(0, 12)).alias("item")),
               on=["repo", "sha"])
-        .explode("skills").drop_nulls("skills").rename({"skills": "skill"})
+        .explode("skills", empty_as_null=False).drop_nulls("skills").rename({"skills": "skill"})
     )
     per_item = rows.group_by("person_id", "skill", "item").agg(pl.len().alias("n"))
     return (

@@ -212,15 +212,20 @@ def _term_themes(own: pl.DataFrame, commits: pl.DataFrame, work_items: pl.DataFr
     if work_items.height == 0:
         return pl.DataFrame(schema=THEMES_SCHEMA)
     items = work_items.select(pl.col("work_item_id").alias("item"), "repo", "person_id", "title").unique("item")
+    items = items.with_columns(pl.col("title").map_elements(lambda t: clean_title(t).text.lower(), return_dtype=pl.String)
+                               .alias("_clean"))
     items = items.with_columns(
         pl.col("title").map_elements(lambda t: sorted({theme_key(g) for g in title_terms(clean_title(t).text)} - {""}),
                                      return_dtype=pl.List(pl.String)).alias("term")
     )
     grams = items.select("item", "repo", "person_id", "term").explode("term").drop_nulls("term")
-    n_repo = items.group_by("repo").agg(pl.len().alias("_nr"))
-    n_person = items.group_by("repo", "person_id").agg(pl.len().alias("_np"))
-    df_repo = grams.group_by("repo", "term").agg(pl.len().alias("_dr"))
-    df_person = grams.group_by("repo", "person_id", "term").agg(pl.len().alias("_dp"))
+    # Counted per distinct clean title: a change, its revert and its reland are one title.
+    distinct = items.unique(["repo", "person_id", "_clean"], keep="first").select("item")
+    counted_grams = grams.join(distinct, on="item", how="semi")
+    n_repo = items.group_by("repo").agg(pl.col("_clean").n_unique().alias("_nr"))
+    n_person = items.group_by("repo", "person_id").agg(pl.col("_clean").n_unique().alias("_np"))
+    df_repo = counted_grams.group_by("repo", "term").agg(pl.len().alias("_dr"))
+    df_person = counted_grams.group_by("repo", "person_id", "term").agg(pl.len().alias("_dp"))
     lift = (
         df_person.join(df_repo, on=["repo", "term"]).join(n_repo, on="repo").join(n_person, on=["repo", "person_id"])
         # the person's rate against everybody else's (add-one smoothed)
@@ -319,7 +324,7 @@ def person_themes(
         .agg(
             pl.col("theme").first(),
             pl.col("weight").first(),
-            pl.col("work_item_ids").flatten().unique().sort(),
+            pl.col("work_item_ids").list.explode(keep_nulls=False, empty_as_null=False).unique().sort(),
             pl.col("source").first(),
         )
         .with_columns(pl.col("weight").round(4))

@@ -111,7 +111,7 @@ def title_terms(text: str, max_n: int = 3) -> set[str]:
     for n in range(1, max_n + 1):
         for i in range(len(words) - n + 1):
             gram = words[i:i + n]
-            if gram[0] in stop or gram[-1] in stop:
+            if any(g in stop for g in gram):
                 continue
             if n == 1 and (gram[0] in lex["generic_terms"] or len(gram[0]) < 3 or gram[0].isdigit()):
                 continue
