@@ -344,10 +344,15 @@ _NOT_PROSE = (
 )
 
 
-def message_prose(message: pl.Expr) -> pl.Expr:
-    """The prose of a commit message: :data:`_NOT_PROSE` removed (Polars expression)."""
+_CODE_TOKENS = 3  # the last patterns: calls, dotted names, code-looking lines
+
+
+def message_prose(message: pl.Expr, code_tokens: bool = True) -> pl.Expr:
+    """The prose of a commit message: :data:`_NOT_PROSE` removed (Polars expression). With
+    ``code_tokens=False`` calls, dotted names and code-looking lines stay (for message_regex
+    rules, which anchor on forms such as ``test(parser):``)."""
     out = message.fill_null("")
-    for pattern in _NOT_PROSE:
+    for pattern in _NOT_PROSE if code_tokens else _NOT_PROSE[:-_CODE_TOKENS]:
         out = out.str.replace_all(pattern, " ")
     return out
 
@@ -420,16 +425,19 @@ def skills_per_commit(
 
     # --- messages: prose only, repository name words removed --------------------------------
     text_col = "message" if "message" in commits.columns else "subject"
-    msg_rules = [(r.name, r.message_pattern) for r in rules.rules if r.message_pattern]
+    msg_rules = [(r.name, _terms_regex(r.message_terms)) for r in rules.rules if r.message_terms]
+    re_rules = [(r.name, "|".join(f"(?:{x})" for x in r.message_regex)) for r in rules.rules if r.message_regex]
     subj_rules = [(r.name, r.subject_pattern) for r in rules.rules if r.subject_pattern]
-    if (msg_rules or subj_rules) and commits.height:
+    if (msg_rules or subj_rules or re_rules) and commits.height:
         messages = commits.select(
             "repo", "sha",
             message_prose(pl.col(text_col)).alias("text"),
+            message_prose(pl.col(text_col), code_tokens=False).alias("raw"),
             message_prose(pl.col(text_col).fill_null("").str.split("\n").list.first()).alias("subj"),
         )
         messages = _without_repo_words(_without_repo_words(messages, "text"), "subj")
-        for found in (_flag_pairs(messages, "text", msg_rules), _flag_pairs(messages, "subj", subj_rules)):
+        for found in (_flag_pairs(messages, "text", msg_rules), _flag_pairs(messages, "subj", subj_rules),
+                      _flag_pairs(messages, "raw", re_rules)):
             if found is not None:
                 pairs.append(found)
 
