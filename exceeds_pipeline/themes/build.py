@@ -35,7 +35,7 @@ import re
 
 import polars as pl
 
-from exceeds_pipeline.themes.text import clean_title, lexicon, title_terms
+from exceeds_pipeline.themes.text import clean_title, display_words, lexicon, title_terms
 
 __all__ = ["MAX_THEMES", "MIN_LIFT", "MIN_TERM_ITEMS", "THEMES_SCHEMA", "module_name", "person_themes", "theme_key"]
 
@@ -64,7 +64,8 @@ def _words(segment: str) -> str:
 
 
 def _display(name: str) -> str:
-    name = re.sub(r"\s+", " ", name).strip()
+    words = display_words()
+    name = " ".join(words.get(w.lower(), w) for w in re.sub(r"\s+", " ", name).strip().split(" "))
     if re.fullmatch(r"[a-z][a-z0-9]*", name.split(" ")[0]):
         return name[0].upper() + name[1:]
     return name

@@ -15,7 +15,7 @@ from importlib import resources
 
 import yaml
 
-__all__ = ["CleanTitle", "clean_title", "lexicon", "title_terms"]
+__all__ = ["CleanTitle", "clean_title", "display_words", "lexicon", "title_terms"]
 
 _WRAPPER = re.compile(
     r"""^\s*(?P<kind>revert|reapply|re-apply|reland|re-land|relanding|back\s*out|unrevert)(?:ing)?\b
@@ -43,7 +43,14 @@ def lexicon() -> dict[str, frozenset[str]]:
     """The word lists of ``lexicon.yaml`` (lower-cased sets)."""
     text = resources.files("exceeds_pipeline.themes").joinpath("lexicon.yaml").read_text(encoding="utf-8")
     doc = yaml.safe_load(text)
-    return {key: frozenset(str(v).lower() for v in (values or [])) for key, values in doc.items()}
+    return {key: frozenset(str(v).lower() for v in (values or [])) for key, values in doc.items() if key != "display"}
+
+
+@lru_cache(maxsize=1)
+def display_words() -> dict[str, str]:
+    """``lexicon.yaml`` display: how a word is written in a theme name (``cli`` -> ``CLI``)."""
+    text = resources.files("exceeds_pipeline.themes").joinpath("lexicon.yaml").read_text(encoding="utf-8")
+    return {str(k).lower(): str(v) for k, v in (yaml.safe_load(text).get("display") or {}).items()}
 
 
 @dataclass(frozen=True)
