@@ -77,6 +77,8 @@ _STRINGS = re.compile(rb"'''.*?'''|\"\"\".*?\"\"\"|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^
 # An API name, not a prose word from a multi-line docstring: dotted, snake_case, camelCase,
 # CamelCase or ALL-CAPS.
 _API = re.compile(rb"[._]|[a-z][A-Z]|^[A-Z][a-z0-9]*[A-Z]|^[A-Z0-9]{3,}$")
+_CALL = re.compile(rb"(?<![\w.])([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*\(")
+_FROM_NAMES = re.compile(rb"^\s*from\s+([A-Za-z_][\w.]*)\s+import\s+\(?([\w\s,]+)")
 _TERM = re.compile(rb"(?<![\w.])[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
 
 _PY_IMPORT = re.compile(rb"^\s*(?:from\s+([A-Za-z_][\w.]*)\s+import\b|import\s+([A-Za-z_][\w.]*(?:\s*(?:as\s+\w+)?\s*,\s*[A-Za-z_][\w.]*)*))")
@@ -160,6 +162,14 @@ def evidence_from_patch(patch: bytes, max_bytes: int = MAX_BYTES) -> tuple[list[
             break
         code = line[1:]
         _imports(family, code, imports)
+        if family == "py":
+            m = _FROM_NAMES.match(code)
+            if m:  # `from flask import Blueprint`: Blueprint and flask.Blueprint are used
+                for name in m.group(2).split(b","):
+                    name = name.split()[0] if name.split() else b""
+                    if name and name != b"as":
+                        terms[name] += 1
+                        terms[m.group(1) + b"." + name] += 1
         if family == "c" and code.lstrip().startswith(b"#"):
             continue
         stripped = code.lstrip()
@@ -169,6 +179,9 @@ def evidence_from_patch(patch: bytes, max_bytes: int = MAX_BYTES) -> tuple[list[
         code = (_COMMENT.get(family) or _SLASH_COMMENT).sub(b"", code)
         for term in _TERM.findall(code):
             if len(term) >= 3 and term not in _KEYWORDS and _API.search(term):
+                terms[term] += 1
+        for term in _CALL.findall(code):  # a call is code whatever its case: Blueprint(...), parse(...)
+            if len(term) >= 3 and term not in _KEYWORDS and not _API.search(term):
                 terms[term] += 1
     kept_imports = list(dict.fromkeys(imports))[:MAX_IMPORTS]
     ranked = sorted(terms.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_TERMS]
