@@ -144,45 +144,58 @@ def _imports(family: str, line: bytes, out: list[str]) -> None:
             out.append(m.group(1).decode("utf-8", "replace"))
 
 
+_SECTION = re.compile(rb"^\+\+\+ (?:b/)?(.*)$", re.M)
+_ADDED = re.compile(rb"^\+(?!\+\+ )(.*)$", re.M)
+_IMPORT_LINES = re.compile(
+    rb"^[ \t]*(?:import|from|#[ \t]*(?:include|import)|use|pub[ \t]+use|extern|require|\"|[\w.]+[ \t]+\").*$"
+    rb"|^.*(?:\bfrom[ \t]+['\"]|\brequire[ \t]*\(|\bimport[ \t]*\().*$", re.M)
+_SKIP_LINE = re.compile(rb"^\s*(?:\*|//|/\*|#|>>>).*$", re.M)
+
+
 def evidence_from_patch(patch: bytes, max_bytes: int = MAX_BYTES) -> tuple[list[str], list[str]]:
-    """(imports, code_terms) of one commit's ``git log -p -U0`` text."""
+    """(imports, code_terms) of one commit's ``git log -p -U0`` text.
+
+    Per file section (``+++ b/path``) of a known language: the added lines, at most
+    ``max_bytes`` over the commit; imports from the lines that look like imports; code terms
+    from the lines left once comment lines, comments and string literals are removed, all
+    with a few regex passes over the section (no per-line Python work for ordinary lines)."""
     imports: list[str] = []
     terms: Counter[bytes] = Counter()
-    family: str | None = None
     budget = max_bytes
-    for line in patch.split(b"\n"):
-        if line.startswith(b"+++ "):
-            path = line[4:]
-            family = _family(path[2:] if path.startswith(b"b/") else path)
-            continue
-        if not line.startswith(b"+") or family is None:
-            continue
-        budget -= len(line)
-        if budget < 0:
+    heads = list(_SECTION.finditer(patch))
+    for n, head in enumerate(heads):
+        if budget <= 0:
             break
-        code = line[1:]
-        _imports(family, code, imports)
-        if family == "py":
-            m = _FROM_NAMES.match(code)
-            if m:  # `from flask import Blueprint`: Blueprint and flask.Blueprint are used
-                for name in m.group(2).split(b","):
-                    name = name.split()[0] if name.split() else b""
-                    if name and name != b"as":
-                        terms[name] += 1
-                        terms[m.group(1) + b"." + name] += 1
-        if family == "c" and code.lstrip().startswith(b"#"):
+        family = _family(head.group(1).rstrip(b"\r"))
+        if family is None:
             continue
-        stripped = code.lstrip()
-        if stripped.startswith((b"*", b"//", b"/*", b"#", b">>>")):
+        body = patch[head.end(): heads[n + 1].start() if n + 1 < len(heads) else len(patch)]
+        added = b"\n".join(_ADDED.findall(body))
+        if len(added) > budget:
+            added = added[:budget].rsplit(b"\n", 1)[0]
+        budget -= len(added) + 1
+        if not added:
             continue
+        for line in _IMPORT_LINES.findall(added):
+            if True:
+                _imports(family, line, imports)
+                if family == "py":
+                    m = _FROM_NAMES.match(line)
+                    if m:  # `from flask import Blueprint`: Blueprint and flask.Blueprint are used
+                        for name in m.group(2).split(b","):
+                            name = name.split()[0] if name.split() else b""
+                            if name and name != b"as":
+                                terms[name] += 1
+                                terms[m.group(1) + b"." + name] += 1
+        code = _SKIP_LINE.sub(b"", added)
         code = _STRINGS.sub(b" ", code)
-        code = (_COMMENT.get(family) or _SLASH_COMMENT).sub(b"", code)
-        for term in _TERM.findall(code):
+        code = re.sub(_COMMENT.get(family, _SLASH_COMMENT).pattern, b"", code, flags=re.M)
+        for term, count in Counter(_TERM.findall(code)).items():
             if len(term) >= 3 and term not in _KEYWORDS and _API.search(term):
-                terms[term] += 1
-        for term in _CALL.findall(code):  # a call is code whatever its case: Blueprint(...), parse(...)
+                terms[term] += count
+        for term, count in Counter(_CALL.findall(code)).items():  # a call is code whatever its case
             if len(term) >= 3 and term not in _KEYWORDS and not _API.search(term):
-                terms[term] += 1
+                terms[term] += count
     kept_imports = list(dict.fromkeys(imports))[:MAX_IMPORTS]
     ranked = sorted(terms.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_TERMS]
     return kept_imports, sorted(t.decode("ascii", "replace") for t, _ in ranked)
