@@ -199,7 +199,8 @@ def month_sentences(name: str, entry: dict, used: set[str] | None = None,
         other = {c: n for c, n in (entry.get("work_items") or {}).items()
                  if c not in ("feature", "bug", "revert") and n}
         if other:
-            listed = _join([f"{_n(n)} {c}" + ("" if c in ("docs", "other", "perf") else " change" + ("s" if n > 1 else ""))
+            label = {"perf": "performance"}
+            listed = _join([f"{_n(n)} {label.get(c, c)} change" + ("s" if n > 1 else "")
                             for c, n in sorted(other.items(), key=lambda kv: (-kv[1], kv[0]))])
             if not features and not bugs:
                 text = _pick(key + "o", ["The work was {l}, with no new feature or bug fix.",
@@ -295,7 +296,7 @@ def profile_sentences(profile: dict) -> list[dict]:
     langs = [lang["name"] for lang in profile["skills"]["languages"]]
     out.append(_sentence(
         f"They added {_plural(loc['added'], 'line')} of code and removed {_n(loc['deleted'])}"
-        + (f", mostly in {_names(langs)}" if langs else "") + ".", []))
+        + (f", mostly in {_join(langs[:MAX_NAMES])}" if langs else "") + ".", []))
     skills = profile["skills"]["technical"][:MAX_NAMES + 1]
     if skills:
         out.append(_sentence(

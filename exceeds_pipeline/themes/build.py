@@ -71,22 +71,31 @@ def _display(name: str) -> str:
     return name
 
 
-def module_name(path: str) -> str | None:
-    """The module a path belongs to, as a theme name, or None when it names nothing."""
+def module_name(path: str, repo: str = "") -> str | None:
+    """The module a path belongs to, as a theme name, or None when it names nothing.
+
+    Directories named like the repository itself (``src/flask`` in pallets/flask) are generic
+    there: every file of the repository is in them."""
     lex = lexicon()
+    own = _repo_words(repo)
     parts = [p for p in (path or "").split("/") if p]
     if not parts:
         return None
     file_name = parts[-1]
     dirs = parts[:-1]
     stem = file_name.split(".")[0] if not file_name.startswith(".") else ""
+    if "." not in file_name or file_name.rsplit(".", 1)[-1].lower() not in lex["code_extensions"]:
+        stem = ""  # configuration, data and docs name only their area
     in_tests = any(d.lower() in lex["test_dirs"] for d in dirs)
     if in_tests or re.match(r"(?i)^test_|_tests?$|\.test$|\.spec$", stem):
         stem = re.sub(r"(?i)^test_|_tests?$", "", stem)
     dirs = [d.lstrip(".") for d in dirs]
-    meaningful = [d for d in dirs if d.lower() not in lex["generic_dirs"] and d.lower() not in lex["test_dirs"]]
+    meaningful = [d for d in dirs if d.lower() not in lex["generic_dirs"] and d.lower() not in lex["test_dirs"]
+                  and d.lower() not in own]
     area = _words(meaningful[-1]) if meaningful else ""
     stem_words = _words(stem) if stem and stem.lower() not in lex["generic_stems"] and stem.lower().lstrip("_") not in lex["generic_stems"] else ""
+    if stem_words.lower() in own:
+        stem_words = ""
     if stem_words and area and stem_words.lower() == area.lower():
         stem_words = ""
     name = " ".join(w for w in (area, stem_words) if w)
@@ -95,11 +104,17 @@ def module_name(path: str) -> str | None:
     return _display(name)
 
 
-def area_name(path: str) -> str | None:
+def _repo_words(repo: str) -> frozenset[str]:
+    return frozenset(w for w in re.split(r"[^a-z0-9]+", (repo or "").lower()) if len(w) >= 3)
+
+
+def area_name(path: str, repo: str = "") -> str | None:
     """The area a path belongs to: its deepest directory that is not generic (or None)."""
     lex = lexicon()
+    own = _repo_words(repo)
     dirs = [p.lstrip(".") for p in (path or "").split("/")[:-1] if p]
-    meaningful = [d for d in dirs if d.lower() not in lex["generic_dirs"] and d.lower() not in lex["test_dirs"]]
+    meaningful = [d for d in dirs if d.lower() not in lex["generic_dirs"] and d.lower() not in lex["test_dirs"]
+                  and d.lower() not in own]
     if not meaningful:
         return None
     name = _words(meaningful[-1])
@@ -147,13 +162,14 @@ def _path_themes(own: pl.DataFrame, file_changes: pl.DataFrame) -> pl.DataFrame:
         .join(own.select("person_id", "repo", "sha", "month", "item"), on=["repo", "sha"], how="inner")
     if rows.height == 0:
         return pl.DataFrame(schema=THEMES_SCHEMA)
-    paths = rows.select("path").unique()
+    paths = rows.select("repo", "path").unique()
     names = pl.concat([
-        paths.with_columns(pl.col("path").map_elements(module_name, return_dtype=pl.String).alias("theme")),
-        paths.with_columns(pl.col("path").map_elements(area_name, return_dtype=pl.String).alias("theme")),
+        paths.with_columns(pl.struct("path", "repo").map_elements(lambda r: fn(r["path"], r["repo"]),
+                                                                  return_dtype=pl.String).alias("theme"))
+        for fn in (module_name, area_name)
     ]).drop_nulls("theme").unique()
     per_item = (
-        rows.join(names, on="path")
+        rows.join(names, on=["repo", "path"])
         .group_by("person_id", "repo", "month", "item", "theme").agg(pl.col("lines").sum())
         .with_columns(pl.col("lines").log1p().alias("w"))
     )

@@ -185,4 +185,4 @@ def test_month_summary_other_work_and_quiet_months():
             "repos": ["a/b"], "key_features": [], "bugs_fixed": [], "reverts": []}
     assert month_summary("Ada", {**base, "work_items": {}}).endswith("No work item was finished this month.")
     text = month_summary("Ada", {**base, "work_items": {"docs": 1, "refactor": 2}})
-    assert "2 refactor changes and 1 docs" in text
+    assert "2 refactor changes and 1 docs change" in text

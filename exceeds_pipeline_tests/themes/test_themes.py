@@ -78,7 +78,7 @@ def test_themes_from_paths_tags_and_distinctive_title_terms(compiler_repo):
     assert term["source"] == "term" and len(term["work_item_ids"]) >= 2
     assert ada["Dynamo"]["weight"] > term["weight"]
     bob = themes_of(themes, bob_id)
-    assert "CLI" in bob and bob["CLI"]["source"] == "tag"  # fix(cli): scopes
+    assert "CLI" in bob and len(bob["CLI"]["work_item_ids"]) >= 2  # fix(cli): scopes and tc/cli/ paths
     assert not any("dynamo" in k.lower() for k in bob), bob.keys()
     assert all(0 < r["weight"] <= 1 for r in ada.values())
     # per month and per repository
@@ -110,6 +110,8 @@ def test_a_revert_by_someone_else_is_not_their_theme(make_repo):
     ("torch/_dynamo/guards.py", "Dynamo guards"),
     ("torch/_dynamo/utils.py", "Dynamo"),
     ("src/flask/blueprints.py", "Flask blueprints"),
+    (".github/workflows/tests.yaml", "Workflows"),
+    ("requirements/dev.txt", None),
     ("tests/test_blueprints.py", "Blueprints"),
     ("src/flask/__init__.py", "Flask"),
     ("setup.py", None),
@@ -154,3 +156,9 @@ def test_mirror_sources_from_named_pull_requests(make_repo):
     assert m.to_dicts() == [{"repo": "pytorch/benchmark", "mirror_of": "pytorch/pytorch", "commits": 3, "total": 4}]
     per = mirror_sources(t["commits"], per_person=True)
     assert per["mirror_of"].to_list() == ["pytorch/pytorch"] and per["total"].to_list() == [3]
+
+
+def test_directories_named_like_the_repository_are_generic_there():
+    assert module_name("src/flask/app.py", "pallets/flask") == "App"
+    assert module_name("src/flask/sansio/app.py", "pallets/flask") == "Sansio app"
+    assert module_name("src/flask/app.py", "acme/web") == "Flask app"
