@@ -69,7 +69,7 @@ def _inline(title: str | None) -> str:
     """A clean title inside a sentence: first letter lower-cased unless it is an acronym or a name."""
     text = title_text(title)
     first = text.split(" ")[0]
-    if re.fullmatch(r"[A-Z][a-z]+", first):
+    if re.fullmatch(r"[A-Z][a-z]+(?:[-/][a-z]+)*", first):
         return text[0].lower() + text[1:]
     return text
 
@@ -133,7 +133,7 @@ def month_sentences(name: str, entry: dict, used: set[str] | None = None,
     bugs = entry.get("bugs_fixed") or []
     commits = entry["commits"]
     out: list[dict] = []
-    where = _where(repos, mirrors)
+    where = _names(repos)  # a mirror is named once, in the profile summary
     areas = _join(_theme_names(themes))
     only = (features + bugs + (entry.get("reverts") or []))
 
@@ -161,7 +161,7 @@ def month_sentences(name: str, entry: dict, used: set[str] | None = None,
             "steady": [
                 "In {m} {name} worked mainly on {a}, with {c} in {w}.",
                 "{m}: {c} by {name} in {w}, focused on {a}.",
-                "{name}'s {m} went into {a} ({c} in {w}).",
+                "{name}'s {m} went into {a}: {c} in {w}.",
             ],
             "light": [
                 "A quiet {m}: {c} by {name} in {w}, touching {a}.",
@@ -172,7 +172,7 @@ def month_sentences(name: str, entry: dict, used: set[str] | None = None,
         if not areas:
             options = [o.replace(", centred on {a}", "").replace("; most of it went into {a}", "")
                        .replace(", the bulk of it on {a}", "").replace(" worked mainly on {a}, with", " made")
-                       .replace(", focused on {a}", "").replace("went into {a} (", "work: (").replace(", touching {a}", "")
+                       .replace(", focused on {a}", "").replace("went into {a}: ", "work: ").replace(", touching {a}", "")
                        .replace(", on {a}", "").replace(" dealt with {a}", " were small changes") for o in options]
         lead = _pick(key, options, used, lambda s: s.format(
             m=month, name=name, c=_plural(commits, "commit"), i=_plural(n_items or len(only) or 1, "work item"),

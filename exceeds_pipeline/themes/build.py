@@ -228,7 +228,7 @@ def _term_themes(own: pl.DataFrame, commits: pl.DataFrame, work_items: pl.DataFr
     # Background: every work item of the repository (everybody's), one title each.
     if work_items.height == 0:
         return pl.DataFrame(schema=THEMES_SCHEMA)
-    items = work_items.select(pl.col("work_item_id").alias("item"), "repo", "person_id", "title").unique("item")
+    items = work_items.select(pl.col("work_item_id").alias("item"), "repo", "person_id", "title").unique("item", maintain_order=True)
     items = items.with_columns(pl.col("title").map_elements(lambda t: clean_title(t).text.lower(), return_dtype=pl.String)
                                .alias("_clean"))
     items = items.with_columns(
@@ -237,7 +237,7 @@ def _term_themes(own: pl.DataFrame, commits: pl.DataFrame, work_items: pl.DataFr
     )
     grams = items.select("item", "repo", "person_id", "term").explode("term").drop_nulls("term")
     # Counted per distinct clean title: a change, its revert and its reland are one title.
-    distinct = items.unique(["repo", "person_id", "_clean"], keep="first").select("item")
+    distinct = items.sort("item").unique(["repo", "person_id", "_clean"], keep="first", maintain_order=True).select("item")
     counted_grams = grams.join(distinct, on="item", how="semi")
     n_repo = items.group_by("repo").agg(pl.col("_clean").n_unique().alias("_nr"))
     n_person = items.group_by("repo", "person_id").agg(pl.col("_clean").n_unique().alias("_np"))
@@ -255,10 +255,11 @@ def _term_themes(own: pl.DataFrame, commits: pl.DataFrame, work_items: pl.DataFr
         return pl.DataFrame(schema=THEMES_SCHEMA)
     # Subsumption: drop an n-gram when a longer kept one has at least 80% of its items.
     item_terms = grams.join(lift, on=["repo", "person_id", "term"])
-    support = item_terms.group_by("repo", "person_id", "term").agg(pl.col("item").sort().alias("_items"))
+    support = item_terms.group_by("repo", "person_id", "term").agg(pl.col("item").sort().alias("_items")) \
+        .sort("repo", "person_id", "term")
     dropped = set()
     for (repo, pid), group in support.group_by("repo", "person_id", maintain_order=True):
-        entries = sorted(group.iter_rows(), key=lambda r: -len(r[2].split()))
+        entries = sorted(group.iter_rows(), key=lambda r: (-len(r[2].split()), r[2]))
         for _, _, term, term_items in entries:
             words = term.split()
             for _, _, longer, longer_items in entries:
@@ -332,7 +333,8 @@ def person_themes(
         return pl.DataFrame(schema=THEMES_SCHEMA)
     order = {"tag": 0, "path": 1, "term": 2}
     merged = (
-        found.with_columns(
+        # rounded before ranking: sums of logs in another order must not flip a tie
+        found.with_columns(pl.col("weight").clip(0.0, 1.0).round(4)).with_columns(
             pl.col("theme").map_elements(theme_key, return_dtype=pl.String).alias("_key"),
             pl.col("source").replace_strict(order, return_dtype=pl.Int8).alias("_rank"),
         )

@@ -101,7 +101,8 @@ def clean_title(raw: str | None) -> CleanTitle:
                 text = text[m.end():]
         if text == before:
             break
-    text = text.strip().rstrip(".").strip()
+    text = re.sub(r"\s*[\[(]\s*(?:\d{1,3}|[a-z])\s*/\s*(?:\d{1,3}|n)\s*[\])]\s*", " ", text, flags=re.I)
+    text = re.sub(r"\s+", " ", text).strip().rstrip(".").strip()
     if text and text[0].islower() and not re.match(r"^[a-z]+[A-Z_.(]", text):
         text = text[0].upper() + text[1:]
     kept = tuple(dict.fromkeys(t for t in tags if t and t not in generic and not re.fullmatch(r"[\d\s/v.]+", t)))
