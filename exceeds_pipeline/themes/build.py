@@ -316,6 +316,18 @@ def _remember_case(titles: list[str]) -> None:
         _ORIGINAL_CASE[low] = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
 
 
+def _drop_narrower(frame: pl.DataFrame) -> pl.DataFrame:
+    """Drop a theme that only extends another one's name with the same work items
+    ("Model tracing run" beside "Model tracing", both from the same changes): it adds words,
+    not information."""
+    pairs = frame.select(*_KEYS, "_key", "work_item_ids").join(
+        frame.select(*_KEYS, pl.col("_key").alias("_broad"), pl.col("work_item_ids").alias("_ids")), on=_KEYS)
+    narrower = pairs.filter(
+        pl.col("_key").str.starts_with(pl.col("_broad") + pl.lit(" ")) & (pl.col("work_item_ids") == pl.col("_ids"))
+    ).select(*_KEYS, "_key").unique()
+    return frame.join(narrower, on=[*_KEYS, "_key"], how="anti")
+
+
 def person_themes(
     commits: pl.DataFrame, work_items: pl.DataFrame, file_changes: pl.DataFrame, max_themes: int = MAX_THEMES
 ) -> pl.DataFrame:
@@ -347,7 +359,10 @@ def person_themes(
             pl.col("source").first(),
         )
         .with_columns(pl.col("weight").round(4))
-        .sort([*_KEYS, "weight", "theme"], descending=[False, False, False, True, False])
+    )
+    merged = _drop_narrower(merged)
+    merged = (
+        merged.sort([*_KEYS, "weight", "theme"], descending=[False, False, False, True, False])
         .filter(pl.int_range(pl.len()).over(_KEYS) < max_themes)
     )
     return merged.select(list(THEMES_SCHEMA)).sort(["person_id", "scope", "scope_key", "weight", "theme"],
