@@ -87,8 +87,14 @@ def module_name(path: str, repo: str = "") -> str | None:
     if "." not in file_name or file_name.rsplit(".", 1)[-1].lower() not in lex["code_extensions"]:
         stem = ""  # configuration, data and docs name only their area
     in_tests = any(d.lower() in lex["test_dirs"] for d in dirs)
-    if in_tests or re.match(r"(?i)^test_|_tests?$|\.test$|\.spec$", stem):
-        stem = re.sub(r"(?i)^test_|_tests?$", "", stem)
+    is_test_file = bool(re.match(r"(?i)^test_|.*_tests?$|.*\.test$|.*\.spec$", stem))
+    if in_tests and not is_test_file:
+        return None  # fixtures, data and cases inside a test tree name no module
+    if is_test_file:
+        stem = re.sub(r"(?i)^test_|_tests?$|\.(?:test|spec)$", "", stem)
+        dirs = [d for d in dirs if d.lower() not in lex["test_dirs"]]
+        if in_tests:
+            dirs = []  # tests/unit/test_views.py names "views", the area it tests
     dirs = [d.lstrip(".") for d in dirs]
     meaningful = [d for d in dirs if d.lower() not in lex["generic_dirs"] and d.lower() not in lex["test_dirs"]
                   and d.lower() not in own]
@@ -101,7 +107,15 @@ def module_name(path: str, repo: str = "") -> str | None:
     name = " ".join(w for w in (area, stem_words) if w)
     if not name or len(name) < 2:
         return None
-    return _display(name)
+    return _display(_docs_suffix(dirs, name))
+
+
+def _docs_suffix(dirs: list[str], name: str) -> str:
+    """A directory inside the documentation names a part of the docs: "Usage and configuration docs"."""
+    lex = lexicon()
+    if dirs and dirs[0].lower() in lex["docs_dirs"] and name.lower() not in lex["docs_dirs"]:
+        return name + " docs"
+    return name
 
 
 def _repo_words(repo: str) -> frozenset[str]:
@@ -113,12 +127,14 @@ def area_name(path: str, repo: str = "") -> str | None:
     lex = lexicon()
     own = _repo_words(repo)
     dirs = [p.lstrip(".") for p in (path or "").split("/")[:-1] if p]
+    if any(d.lower() in lex["test_dirs"] for d in dirs):
+        return None  # a test tree is named by the modules its test files test
     meaningful = [d for d in dirs if d.lower() not in lex["generic_dirs"] and d.lower() not in lex["test_dirs"]
                   and d.lower() not in own]
     if not meaningful:
         return None
     name = _words(meaningful[-1])
-    return _display(name) if len(name) >= 2 else None
+    return _display(_docs_suffix(dirs, name)) if len(name) >= 2 else None
 
 
 def theme_key(name: str) -> str:
@@ -235,6 +251,10 @@ def _term_themes(own: pl.DataFrame, commits: pl.DataFrame, work_items: pl.DataFr
         pl.col("title").map_elements(lambda t: sorted({theme_key(g) for g in title_terms(clean_title(t).text)} - {""}),
                                      return_dtype=pl.List(pl.String)).alias("term")
     )
+    verbs = _verb_like(items)
+    if verbs:
+        items = items.with_columns(pl.col("term").list.eval(
+            pl.element().filter(~pl.element().str.split(" ").list.first().is_in(list(verbs)))))
     grams = items.select("item", "repo", "person_id", "term").explode("term").drop_nulls("term")
     # Counted per distinct clean title: a change, its revert and its reland are one title.
     distinct = items.sort("item").unique(["repo", "person_id", "_clean"], keep="first", maintain_order=True).select("item")
@@ -289,6 +309,24 @@ def _term_themes(own: pl.DataFrame, commits: pl.DataFrame, work_items: pl.DataFr
         )
         .select(list(THEMES_SCHEMA))
     )
+
+
+VERB_SHARE = 0.5
+
+
+def _verb_like(items: pl.DataFrame) -> set[str]:
+    """Words used mostly as the first word of titles (imperative verbs: "harden", "mimic",
+    "prepare"), learnt from the repository's own titles: a term starting with one names an
+    action, not an area."""
+    first: dict[str, int] = {}
+    total: dict[str, int] = {}
+    for title in items["_clean"].to_list():
+        words = [theme_key(w) for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", title or "")]
+        for i, w in enumerate(dict.fromkeys(words)):
+            total[w] = total.get(w, 0) + 1
+        if words:
+            first[words[0]] = first.get(words[0], 0) + 1
+    return {w for w, n in first.items() if n >= 2 and n >= VERB_SHARE * total[w]}
 
 
 _ORIGINAL_CASE: dict[str, str] = {}
