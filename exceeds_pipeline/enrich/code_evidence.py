@@ -24,8 +24,10 @@ from __future__ import annotations
 
 import re
 import subprocess
+import os
 import threading
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Iterable, Sequence
 
@@ -38,6 +40,7 @@ __all__ = ["CODE_EVIDENCE_SCHEMA", "MAX_BYTES", "MAX_TERMS", "code_evidence", "e
 MAX_BYTES = 256 * 1024  # added-line bytes read per commit
 MAX_TERMS = 200  # code terms kept per commit
 MAX_IMPORTS = 200
+MIN_CHUNK = 1000  # commits per git process when several run at once
 
 CODE_EVIDENCE_SCHEMA = {
     "repo": pl.String,
@@ -255,21 +258,9 @@ def _one_pass(git_dir: Path, shas: list[str], max_bytes: int, rows: dict) -> tup
     return complete, b"".join(err).decode("utf-8", "replace").strip() or f"exit {code}"
 
 
-def code_evidence(
-    git_dir: Path | str,
-    repo: str,
-    shas: Sequence[str],
-    *,
-    max_bytes: int = MAX_BYTES,
-) -> pl.DataFrame:
-    """:data:`CODE_EVIDENCE_SCHEMA` rows for exactly ``shas`` (one git process; merges give none).
-
-    Incremental use: keep the previous frame, pass only the shas it does not have, concatenate.
-    """
-    rows: dict[str, tuple[list[str], list[str]]] = {}
-    todo = list(dict.fromkeys(shas))
+def _read_all(git_dir: Path, repo: str, todo: list[str], max_bytes: int, rows: dict) -> None:
     while todo:
-        done, error = _one_pass(Path(git_dir), todo, max_bytes, rows)
+        done, error = _one_pass(git_dir, todo, max_bytes, rows)
         if error is None:
             break
         # git stops at a commit it cannot diff (a missing blob in a partial clone or a damaged
@@ -279,7 +270,35 @@ def code_evidence(
             raise GitError(repo, f"git log -p failed: {error}")
         rows.pop(todo[done], None)
         todo = todo[done + 1:]
+
+
+def code_evidence(
+    git_dir: Path | str,
+    repo: str,
+    shas: Sequence[str],
+    *,
+    max_bytes: int = MAX_BYTES,
+    workers: int | None = None,
+) -> pl.DataFrame:
+    """:data:`CODE_EVIDENCE_SCHEMA` rows for exactly ``shas``, in their order (merges give none).
+
+    One streaming ``git log -p`` process per chunk of at least :data:`MIN_CHUNK` commits, up to
+    ``workers`` (default: the CPU count) chunks read at once.
+
+    Incremental use: keep the previous frame, pass only the shas it does not have, concatenate.
+    """
     wanted = list(dict.fromkeys(shas))
+    workers = max(1, min(workers or os.cpu_count() or 1, len(wanted) // MIN_CHUNK))
+    chunks = [wanted[i::workers] for i in range(workers)]
+    rows: dict[str, tuple[list[str], list[str]]] = {}
+    if workers == 1:
+        _read_all(Path(git_dir), repo, wanted, max_bytes, rows)
+    else:  # git computes the diffs of each chunk in its own process, in parallel
+        parts = [dict() for _ in chunks]
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            list(pool.map(lambda i: _read_all(Path(git_dir), repo, chunks[i], max_bytes, parts[i]), range(workers)))
+        for part in parts:
+            rows.update(part)
     return pl.DataFrame(
         {
             "repo": [repo] * len(wanted),
