@@ -35,7 +35,7 @@ import polars as pl
 
 from exceeds_pipeline.ingest.gitcmd import GitError, git_command, git_env, neutral_cwd
 
-__all__ = ["CODE_EVIDENCE_SCHEMA", "MAX_BYTES", "MAX_TERMS", "code_evidence", "evidence_from_patch"]
+__all__ = ["CODE_EVIDENCE_SCHEMA", "MAX_BYTES", "MAX_TERMS", "code_evidence", "evidence_from_patch", "update_code_evidence"]
 
 MAX_BYTES = 256 * 1024  # added-line bytes read per commit
 MAX_TERMS = 200  # code terms kept per commit
@@ -308,3 +308,18 @@ def code_evidence(
         },
         schema=CODE_EVIDENCE_SCHEMA,
     )
+
+
+def update_code_evidence(
+    previous: pl.DataFrame | None, git_dir: Path | str, repo: str, shas: Sequence[str], **kwargs
+) -> pl.DataFrame:
+    """The evidence for exactly ``shas`` of ``repo``, reading git only for shas ``previous``
+    does not have (incremental by sha); shas no longer listed (a rewritten history) drop out."""
+    wanted = list(dict.fromkeys(shas))
+    kept = (
+        previous.filter((pl.col("repo") == repo) & pl.col("sha").is_in(wanted)).cast(CODE_EVIDENCE_SCHEMA)
+        if previous is not None and previous.height else pl.DataFrame(schema=CODE_EVIDENCE_SCHEMA)
+    )
+    have = set(kept["sha"].to_list())
+    new = code_evidence(git_dir, repo, [s for s in wanted if s not in have], **kwargs)
+    return pl.concat([kept, new]).unique("sha", keep="first", maintain_order=True)

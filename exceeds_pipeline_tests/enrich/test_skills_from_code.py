@@ -119,3 +119,17 @@ def test_code_evidence_reads_a_capped_number_of_bytes(repo):
     r, shas, _ = repo
     ev = code_evidence(git_dir(r), "acme/app", [shas["flask"]], max_bytes=10)
     assert ev["imports"].to_list() == [[]]
+
+
+def test_update_code_evidence_reads_only_new_commits(repo, monkeypatch):
+    from exceeds_pipeline.enrich import code_evidence as ce
+
+    r, shas, _ = repo
+    first = ce.update_code_evidence(None, git_dir(r), "acme/app", [shas["flask"], shas["kernel"]])
+    asked = []
+    real = ce.code_evidence
+    monkeypatch.setattr(ce, "code_evidence", lambda g, name, todo, **k: asked.append(list(todo)) or real(g, name, todo, **k))
+    second = ce.update_code_evidence(first, git_dir(r), "acme/app", [shas["kernel"], shas["bytecode"]])
+    assert asked == [[shas["bytecode"]]]
+    assert second["sha"].to_list() == [shas["kernel"], shas["bytecode"]]  # flask no longer listed
+    assert second.filter(pl.col("sha") == shas["kernel"])["imports"].to_list() == [["cuda_runtime.h"]]
