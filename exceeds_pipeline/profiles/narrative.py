@@ -44,6 +44,8 @@ def _join(items: list[str]) -> str:
         return ""
     if len(items) == 1:
         return items[0]
+    if any("," in i for i in items):  # titles with commas of their own: semicolons between them
+        return "; ".join(items[:-1]) + "; and " + items[-1]
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
@@ -257,9 +259,9 @@ def profile_sentences(profile: dict) -> list[dict]:
     if themes:
         out.append(_sentence(
             f"{name} works mainly on {_join(_theme_names(themes))}"
-            + (f" in {where}" if where else "") + ".", _theme_ids(themes)))
+            + (f" in {_names([r['name'] for r in repos])}" if repos else "") + ".", _theme_ids(themes)))
     out.append(_sentence(
-        f"{name} made {_plural(stats['commits'], 'counted commit')} to "
+        f"{'They' if themes else name} made {_plural(stats['commits'], 'counted commit')} to "
         f"{_plural(stats['repository_contributions'], 'repository', 'repositories')}"
         + (f" ({where})" if where and not themes else "") + (f" {span}" if span else "")
         + f", active in {_plural(stats['activity_months'], 'month')}.", []))
@@ -280,17 +282,13 @@ def profile_sentences(profile: dict) -> list[dict]:
                     out_.append(i)
             return out_[:2]
         top_f, top_b = top(items), top(fixes)
-        parts = []
+        out.append(_sentence(
+            f"They finished {_plural(features, 'feature')} and {_plural(bugs, 'bug fix', 'bug fixes')}"
+            f" ({stats['feature_pct']:g}% features).", []))
         if top_f:
-            parts.append(f"{_plural(features, 'feature')}, among them {_join([_inline(i['title']) for i in top_f])}")
-        elif features:
-            parts.append(_plural(features, "feature"))
+            out.append(_sentence(f"The largest features: {_join([_inline(i['title']) for i in top_f])}.", _ids(top_f)))
         if top_b:
-            parts.append(f"{_plural(bugs, 'bug fix', 'bug fixes')} such as {_join([_fix_text(i['title']) for i in top_b])}")
-        elif bugs:
-            parts.append(_plural(bugs, "bug fix", "bug fixes"))
-        out.append(_sentence(f"They finished {' and '.join(parts)} ({stats['feature_pct']:g}% features).",
-                             _ids(top_f + top_b)))
+            out.append(_sentence(f"The largest fixes: {_join([_fix_text(i['title']) for i in top_b])}.", _ids(top_b)))
     else:
         out.append(_sentence("No feature or bug-fix work item is credited to them.", []))
     loc = stats["lines_of_code"]
