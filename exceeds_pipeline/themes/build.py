@@ -273,6 +273,10 @@ def _term_themes(own: pl.DataFrame, commits: pl.DataFrame, work_items: pl.DataFr
     )
     if lift.height == 0:
         return pl.DataFrame(schema=THEMES_SCHEMA)
+    _remember_case(
+        items.join(grams.join(lift.select("repo", "person_id", "term"), on=["repo", "person_id", "term"]).select("item").unique(),
+                   on="item")["title"].drop_nulls().to_list(),
+        set(lift["term"].to_list()))
     # Subsumption: drop an n-gram when a longer kept one has at least 80% of its items.
     item_terms = grams.join(lift, on=["repo", "person_id", "term"])
     support = item_terms.group_by("repo", "person_id", "term").agg(pl.col("item").sort().alias("_items")) \
@@ -336,8 +340,8 @@ def _display_term(term: str) -> str:
     return _ORIGINAL_CASE.get(term, term)
 
 
-def _remember_case(titles: list[str]) -> None:
-    """Terms are matched lower-case; prose shows them as most often written."""
+def _remember_case(titles: list[str], keys: set[str]) -> None:
+    """Terms are matched lower-case; prose shows them (``keys`` only) as most often written."""
     seen: dict[str, dict[str, int]] = {}
     token = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[.+#-][A-Za-z0-9_]+)*[+#]*|\d+(?:\.\d+)+")
     for title in titles:
@@ -347,8 +351,10 @@ def _remember_case(titles: list[str]) -> None:
                 written = " ".join(words[i:i + n])
                 if i == 0 and re.fullmatch(r"[A-Z][a-z0-9]+", words[0]):
                     written = words[0].lower() + written[len(words[0]):]  # sentence-initial capital
-                counts = seen.setdefault(theme_key(written), {})
-                counts[written] = counts.get(written, 0) + 1
+                key = theme_key(written)
+                if key in keys:
+                    counts = seen.setdefault(key, {})
+                    counts[written] = counts.get(written, 0) + 1
     _ORIGINAL_CASE.clear()
     for low, counts in seen.items():
         _ORIGINAL_CASE[low] = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
@@ -373,7 +379,6 @@ def person_themes(
     own = _own_commits(commits, work_items)
     if own.height == 0:
         return pl.DataFrame(schema=THEMES_SCHEMA)
-    _remember_case(work_items["title"].drop_nulls().to_list() if work_items.height else [])
     found = pl.concat([
         _path_themes(own, file_changes).cast(THEMES_SCHEMA),
         _tag_themes(own).cast(THEMES_SCHEMA),
@@ -398,7 +403,10 @@ def person_themes(
         )
         .with_columns(pl.col("weight").round(4))
     )
-    merged = _drop_narrower(merged)
+    merged = _drop_narrower(  # among the leading candidates only: the pairs are per scope
+        merged.sort([*_KEYS, "weight", "theme"], descending=[False, False, False, True, False])
+        .filter(pl.int_range(pl.len()).over(_KEYS) < 3 * max_themes)
+    )
     merged = (
         merged.sort([*_KEYS, "weight", "theme"], descending=[False, False, False, True, False])
         .filter(pl.int_range(pl.len()).over(_KEYS) < max_themes)
