@@ -210,8 +210,9 @@ def month_sentences(name: str, entry: dict, used: set[str] | None = None,
                                          "No feature or fix this month; the work was {l}.",
                                          "It was maintenance work: {l}."], used, lambda s: s.format(l=listed))
             else:
-                text = _pick(key + "o", ["Besides that: {l}.", "There was also {l}.", "Alongside: {l}.",
-                                         "Plus {l}."], used, lambda s: s.format(l=listed))
+                plural = sum(other.values()) > 1
+                text = _pick(key + "o", ["Besides that: {l}.", "There " + ("were" if plural else "was") + " also {l}.",
+                                         "Alongside: {l}.", "Plus {l}."], used, lambda s: s.format(l=listed))
             out.append(_sentence(text, []))
         elif not features and not bugs and not entry.get("reverts"):
             out.append(_sentence("No work item was finished this month.", []))
