@@ -233,6 +233,9 @@ def month_sentences(name: str, entry: dict, used: set[str] | None = None,
             + (f" and {len(reverts) - MAX_TITLES} more" if len(reverts) > MAX_TITLES else "") + ".",
             _ids(reverts[:MAX_TITLES])))
     for s in out:
+        if s["text"] in used:  # every shape already used for another month: say which month
+            text = s["text"]
+            s["text"] = f"In {month}, " + (text[0].lower() + text[1:] if re.match(r"[A-Z][a-z]+ ", text) and not text.startswith(name) else text)
         used.add(s["text"])
     return out
 
