@@ -28,12 +28,15 @@ __all__ = [
     "glob_to_regex",
     "load_skill_rules",
     "parse_skill_rules",
+    "message_prose",
+    "person_skills",
     "skills_per_commit",
 ]
 
 BUILTIN_RULES_RESOURCE = "skills.yaml"
 
-_LIST_KEYS = ("paths", "path_regex", "languages", "message_terms", "message_regex")
+_LIST_KEYS = ("paths", "path_regex", "languages", "message_terms", "message_regex", "subject_terms", "imports",
+              "code_terms")
 _RULE_KEYS = frozenset(("name", "description", "replace", "enabled", *_LIST_KEYS))
 _TOP_KEYS = frozenset(("version", "skills"))
 
@@ -51,6 +54,9 @@ class SkillRule:
     languages: tuple[str, ...] = ()
     message_terms: tuple[str, ...] = ()
     message_regex: tuple[str, ...] = ()
+    subject_terms: tuple[str, ...] = ()
+    imports: tuple[str, ...] = ()
+    code_terms: tuple[str, ...] = ()
     sources: tuple[str, ...] = ()  # files that defined or extended this rule
 
     @property
@@ -67,6 +73,20 @@ class SkillRule:
             parts.append(_terms_regex(self.message_terms))
         parts += [f"(?:{r})" for r in self.message_regex]
         return "|".join(parts) if parts else None
+
+    @property
+    def subject_pattern(self) -> str | None:
+        return _terms_regex(self.subject_terms) if self.subject_terms else None
+
+    @property
+    def import_pattern(self) -> str | None:
+        """Over newline-joined imported modules: a module or anything below it."""
+        return _prefix_regex(self.imports) if self.imports else None
+
+    @property
+    def code_pattern(self) -> str | None:
+        """Over newline-joined API names used by added lines: a name or anything below it."""
+        return _prefix_regex(self.code_terms) if self.code_terms else None
 
 
 @dataclass(frozen=True)
@@ -145,6 +165,12 @@ def _terms_regex(terms: Iterable[str]) -> str:
     return "(?i:" + "|".join(parts) + ")"
 
 
+def _prefix_regex(names: Iterable[str]) -> str:
+    """Whole lines equal to a name or starting with it plus '.', '/' or '::'."""
+    alts = "|".join(re.escape(n) for n in sorted(set(names), key=lambda t: (-len(t), t)))
+    return f"(?m)^(?:{alts})(?:[./:]|$)"
+
+
 def _check_regex(pattern: str) -> None:
     """Raise ValueError if Polars (Rust regex) cannot compile ``pattern``."""
     try:
@@ -170,7 +196,7 @@ def _string_list(value, source: str, where: str, key: str) -> tuple[str, ...]:
     for item in value:
         if not isinstance(item, str) or not item.strip():
             raise _fail(source, where, f"'{key}' must contain non-empty strings, got {item!r}")
-        out.append(item.strip() if key in ("languages", "message_terms") else item)
+        out.append(item.strip() if key in ("languages", "message_terms", "subject_terms", "imports", "code_terms") else item)
     return tuple(out)
 
 
@@ -298,14 +324,86 @@ def _matches(values: pl.DataFrame, column: str, patterns: list[tuple[str, str]])
     )
 
 
+# What in a commit message is not prose, so not evidence of a skill (SPEC §5): links, trailers,
+# fenced and indented code, inline code, quoted logs and tracebacks, console prompts, and
+# code-looking tokens (calls `x.cuda()`, dotted names `docs.python.org`, `torch.cuda`).
+_NOT_PROSE = (
+    r"(?s)```.*?(?:```|$)",  # fenced code blocks
+    r"`[^`\n]*`",  # inline code
+    r"(?m)^(?:    |\t).*$",  # indented blocks (code, logs)
+    r"(?m)^\s*(?:>|\$ |>>>|\.\.\. |#|//|Traceback|File \"|\[\d|E +|[A-Za-z_.]*(?:Error|Exception|Warning):).*$",
+    r"(?m)^[A-Za-z][A-Za-z0-9-]*(?: [A-Za-z][A-Za-z0-9-]*){0,3}:[ \t]*(?:\S*(?:https?://|@|[0-9a-f]{7,}|\bD\d+|#\d+)\S*[ ,]*)+$",
+    r"(?m)^(?:Signed-off-by|Co-authored-by|Reviewed-by|Acked-by|Tested-by|Reported-by|Suggested-by|Helped-by|"
+    r"Cc|Change-Id|ghstack-source-id|ghstack dependencies|fbshipit-source-id|Differential Revision|"
+    r"Pull Request resolved|Approved by|Reviewed By|X-link|Test Plan|Reviewers|Subscribers|Tasks|Tags|Bug|"
+    r"Fixes|Closes|Refs|See-also|Link)\b.*$",
+    r"(?i)\b(?:https?|ftp)://\S+|\bwww\.\S+|\S+@\S+\.\w+",  # links and e-mail addresses
+    r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*\([^()\n]*\)",  # calls
+    r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+",  # dotted names, domains
+    r"(?m)^.*(?: = |==|!=|\+=|->|=>|::|;\s*$|\{\s*$).*$",  # code-looking lines
+)
+
+
+_CODE_TOKENS = 3  # the last patterns: calls, dotted names, code-looking lines
+
+
+def message_prose(message: pl.Expr, code_tokens: bool = True) -> pl.Expr:
+    """The prose of a commit message: :data:`_NOT_PROSE` removed (Polars expression). With
+    ``code_tokens=False`` calls, dotted names and code-looking lines stay (for message_regex
+    rules, which anchor on forms such as ``test(parser):``)."""
+    out = message.fill_null("")
+    for pattern in _NOT_PROSE if code_tokens else _NOT_PROSE[:-_CODE_TOKENS]:
+        out = out.str.replace_all(pattern, " ")
+    return out
+
+
+def _repo_words(repo: str) -> list[str]:
+    """Words of the repository's own name (`pytorch/benchmark` -> pytorch, benchmark): every
+    commit of a repository names it, in links and prose alike, so they are no evidence."""
+    return sorted({w for w in re.split(r"[^A-Za-z0-9]+", repo.lower()) if len(w) >= 3})
+
+
+def _without_repo_words(frame: pl.DataFrame, column: str) -> pl.DataFrame:
+    parts = []
+    for (repo,), group in frame.group_by("repo", maintain_order=True):
+        words = _repo_words(repo or "")
+        if words:
+            pattern = "(?i)(?-u:\\b)(?:" + "|".join(re.escape(w) for w in words) + ")(?-u:\\b)"
+            group = group.with_columns(pl.col(column).str.replace_all(pattern, " "))
+        parts.append(group)
+    return pl.concat(parts) if parts else frame
+
+
+def _flag_pairs(frame: pl.DataFrame, column: str, patterns: list[tuple[str, str]]) -> pl.DataFrame | None:
+    if not patterns or frame.height == 0:
+        return None
+    flags = frame.select(
+        "repo", "sha", *(pl.col(column).str.contains(p).alias(f"s{i}") for i, (_, p) in enumerate(patterns))
+    )
+    names = {f"s{i}": skill for i, (skill, _) in enumerate(patterns)}
+    return (
+        flags.unpivot(index=["repo", "sha"], variable_name="flag", value_name="hit")
+        .filter(pl.col("hit"))
+        .select("repo", "sha", pl.col("flag").replace_strict(names, return_dtype=pl.String).alias("skill"))
+    )
+
+
 def skills_per_commit(
-    commits: pl.DataFrame, file_changes: pl.DataFrame, rules: SkillRules
+    commits: pl.DataFrame,
+    file_changes: pl.DataFrame,
+    rules: SkillRules,
+    code_evidence: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
     """``[repo, sha, skills: List(String)]``: one row per row of ``commits``, in its order.
 
     ``commits`` needs ``repo``, ``sha`` and ``message`` (``subject`` is used if ``message`` is
     absent). ``file_changes`` needs ``repo``, ``sha``, ``path``, ``language`` and ``excluded``;
-    excluded files give no skills. Skills are sorted by name; a commit without any has ``[]``.
+    excluded files give no skills. ``code_evidence`` (optional, from
+    :func:`exceeds_pipeline.enrich.code_evidence.code_evidence`: ``repo, sha, imports,
+    code_terms``) lets ``imports`` and ``code_terms`` rules see what the added lines use.
+    Message terms match the message's prose only (:func:`message_prose`), never the words of
+    the repository's own name; ``subject_terms`` match the subject line only. Skills are sorted
+    by name; a commit without any has ``[]``.
     """
     keys = commits.select("repo", "sha")
     pairs: list[pl.DataFrame] = []
@@ -325,20 +423,35 @@ def skills_per_commit(
             .select(_PAIR_SCHEMA.keys())
         )
 
-    # --- messages -----------------------------------------------------------------------------
+    # --- messages: prose only, repository name words removed --------------------------------
     text_col = "message" if "message" in commits.columns else "subject"
-    msg_rules = [(r.name, r.message_pattern) for r in rules.rules if r.message_pattern]
-    if msg_rules and commits.height:
-        messages = commits.select("repo", "sha", pl.col(text_col).fill_null("").alias("text"))
-        flags = messages.select(
-            "repo", "sha", *(pl.col("text").str.contains(p).alias(f"s{i}") for i, (_, p) in enumerate(msg_rules))
+    msg_rules = [(r.name, _terms_regex(r.message_terms)) for r in rules.rules if r.message_terms]
+    re_rules = [(r.name, "|".join(f"(?:{x})" for x in r.message_regex)) for r in rules.rules if r.message_regex]
+    subj_rules = [(r.name, r.subject_pattern) for r in rules.rules if r.subject_pattern]
+    if (msg_rules or subj_rules or re_rules) and commits.height:
+        messages = commits.select(
+            "repo", "sha",
+            message_prose(pl.col(text_col)).alias("text"),
+            message_prose(pl.col(text_col), code_tokens=False).alias("raw"),
+            message_prose(pl.col(text_col).fill_null("").str.split("\n").list.first()).alias("subj"),
         )
-        names = {f"s{i}": skill for i, (skill, _) in enumerate(msg_rules)}
-        pairs.append(
-            flags.unpivot(index=["repo", "sha"], variable_name="flag", value_name="hit")
-            .filter(pl.col("hit"))
-            .select("repo", "sha", pl.col("flag").replace_strict(names, return_dtype=pl.String).alias("skill"))
+        messages = _without_repo_words(_without_repo_words(messages, "text"), "subj")
+        for found in (_flag_pairs(messages, "text", msg_rules), _flag_pairs(messages, "subj", subj_rules),
+                      _flag_pairs(messages, "raw", re_rules)):
+            if found is not None:
+                pairs.append(found)
+
+    # --- code: what the added lines import and use -------------------------------------------
+    if code_evidence is not None and code_evidence.height:
+        evidence = code_evidence.join(keys, on=["repo", "sha"], how="semi").select(
+            "repo", "sha",
+            pl.col("imports").list.join("\n").fill_null("").alias("imp"),
+            pl.col("code_terms").list.join("\n").fill_null("").alias("api"),
         )
+        for column, attr in (("imp", "import_pattern"), ("api", "code_pattern")):
+            found = _flag_pairs(evidence, column, [(r.name, getattr(r, attr)) for r in rules.rules if getattr(r, attr)])
+            if found is not None:
+                pairs.append(found)
 
     if pairs:
         per_commit = (
@@ -351,4 +464,28 @@ def skills_per_commit(
         per_commit = pl.DataFrame(schema={"repo": pl.String, "sha": pl.String, "skills": pl.List(pl.String)})
     return keys.join(per_commit, on=["repo", "sha"], how="left", maintain_order="left").with_columns(
         pl.col("skills").fill_null(pl.lit([], dtype=pl.List(pl.String)))
+    )
+
+
+def person_skills(
+    commit_skills: pl.DataFrame, commits: pl.DataFrame, max_examples: int = 3
+) -> pl.DataFrame:
+    """``[person_id, skill, commits, work_items, examples]`` over counted commits: how many
+    commits and work items show the skill, and up to ``max_examples`` work item ids (largest
+    number of the person's commits first, then id), most shown skill first per person."""
+    counted = commits.filter(pl.col("is_counted").fill_null(False)) if "is_counted" in commits.columns else commits
+    rows = (
+        commit_skills.select("repo", "sha", "skills")
+        .join(counted.select("repo", "sha", "person_id",
+                             pl.coalesce(pl.col("work_item_id"), pl.col("repo") + pl.lit("@") + pl.col("sha").str.slice(0, 12)).alias("item")),
+              on=["repo", "sha"])
+        .explode("skills", empty_as_null=False).drop_nulls("skills").rename({"skills": "skill"})
+    )
+    per_item = rows.group_by("person_id", "skill", "item").agg(pl.len().alias("n"))
+    return (
+        per_item.sort(["person_id", "skill", "n", "item"], descending=[False, False, True, False])
+        .group_by("person_id", "skill", maintain_order=True)
+        .agg(pl.col("n").sum().alias("commits"), pl.len().alias("work_items"),
+             pl.col("item").head(max_examples).alias("examples"))
+        .sort(["person_id", "commits", "skill"], descending=[False, True, False])
     )

@@ -37,6 +37,7 @@ import polars as pl
 from exceeds_pipeline.enrich.languages import profile_language_expr
 from exceeds_pipeline.profiles.narrative import month_summary, profile_summary
 from exceeds_pipeline.quality.metrics import METRICS
+from exceeds_pipeline.themes.profile import attach_story
 from exceeds_pipeline.rollups.rollups import commit_profile_loc, counted_commits, work_item_credit
 
 __all__ = ["DEFINITIONS", "MAX_ITEMS_PER_MONTH", "SCHEMA_VERSION", "build_profiles", "normalize_window"]
@@ -138,6 +139,7 @@ def _month_items(credit: pl.DataFrame, loc: pl.DataFrame, links: pl.DataFrame | 
     out: dict = {}
     for row in items.iter_rows(named=True):  # at most MAX_ITEMS_PER_MONTH per person-month-category
         item = {
+            "work_item_id": row["work_item_id"],
             "title": row["title"] or "",
             "repo": row["repo"],
             "shas": list(row["shas"]),
@@ -167,6 +169,7 @@ def build_profiles(
     generated_at,
     include_emails: bool = False,
     commit_links: pl.DataFrame | None = None,
+    themes: pl.DataFrame | None = None,
 ) -> list[dict]:
     """One profile dictionary per non-bot person with a counted commit, ordered by person id.
 
@@ -344,4 +347,5 @@ def build_profiles(
         }
         profile["summary"] = profile_summary(profile)
         profiles.append(profile)
-    return profiles
+    # Themes, skill evidence, mirrors and the narrative (exceeds_pipeline.themes.profile).
+    return attach_story(profiles, commits, work_items, file_changes, commit_skills, themes)

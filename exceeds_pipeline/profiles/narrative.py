@@ -1,22 +1,32 @@
 """Deterministic prose for profiles, written only from facts already in the profile.
 
-Both functions read the profile dictionary they describe (not the tables), so every sentence is
-backed by a field of the same profile: counts from ``stats`` and ``work_history``, titles from
-``key_features`` / ``bugs_fixed`` / ``reverts``, languages and skills from the lists, quality
-figures from ``quality``. Nothing is ranked or judged unless the ranking is a field (lists are
-already ordered by a documented measure), and no adjective is used that is not a computed fact.
-The same profile always gives the same text (English, fixed wording).
+Both summaries read the profile dictionary they describe (not the tables): counts from
+``stats`` and ``work_history``, what was built and fixed from ``key_features`` / ``bugs_fixed``
+(clean titles: no ``Reapply "…"``, PR numbers, tags or quotes; the raw title stays in the
+item), the areas from ``themes``, where from ``repositories`` (with ``mirror_of`` when a
+repository's commits name another repository's pull requests), skills from ``skills``.
+
+Every sentence is returned with the work items behind it (:func:`month_sentences`,
+:func:`profile_sentences`: ``[{"text", "work_item_ids"}]``), and the profile carries them as
+``summary_evidence`` beside the prose. The wording depends on the facts: a month with one
+change reads as that change; a busy month leads with its areas and counts. Sentence shapes are
+picked by a stable hash of the month, and a sentence already used for another month of the
+same person is rephrased, so no sentence repeats across months by template. Same profile,
+same text.
 """
 
 from __future__ import annotations
 
 import calendar
+import hashlib
 import re
 
-__all__ = ["month_summary", "profile_summary", "title_text"]
+from exceeds_pipeline.themes.text import clean_title
+
+__all__ = ["month_sentences", "month_summary", "profile_sentences", "profile_summary", "title_text", "write_story"]
 
 MAX_TITLES = 3  # work items named per sentence
-MAX_NAMES = 3  # repositories / languages / skills named per sentence
+MAX_NAMES = 3  # repositories / themes / skills named per sentence
 TITLE_CHARS = 90
 
 
@@ -29,137 +39,301 @@ def _plural(count: int, word: str, plural: str | None = None) -> str:
 
 
 def _join(items: list[str]) -> str:
+    items = [i for i in items if i]
     if not items:
         return ""
     if len(items) == 1:
         return items[0]
+    if any("," in i for i in items):  # titles with commas of their own: semicolons between them
+        return "; ".join(items[:-1]) + "; and " + items[-1]
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def _names(items: list[str], limit: int = MAX_NAMES) -> str:
-    """'a, b and c' or 'a, b, c and 2 more'."""
     if len(items) <= limit:
         return _join(items)
     return ", ".join(items[:limit]) + f" and {len(items) - limit} more"
 
 
 def month_name(month: str) -> str:
-    """'2025-03' -> 'March 2025'."""
     year, mon = month.split("-")
     return f"{calendar.month_name[int(mon)]} {year}"
 
 
 def title_text(title: str | None) -> str:
-    """A work item title on one line, at most TITLE_CHARS characters."""
-    text = re.sub(r"\s+", " ", title or "").strip() or "(untitled)"
+    """A work item title for prose: wrappers, tags, PR numbers and quotes removed, one line,
+    at most TITLE_CHARS characters."""
+    text = re.sub(r"[\"“”`]", "", clean_title(title).text).strip() or "(untitled)"
+    text = re.split(r"(?<=[a-z0-9)])\.\s+(?=[A-Z])", text)[0]  # one phrase: "Fix v0 config. Clear cache" -> first
     return text if len(text) <= TITLE_CHARS else text[: TITLE_CHARS - 1].rstrip() + "…"
 
 
-def _quoted(item: dict) -> str:
-    return "“" + title_text(item["title"]) + "” (" + item["repo"] + ")"
+def _inline(title: str | None) -> str:
+    """A clean title inside a sentence: first letter lower-cased unless it is an acronym or a name."""
+    text = title_text(title)
+    first = text.split(" ")[0]
+    if re.fullmatch(r"[A-Z][a-z]+(?:[-/][a-z]+)*", first):
+        return text[0].lower() + text[1:]
+    return text
 
 
-def _items(items: list[dict], total: int) -> str:
-    named = [_quoted(i) for i in items[:MAX_TITLES]]
-    if total > len(named):
-        return ", including " + _join(named)
-    return ": " + _join(named)
+_FIX_VERB = re.compile(r"(?i)^(?:fix(?:es|ed)?|bugfix|hotfix)\s*:?\s+(?:for\s+|to\s+)?")
 
 
-def month_summary(name: str, entry: dict) -> str:
-    """A monthly report paragraph for one ``work_history`` entry."""
+def _fix_text(title: str | None) -> str:
+    """A bug-fix title after the word "Fixed": its own leading fix verb dropped."""
+    text = _inline(title)
+    stripped = _FIX_VERB.sub("", text)
+    return stripped if stripped and stripped != text else text
+
+
+def _pick(key: str, options: list, used: set[str] | None, render) -> str:
+    """The first rendering of the options, starting at a stable hash of ``key``, not in ``used``."""
+    start = int(hashlib.sha1(key.encode()).hexdigest()[:8], 16) % len(options)
+    candidates = [render(options[(start + i) % len(options)]) for i in range(len(options))]
+    for text in candidates:
+        if used is None or text not in used:
+            return text
+    return candidates[0]
+
+
+def _ids(items: list[dict]) -> list[str]:
+    out = []
+    for item in items:
+        wid = item.get("work_item_id") or (item["repo"] + "@" + item["shas"][0][:12] if item.get("shas") else None)
+        if wid:
+            out.append(wid)
+    return out
+
+
+def _sentence(text: str, ids: list[str]) -> dict:
+    return {"text": text, "work_item_ids": sorted(dict.fromkeys(ids))}
+
+
+def _theme_names(themes: list[dict], limit: int = MAX_NAMES) -> list[str]:
+    return [t["name"] for t in themes[:limit]]
+
+
+def _theme_ids(themes: list[dict], limit: int = MAX_NAMES) -> list[str]:
+    return [w for t in themes[:limit] for w in t.get("work_item_ids", [])]
+
+
+def _where(repos: list[str], mirrors: dict[str, str]) -> str:
+    named = [f"{r} (mirroring {mirrors[r]})" if r in mirrors else r for r in repos]
+    return _names(named)
+
+
+def month_sentences(name: str, entry: dict, used: set[str] | None = None,
+                    mirrors: dict[str, str] | None = None) -> list[dict]:
+    """The sentences of one month's summary, each with its work items."""
+    mirrors = mirrors or {}
+    used = used if used is not None else set()
     month = month_name(entry["month"])
+    key = entry["month"]
     repos = entry.get("repos") or []
-    parts = [
-        f"In {month}, {name} made {_plural(entry['commits'], 'commit')}"
-        + (f" to {_names(repos)}" if repos else "")
-        + f", adding {_plural(entry['lines_added'], 'line')} and removing {_n(entry['lines_deleted'])}."
-    ]
-    features, bugs = entry["features"], entry["bugs"]
-    if features:
-        parts.append(f"Finished {_plural(features, 'feature')}{_items(entry['key_features'], features)}.")
-    if bugs:
-        parts.append(f"Fixed {_plural(bugs, 'bug')}{_items(entry['bugs_fixed'], bugs)}.")
-    other = {c: n for c, n in (entry.get("work_items") or {}).items()
-             if c not in ("feature", "bug", "revert") and n}
-    listed = _join([f"{_n(n)} {c}" for c, n in sorted(other.items(), key=lambda kv: (-kv[1], kv[0]))])
-    if features or bugs:
+    themes = entry.get("themes") or []
+    features = entry.get("key_features") or []
+    bugs = entry.get("bugs_fixed") or []
+    commits = entry["commits"]
+    out: list[dict] = []
+    where = _names(repos)  # a mirror is named once, in the profile summary
+    areas = _join(_theme_names(themes))
+    only = (features + bugs + (entry.get("reverts") or []))
+
+    if commits == 1 and len(only) == 1:
+        item = only[0]
+        kind = "a bug fix" if item in bugs else ("a revert" if item not in features else "a new feature")
+        title = _fix_text(item["title"]) if item in bugs else _inline(item["title"])
+        lead = _pick(key, [
+            "A single change in {m}, {k} in {r}: {t}.",
+            "{m} saw one commit from {name}, {k} in {r}: {t}.",
+            "In {m} {name}'s only commit was {k} in {r}: {t}.",
+        ], used, lambda s: s.format(m=month, name=name, k=kind, t=title, r=item["repo"]))
+        out.append(_sentence(lead, _ids([item])))
+        only_one = True
+    else:
+        only_one = False
+        n_items = sum((entry.get("work_items") or {}).values())
+        size = "busy" if commits >= 10 else "light" if commits <= 3 else "steady"
+        options = {
+            "busy": [
+                "{m} was a busy month for {name}: {c} across {i} in {w}, centred on {a}.",
+                "{name} was at their most active in {m}, with {c} in {w}; most of it went into {a}.",
+                "In {m} {name} landed {c} in {w}, the bulk of it on {a}.",
+            ],
+            "steady": [
+                "In {m} {name} worked mainly on {a}, with {c} in {w}.",
+                "{m}: {c} by {name} in {w}, focused on {a}.",
+                "{name}'s {m} went into {a}: {c} in {w}.",
+            ],
+            "light": [
+                "A quiet {m}: {c} by {name} in {w}, touching {a}.",
+                "{name} made {c} in {m}, in {w}, on {a}.",
+                "In {m}, {c} from {name} in {w} dealt with {a}.",
+            ],
+        }[size]
+        if not areas:
+            options = [o.replace(", centred on {a}", "").replace("; most of it went into {a}", "")
+                       .replace(", the bulk of it on {a}", "").replace(" worked mainly on {a}, with", " made")
+                       .replace(", focused on {a}", "").replace("went into {a}: ", "work: ").replace(", touching {a}", "")
+                       .replace(", on {a}", "").replace(" dealt with {a}", " were small changes") for o in options]
+        lead = _pick(key, options, used, lambda s: s.format(
+            m=month, name=name, c=_plural(commits, "commit"), i=_plural(n_items or len(only) or 1, "work item"),
+            w=where, a=areas))
+        out.append(_sentence(lead, _theme_ids(themes)))
+
+    if not only_one:
+        if features:
+            shown = features[:MAX_TITLES]
+            extra = entry["features"] - len(shown)
+            text = _pick(key + "f", [
+                "Built: {t}{x}.", "New work: {t}{x}.", "Shipped: {t}{x}.", "New features: {t}{x}.",
+            ], used, lambda s: s.format(t=_join([_inline(i["title"]) for i in shown]),
+                                        x=f" and {_plural(extra, 'more feature')}" if extra > 0 else "", name=name))
+            out.append(_sentence(text, _ids(shown)))
+        if bugs:
+            shown = bugs[:MAX_TITLES]
+            extra = entry["bugs"] - len(shown)
+            text = _pick(key + "b", [
+                "Fixed: {t}{x}.", "Bug fixes: {t}{x}.", "On the fixing side: {t}{x}.", "{name} also fixed {t}{x}.",
+            ], used, lambda s: s.format(t=_join([_fix_text(i["title"]) for i in shown]),
+                                        x=f" and {_plural(extra, 'more bug')}" if extra > 0 else "", name=name))
+            out.append(_sentence(text, _ids(shown)))
+        other = {c: n for c, n in (entry.get("work_items") or {}).items()
+                 if c not in ("feature", "bug", "revert") and n}
         if other:
-            parts.append(f"Other work items finished: {listed}.")
-    elif other:
-        parts.append(f"Work items finished: {listed} (no feature or bug fix).")
-    elif not entry.get("reverts"):
-        parts.append("No work item was finished this month.")
-    reverted = [i for i in entry["key_features"] + entry["bugs_fixed"] if i.get("reverted_by")]
+            label = {"perf": "performance"}
+            listed = _join([f"{_n(n)} {label.get(c, c)} change" + ("s" if n > 1 else "")
+                            for c, n in sorted(other.items(), key=lambda kv: (-kv[1], kv[0]))])
+            if not features and not bugs:
+                text = _pick(key + "o", ["The work was {l}, with no new feature or bug fix.",
+                                         "No feature or fix this month; the work was {l}.",
+                                         "It was maintenance work: {l}."], used, lambda s: s.format(l=listed))
+            else:
+                plural = sum(other.values()) > 1
+                text = _pick(key + "o", ["Besides that: {l}.", "There " + ("were" if plural else "was") + " also {l}.",
+                                         "Alongside: {l}.", "Plus {l}."], used, lambda s: s.format(l=listed))
+            out.append(_sentence(text, []))
+        elif not features and not bugs and not entry.get("reverts"):
+            out.append(_sentence("No work item was finished this month.", []))
+    reverted = [i for i in features + bugs if i.get("reverted_by")]
     if reverted:
-        parts.append(
-            "Later reverted: " + _join([_quoted(i) for i in reverted[:MAX_TITLES]])
-            + (f" and {len(reverted) - MAX_TITLES} more" if len(reverted) > MAX_TITLES else "")
-            + "."
-        )
+        names = _join([_inline(i["title"]) for i in reverted[:MAX_TITLES]])
+        one = len(reverted) == 1
+        text = _pick(key + "r", [
+            "{n} " + ("was" if one else "were") + " later reverted.",
+            "Later reverted: {n}.",
+            "Of these, {n} " + ("did" if one else "did") + " not stick and " + ("was" if one else "were") + " reverted.",
+        ], used, lambda s: s.format(n=names))
+        out.append(_sentence(text[0].upper() + text[1:], _ids(reverted[:MAX_TITLES])))
     reverts = entry.get("reverts") or []
-    if reverts:
-        parts.append(
-            f"Reverted {_plural(len(reverts), 'change')}: "
-            + _join([title_text(i["title"]) + " (" + i["repo"] + ")" for i in reverts[:MAX_TITLES]])
-            + (f" and {len(reverts) - MAX_TITLES} more" if len(reverts) > MAX_TITLES else "")
-            + "."
-        )
-    if entry.get("languages"):
-        parts.append(f"Languages by lines changed: {_names(entry['languages'])}.")
-    if entry.get("skills"):
-        parts.append(f"Skills by commits: {_names(entry['skills'])}.")
-    return " ".join(parts)
+    if reverts and not only_one:
+        out.append(_sentence(
+            f"Reverted {_plural(len(reverts), 'change')}: " + _join([_inline(i["title"]) for i in reverts[:MAX_TITLES]])
+            + (f" and {len(reverts) - MAX_TITLES} more" if len(reverts) > MAX_TITLES else "") + ".",
+            _ids(reverts[:MAX_TITLES])))
+    for s in out:
+        if s["text"] in used:  # every shape already used for another month: say which month
+            text = s["text"]
+            s["text"] = f"In {month}, " + (text[0].lower() + text[1:] if re.match(r"[A-Z][a-z]+ ", text) and not text.startswith(name) else text)
+        used.add(s["text"])
+    return out
+
+
+def month_summary(name: str, entry: dict, used: set[str] | None = None, mirrors: dict[str, str] | None = None) -> str:
+    """A monthly report paragraph for one ``work_history`` entry."""
+    return " ".join(s["text"] for s in month_sentences(name, entry, used, mirrors))
 
 
 def _pct(value: float) -> str:
     return f"{round(value * 100):d}%"
 
 
-def profile_summary(profile: dict) -> str:
-    """The profile's opening paragraph."""
+def profile_sentences(profile: dict) -> list[dict]:
+    """The opening paragraph's sentences, each with its work items."""
     name, stats = profile["name"], profile["stats"]
-    repos = [r["name"] for r in profile["repositories"]]
+    repos = profile["repositories"]
+    mirrors = {r["name"]: r["mirror_of"] for r in repos if r.get("mirror_of")}
     months = [e["month"] for e in profile["work_history"]]
-    loc = stats["lines_of_code"]
-    parts = [
-        f"{name} made {_plural(stats['commits'], 'counted commit')} to "
+    themes = profile.get("themes") or []
+    out: list[dict] = []
+    span = (f"between {month_name(min(months))} and {month_name(max(months))}" if len(set(months)) > 1
+            else f"in {month_name(months[0])}" if months else "")
+    where = _where([r["name"] for r in repos], mirrors)
+    if themes:
+        out.append(_sentence(
+            f"{name} works mainly on {_join(_theme_names(themes))}"
+            + (f" in {_names([r['name'] for r in repos])}" if repos else "") + ".", _theme_ids(themes)))
+    out.append(_sentence(
+        f"{'They' if themes else name} made {_plural(stats['commits'], 'counted commit')} to "
         f"{_plural(stats['repository_contributions'], 'repository', 'repositories')}"
-        + (f" ({_names(repos)})" if repos else "")
-        + (
-            f" between {month_name(min(months))} and {month_name(max(months))}" if len(set(months)) > 1
-            else f" in {month_name(months[0])}" if months else ""
-        )
-        + f", active in {_plural(stats['activity_months'], 'month')}."
-    ]
+        + (f" ({where})" if where and not themes else "") + (f" {span}" if span else "")
+        + f", active in {_plural(stats['activity_months'], 'month')}.", []))
+    for repo, source in sorted(mirrors.items()):
+        out.append(_sentence(
+            f"Their commits in {repo} mirror work done in {source}: they name {source} pull requests, so "
+            "the changes were made and reviewed there.", []))
+    items = [(i, e["month"]) for e in profile["work_history"] for i in e.get("key_features", [])]
+    fixes = [(i, e["month"]) for e in profile["work_history"] for i in e.get("bugs_fixed", [])]
+    size = lambda pair: (-(pair[0].get("lines_added", 0) + pair[0].get("lines_deleted", 0)), pair[1])  # noqa: E731
     features, bugs = stats["features"], stats["bugs"]
     if features or bugs:
-        parts.append(
+        def top(pairs):
+            seen, out_ = set(), []
+            for i, _ in sorted(pairs, key=size):
+                if title_text(i["title"]).lower() not in seen:
+                    seen.add(title_text(i["title"]).lower())
+                    out_.append(i)
+            return out_[:2]
+        top_f, top_b = top(items), top(fixes)
+        out.append(_sentence(
             f"They finished {_plural(features, 'feature')} and {_plural(bugs, 'bug fix', 'bug fixes')}"
-            f" ({stats['feature_pct']:g}% features)."
-        )
+            f" ({stats['feature_pct']:g}% features).", []))
+        if top_f:
+            out.append(_sentence(f"The largest features: {_join([_inline(i['title']) for i in top_f])}.", _ids(top_f)))
+        if top_b:
+            out.append(_sentence(f"The largest fixes: {_join([_fix_text(i['title']) for i in top_b])}.", _ids(top_b)))
     else:
-        parts.append("No feature or bug-fix work item is credited to them.")
-    parts.append(
-        f"They added {_plural(loc['added'], 'line')} of code and removed {_n(loc['deleted'])} "
-        "(binary, vendored, generated and lock files not counted)."
-    )
+        out.append(_sentence("No feature or bug-fix work item is credited to them.", []))
+    loc = stats["lines_of_code"]
     langs = [lang["name"] for lang in profile["skills"]["languages"]]
-    if langs:
-        parts.append(f"Languages by lines changed: {_names(langs)}.")
-    skills = [s["name"] for s in profile["skills"]["technical"]]
+    out.append(_sentence(
+        f"They added {_plural(loc['added'], 'line')} of code and removed {_n(loc['deleted'])}"
+        + (f", mostly in {_join(langs[:MAX_NAMES])}" if langs else "") + ".", []))
+    skills = profile["skills"]["technical"][:MAX_NAMES + 1]
     if skills:
-        parts.append(f"Technical skills by commits: {_names(skills)}.")
+        out.append(_sentence(
+            "Skills shown in their changes: " + _join([f"{s['name']} ({_plural(s.get('work_items', s['commits']), 'work item')})"
+                                                      for s in skills]) + ".",
+            [w for s in skills for w in s.get("examples", [])]))
     q = profile["quality"]
     corr = q["correctness"]
     if corr["value"] is not None:
-        parts.append(
+        out.append(_sentence(
             f"{_pct(corr['value'])} of their {_plural(corr['evidence_count'], 'work item')} "
-            + ("was" if corr["evidence_count"] == 1 else "were")
-            + " not later reverted or fixed by another change."
-        )
+            + ("was" if corr["evidence_count"] == 1 else "were") + " not later reverted or fixed by another change.", []))
     ai = q["ai_usage"]
     if ai["value"] is not None and ai["value"] > 0:
         declared = round(ai["value"] * ai["evidence_count"])
-        parts.append(f"AI assistance is declared on {_n(declared)} of {_plural(ai['evidence_count'], 'commit')}.")
-    return " ".join(parts)
+        out.append(_sentence(f"AI assistance is declared on {_n(declared)} of {_plural(ai['evidence_count'], 'commit')}.", []))
+    return out
+
+
+def profile_summary(profile: dict) -> str:
+    """The profile's opening paragraph."""
+    return " ".join(s["text"] for s in profile_sentences(profile))
+
+
+def write_story(profile: dict) -> dict:
+    """Fill ``summary`` / ``summary_evidence`` of the profile and of each month (oldest month
+    first, so rephrasing to avoid repeats is stable as new months arrive)."""
+    mirrors = {r["name"]: r["mirror_of"] for r in profile["repositories"] if r.get("mirror_of")}
+    used: set[str] = set()
+    for entry in sorted(profile["work_history"], key=lambda e: e["month"]):
+        sentences = month_sentences(profile["name"], entry, used, mirrors)
+        entry["summary"] = " ".join(s["text"] for s in sentences)
+        entry["summary_evidence"] = sentences
+    sentences = profile_sentences(profile)
+    profile["summary"] = " ".join(s["text"] for s in sentences)
+    profile["summary_evidence"] = sentences
+    return profile

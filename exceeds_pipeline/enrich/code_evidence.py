@@ -1,0 +1,325 @@
+"""What a commit's added lines use: imported modules and API names, read by one streaming git pass.
+
+:func:`code_evidence` runs ONE ``git log -p -U0`` process per call over the commits asked for
+(``--no-walk --stdin``, like the ingest), and keeps per commit:
+
+* ``imports``: the modules the added lines import, by the file's language (Python ``import`` /
+  ``from … import``, JavaScript/TypeScript ``import … from`` / ``require``, C/C++/CUDA/Objective-C
+  ``#include``, Go import specs, Rust ``use`` / ``extern crate``, Java/Kotlin/Scala ``import``,
+  Ruby ``require``), normalised to dotted names (``torch._dynamo.guards``, ``cuda_runtime.h``).
+* ``code_terms``: the distinct API names the added code lines use (dotted names such as
+  ``torch.cuda.synchronize`` and identifiers such as ``PyObject``, ``__global__``), comments and
+  string literals left out, at most :data:`MAX_TERMS` per commit, most used first.
+
+Nothing is kept of the code itself. At most :data:`MAX_BYTES` of added lines are read per commit
+(one huge generated commit cannot blow up memory or time). Lock files, JSON, SVG, CSV and
+minified files are not asked for at all (git pathspec excludes). The result is a pure function of
+the sha, so a caller keeps the frame and asks only for new shas next time (incremental by sha).
+
+The rules in ``skills.yaml`` (``imports`` and ``code_terms``) read these two lists; changing the
+rules needs no new git pass.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import os
+import threading
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from typing import Iterable, Sequence
+
+import polars as pl
+
+from exceeds_pipeline.ingest.gitcmd import GitError, git_command, git_env, neutral_cwd
+
+__all__ = ["CODE_EVIDENCE_SCHEMA", "MAX_BYTES", "MAX_TERMS", "code_evidence", "evidence_from_patch", "update_code_evidence"]
+
+MAX_BYTES = 256 * 1024  # added-line bytes read per commit
+MAX_TERMS = 200  # code terms kept per commit
+MAX_IMPORTS = 200
+MIN_CHUNK = 1000  # commits per git process when several run at once
+
+CODE_EVIDENCE_SCHEMA = {
+    "repo": pl.String,
+    "sha": pl.String,
+    "imports": pl.List(pl.String),
+    "code_terms": pl.List(pl.String),
+}
+
+_MISSING = re.compile(r"unable to read|missing (?:blob|tree|object)|bad object|could not read|invalid object")
+_MARK = b"\x1e\x1eEXP\x1f"
+_FORMAT = "%x1e%x1eEXP%x1f%H"
+_EXCLUDES = (
+    ":(exclude,glob)**/*.lock", ":(exclude,glob)**/*.json", ":(exclude,glob)**/*.svg",
+    ":(exclude,glob)**/*.csv", ":(exclude,glob)**/*.min.js", ":(exclude,glob)**/*.map",
+    ":(exclude,glob)**/package-lock.json", ":(exclude,glob)**/*.ipynb", ":(exclude,glob)**/*.pb.go",
+    ":(exclude,glob)**/*.snap", ":(exclude,glob)**/*.po",
+)
+_OPTIONS = ("-p", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--diff-merges=off",
+            "--no-renames", "--encoding=UTF-8", "--diff-filter=AMT")
+
+# file extension -> import syntax family
+_FAMILY = {
+    **dict.fromkeys(("py", "pyi", "pyx", "pxd"), "py"),
+    **dict.fromkeys(("js", "jsx", "ts", "tsx", "mjs", "cjs", "vue", "svelte"), "js"),
+    **dict.fromkeys(("c", "h", "cc", "cpp", "cxx", "hpp", "hh", "hxx", "cu", "cuh", "m", "mm", "inl", "ipp"), "c"),
+    "go": "go",
+    "rs": "rs",
+    **dict.fromkeys(("java", "kt", "kts", "scala", "groovy"), "java"),
+    "rb": "rb",
+}
+_COMMENT = {
+    "py": re.compile(rb"#.*$"),
+    "rb": re.compile(rb"#.*$"),
+}
+_SLASH_COMMENT = re.compile(rb"//.*$|/\*.*?(?:\*/|$)")
+_STRINGS = re.compile(rb"'''.*?'''|\"\"\".*?\"\"\"|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'")
+# An API name, not a prose word from a multi-line docstring: dotted, snake_case, camelCase,
+# CamelCase or ALL-CAPS.
+_API = re.compile(rb"[._]|[a-z][A-Z]|^[A-Z][a-z0-9]*[A-Z]|^[A-Z0-9]{3,}$")
+_CALL = re.compile(rb"(?<![\w.])([A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*)\s*\(")
+_FROM_NAMES = re.compile(rb"^\s*from\s+([A-Za-z_][\w.]*)\s+import\s+\(?([\w\s,]+)")
+_TERM = re.compile(rb"(?<![\w.])[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*")
+
+_PY_IMPORT = re.compile(rb"^\s*(?:from\s+([A-Za-z_][\w.]*)\s+import\b|import\s+([A-Za-z_][\w.]*(?:\s*(?:as\s+\w+)?\s*,\s*[A-Za-z_][\w.]*)*))")
+_JS_IMPORT = re.compile(rb"""(?:\bfrom\s+|\bimport\s+|\brequire\s*\(\s*|\bimport\s*\(\s*)['"]([^'"\s]+)['"]""")
+_C_INCLUDE = re.compile(rb"^\s*#\s*(?:include|import)\s*[<\"]([^>\"]+)[>\"]")
+_GO_IMPORT = re.compile(rb"^\s*(?:import\s+)?(?:[\w.]+\s+)?\"([\w./-]+)\"\s*$")
+_RS_USE = re.compile(rb"^\s*(?:pub\s+)?(?:use\s+(?:::)?([A-Za-z_][\w]*(?:::[A-Za-z_]\w*)*)|extern\s+crate\s+(\w+))")
+_JAVA_IMPORT = re.compile(rb"^\s*import\s+(?:static\s+)?([A-Za-z_][\w.]*)")
+_RB_REQUIRE = re.compile(rb"""^\s*require(?:_relative)?\s*\(?\s*['"]([^'"]+)['"]""")
+
+_KEYWORDS = frozenset(
+    b"""and as assert async await break case catch class const continue def default del do elif else
+    enum except export extends false final finally for from function global if implements import in
+    instanceof interface is lambda let new nil none not null or pass private protected public raise
+    return self static struct super switch this throw throws true try type typeof var void while with
+    yield int str float bool char long short unsigned signed double auto fn pub mut impl use mod crate
+    let match loop where trait dyn ref move unsafe extern func package range defer chan go map select
+    end begin then elsif unless until module require include define ifdef ifndef endif undef pragma
+    print len list dict set tuple object args kwargs cls Self None True False""".split()
+)
+
+
+def _family(path: bytes) -> str | None:
+    name = path.rsplit(b"/", 1)[-1]
+    if b"." not in name:
+        return None
+    return _FAMILY.get(name.rsplit(b".", 1)[-1].lower().decode("ascii", "replace"))
+
+
+def _imports(family: str, line: bytes, out: list[str]) -> None:
+    if family == "py":
+        m = _PY_IMPORT.match(line)
+        if m:
+            if m.group(1):
+                out.append(m.group(1).decode("ascii", "replace"))
+            else:
+                for part in m.group(2).split(b","):
+                    out.append(part.split()[0].decode("ascii", "replace"))
+    elif family == "js":
+        for m in _JS_IMPORT.finditer(line):
+            spec = m.group(1).decode("utf-8", "replace")
+            if not spec.startswith("."):
+                out.append(spec)
+    elif family == "c":
+        m = _C_INCLUDE.match(line)
+        if m:
+            out.append(m.group(1).decode("utf-8", "replace"))
+    elif family == "go":
+        m = _GO_IMPORT.match(line)
+        if m:
+            out.append(m.group(1).decode("utf-8", "replace"))
+    elif family == "rs":
+        m = _RS_USE.match(line)
+        if m:
+            out.append((m.group(1) or m.group(2)).decode("ascii", "replace").replace("::", "."))
+    elif family == "java":
+        m = _JAVA_IMPORT.match(line)
+        if m:
+            out.append(m.group(1).decode("ascii", "replace"))
+    elif family == "rb":
+        m = _RB_REQUIRE.match(line)
+        if m:
+            out.append(m.group(1).decode("utf-8", "replace"))
+
+
+_SECTION = re.compile(rb"^\+\+\+ (?:b/)?(.*)$", re.M)
+_ADDED = re.compile(rb"^\+(?!\+\+ )(.*)$", re.M)
+_IMPORT_LINES = re.compile(
+    rb"^[ \t]*(?:import|from|#[ \t]*(?:include|import)|use|pub[ \t]+use|extern|require|\"|[\w.]+[ \t]+\").*$"
+    rb"|^.*(?:\bfrom[ \t]+['\"]|\brequire[ \t]*\(|\bimport[ \t]*\().*$", re.M)
+_SKIP_LINE = re.compile(rb"^\s*(?:\*|//|/\*|#|>>>).*$", re.M)
+
+
+def evidence_from_patch(patch: bytes, max_bytes: int = MAX_BYTES) -> tuple[list[str], list[str]]:
+    """(imports, code_terms) of one commit's ``git log -p -U0`` text.
+
+    Per file section (``+++ b/path``) of a known language: the added lines, at most
+    ``max_bytes`` over the commit; imports from the lines that look like imports; code terms
+    from the lines left once comment lines, comments and string literals are removed, all
+    with a few regex passes over the section (no per-line Python work for ordinary lines)."""
+    imports: list[str] = []
+    terms: Counter[bytes] = Counter()
+    budget = max_bytes
+    heads = list(_SECTION.finditer(patch))
+    for n, head in enumerate(heads):
+        if budget <= 0:
+            break
+        family = _family(head.group(1).rstrip(b"\r"))
+        if family is None:
+            continue
+        body = patch[head.end(): heads[n + 1].start() if n + 1 < len(heads) else len(patch)]
+        added = b"\n".join(_ADDED.findall(body))
+        if len(added) > budget:
+            added = added[:budget].rsplit(b"\n", 1)[0]
+        budget -= len(added) + 1
+        if not added:
+            continue
+        for line in _IMPORT_LINES.findall(added):
+            if True:
+                _imports(family, line, imports)
+                if family == "py":
+                    m = _FROM_NAMES.match(line)
+                    if m:  # `from flask import Blueprint`: Blueprint and flask.Blueprint are used
+                        for name in m.group(2).split(b","):
+                            name = name.split()[0] if name.split() else b""
+                            if name and name != b"as":
+                                terms[name] += 1
+                                terms[m.group(1) + b"." + name] += 1
+        code = _SKIP_LINE.sub(b"", added)
+        code = _STRINGS.sub(b" ", code)
+        code = re.sub(_COMMENT.get(family, _SLASH_COMMENT).pattern, b"", code, flags=re.M)
+        for term, count in Counter(_TERM.findall(code)).items():
+            if len(term) >= 3 and term not in _KEYWORDS and _API.search(term):
+                terms[term] += count
+        for term, count in Counter(_CALL.findall(code)).items():  # a call is code whatever its case
+            if len(term) >= 3 and term not in _KEYWORDS and not _API.search(term):
+                terms[term] += count
+    kept_imports = list(dict.fromkeys(imports))[:MAX_IMPORTS]
+    ranked = sorted(terms.items(), key=lambda kv: (-kv[1], kv[0]))[:MAX_TERMS]
+    return kept_imports, sorted(t.decode("ascii", "replace") for t, _ in ranked)
+
+
+def _records(pipe) -> Iterable[tuple[str, bytes]]:
+    pending = b""
+    while block := pipe.read(1 << 22):
+        pending += block
+        parts = pending.split(_MARK)
+        pending = parts.pop()
+        for part in parts:
+            if part.strip():
+                sha, _, body = part.partition(b"\n")
+                yield sha.strip().decode("ascii"), body
+    if pending.strip():
+        sha, _, body = pending.partition(b"\n")
+        yield sha.strip().decode("ascii"), body
+
+
+def _one_pass(git_dir: Path, shas: list[str], max_bytes: int, rows: dict) -> tuple[int, str | None]:
+    """Read ``shas`` in order into ``rows``; (complete records, error text or None)."""
+    args = ["log", "--no-walk=unsorted", "--stdin", f"--format={_FORMAT}", *_OPTIONS, "--", ".", *_EXCLUDES]
+    proc = subprocess.Popen(
+        git_command(git_dir, args), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, env=git_env(), cwd=neutral_cwd(git_dir),
+    )
+
+    def feed() -> None:
+        try:
+            proc.stdin.write(("\n".join(shas) + "\n").encode("ascii"))
+        except BrokenPipeError:
+            pass
+        finally:
+            proc.stdin.close()
+
+    feeder = threading.Thread(target=feed, daemon=True)
+    feeder.start()
+    # stderr drained on its own thread: a chatty git must not block on a full pipe.
+    err: list[bytes] = []
+    drain = threading.Thread(target=lambda: err.append(proc.stderr.read()), daemon=True)
+    drain.start()
+    seen: list[str] = []
+    try:
+        for sha, body in _records(proc.stdout):
+            rows[sha] = evidence_from_patch(body, max_bytes)
+            seen.append(sha)
+    finally:
+        proc.stdout.close()
+        code = proc.wait()
+        feeder.join()
+        drain.join()
+    if code == 0:
+        return len(seen), None
+    # The last record may be cut short by the failure: it does not count as read.
+    complete = max(0, len(seen) - 1)
+    return complete, b"".join(err).decode("utf-8", "replace").strip() or f"exit {code}"
+
+
+def _read_all(git_dir: Path, repo: str, todo: list[str], max_bytes: int, rows: dict) -> None:
+    while todo:
+        done, error = _one_pass(git_dir, todo, max_bytes, rows)
+        if error is None:
+            break
+        # git stops at a commit it cannot diff (a missing blob in a partial clone or a damaged
+        # repository): output follows the input order, so that commit is the first one without
+        # a complete record. It gets no evidence; the rest are read by a new pass.
+        if done >= len(todo) or not _MISSING.search(error):
+            raise GitError(repo, f"git log -p failed: {error}")
+        rows.pop(todo[done], None)
+        todo = todo[done + 1:]
+
+
+def code_evidence(
+    git_dir: Path | str,
+    repo: str,
+    shas: Sequence[str],
+    *,
+    max_bytes: int = MAX_BYTES,
+    workers: int | None = None,
+) -> pl.DataFrame:
+    """:data:`CODE_EVIDENCE_SCHEMA` rows for exactly ``shas``, in their order (merges give none).
+
+    One streaming ``git log -p`` process per chunk of at least :data:`MIN_CHUNK` commits, up to
+    ``workers`` (default: the CPU count) chunks read at once.
+
+    Incremental use: keep the previous frame, pass only the shas it does not have, concatenate.
+    """
+    wanted = list(dict.fromkeys(shas))
+    workers = max(1, min(workers or os.cpu_count() or 1, len(wanted) // MIN_CHUNK))
+    chunks = [wanted[i::workers] for i in range(workers)]
+    rows: dict[str, tuple[list[str], list[str]]] = {}
+    if workers == 1:
+        _read_all(Path(git_dir), repo, wanted, max_bytes, rows)
+    else:  # git computes the diffs of each chunk in its own process, in parallel
+        parts = [dict() for _ in chunks]
+        with ThreadPoolExecutor(max_workers=workers) as pool:
+            list(pool.map(lambda i: _read_all(Path(git_dir), repo, chunks[i], max_bytes, parts[i]), range(workers)))
+        for part in parts:
+            rows.update(part)
+    return pl.DataFrame(
+        {
+            "repo": [repo] * len(wanted),
+            "sha": wanted,
+            "imports": [rows.get(s, ([], []))[0] for s in wanted],
+            "code_terms": [rows.get(s, ([], []))[1] for s in wanted],
+        },
+        schema=CODE_EVIDENCE_SCHEMA,
+    )
+
+
+def update_code_evidence(
+    previous: pl.DataFrame | None, git_dir: Path | str, repo: str, shas: Sequence[str], **kwargs
+) -> pl.DataFrame:
+    """The evidence for exactly ``shas`` of ``repo``, reading git only for shas ``previous``
+    does not have (incremental by sha); shas no longer listed (a rewritten history) drop out."""
+    wanted = list(dict.fromkeys(shas))
+    kept = (
+        previous.filter((pl.col("repo") == repo) & pl.col("sha").is_in(wanted)).cast(CODE_EVIDENCE_SCHEMA)
+        if previous is not None and previous.height else pl.DataFrame(schema=CODE_EVIDENCE_SCHEMA)
+    )
+    have = set(kept["sha"].to_list())
+    new = code_evidence(git_dir, repo, [s for s in wanted if s not in have], **kwargs)
+    return pl.concat([kept, new]).unique("sha", keep="first", maintain_order=True)

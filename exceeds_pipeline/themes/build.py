@@ -1,0 +1,415 @@
+"""Themes: the areas a person worked in, per scope (all, month, repo), each with its work items.
+
+:func:`person_themes` reads the published tables and returns the SPEC ``themes`` table:
+``person_id, scope, scope_key, theme, weight, work_item_ids`` (plus ``source``: path, tag or
+term). Deterministic: the same tables give the same rows, in the same order.
+
+Three kinds of evidence, all from the person's own counted commits of their own work items
+(a revert by someone else is not their work):
+
+* **path**: every changed file (profile LOC only: not excluded) is named by its module: the
+  deepest directory that is not generic plus the file's stem when the stem names something
+  (``torch/_dynamo/guards.py`` -> "Dynamo guards", ``torch/_dynamo/utils.py`` -> "Dynamo",
+  ``tests/test_blueprints.py`` -> "Blueprints"); word lists in ``lexicon.yaml``. Weight: the
+  theme's share of the scope's ``log(1 + lines)`` per work item and module, so one huge change
+  does not drown twenty careful ones.
+* **tag**: subject tags and scopes (``[dynamo]``, ``fix(snowflake):``, ``net:``) of the item's
+  commits, generic ones (``[WIP]``, ``fix(deps):``) left out. Weight: the share of the scope's
+  work items carrying it. Strong evidence: a single tagged item is enough.
+* **term**: word n-grams (1-3) of the clean work-item titles that set the person apart from the
+  rest of the repository: used in at least :data:`MIN_TERM_ITEMS` of the person's items in
+  that repository, and at least :data:`MIN_LIFT` times as often (per item) as in the
+  repository's other people's items. Weight: item share x lift factor (up to 0.8, so a tag or
+  a module outweighs a term used as often). An n-gram inside a longer kept one with nearly the
+  same items is dropped.
+
+Themes with the same normalised name (case, punctuation, plural ``s``) merge: their work items
+are united and the highest weight kept. Per scope at most :data:`MAX_THEMES`, highest weight
+first (ties by name); weights are rounded to 4 decimals.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+import polars as pl
+
+from exceeds_pipeline.themes.text import clean_title, display_words, lexicon, title_terms
+
+__all__ = ["MAX_THEMES", "MIN_LIFT", "MIN_TERM_ITEMS", "THEMES_SCHEMA", "module_name", "person_themes", "theme_key"]
+
+MAX_THEMES = 8
+MIN_TERM_ITEMS = 2
+MIN_LIFT = 2.0
+MIN_PATH_SHARE = 0.05
+TERM_FACTOR = 0.8
+
+THEMES_SCHEMA = {
+    "person_id": pl.String,
+    "scope": pl.String,
+    "scope_key": pl.String,
+    "theme": pl.String,
+    "weight": pl.Float64,
+    "work_item_ids": pl.List(pl.String),
+    "source": pl.String,
+}
+
+
+def _words(segment: str) -> str:
+    """A path segment as words: leading underscores off, snake/kebab case to spaces."""
+    seg = segment.lstrip("_").strip()
+    seg = re.sub(r"[_\-]+", " ", seg).strip()
+    return seg
+
+
+def _display(name: str) -> str:
+    words = display_words()
+    name = " ".join(words.get(w.lower(), w) for w in re.sub(r"\s+", " ", name).strip().split(" "))
+    if re.fullmatch(r"[a-z][a-z0-9]*", name.split(" ")[0]):
+        return name[0].upper() + name[1:]
+    return name
+
+
+def module_name(path: str, repo: str = "") -> str | None:
+    """The module a path belongs to, as a theme name, or None when it names nothing.
+
+    Directories named like the repository itself (``src/flask`` in pallets/flask) are generic
+    there: every file of the repository is in them."""
+    lex = lexicon()
+    own = _repo_words(repo)
+    parts = [p for p in (path or "").split("/") if p]
+    if not parts:
+        return None
+    file_name = parts[-1]
+    dirs = parts[:-1]
+    stem = file_name.split(".")[0] if not file_name.startswith(".") else ""
+    if "." not in file_name or file_name.rsplit(".", 1)[-1].lower() not in lex["code_extensions"]:
+        stem = ""  # configuration, data and docs name only their area
+    in_tests = any(d.lower() in lex["test_dirs"] for d in dirs)
+    is_test_file = bool(re.match(r"(?i)^test_|.*_tests?$|.*\.test$|.*\.spec$", stem))
+    if in_tests and not is_test_file:
+        return None  # fixtures, data and cases inside a test tree name no module
+    if is_test_file:
+        stem = re.sub(r"(?i)^test_|_tests?$|\.(?:test|spec)$", "", stem)
+        dirs = [d for d in dirs if d.lower() not in lex["test_dirs"]]
+        if in_tests:
+            dirs = []  # tests/unit/test_views.py names "views", the area it tests
+    dirs = [d.lstrip(".") for d in dirs]
+    meaningful = [d for d in dirs if d.lower() not in lex["generic_dirs"] and d.lower() not in lex["test_dirs"]
+                  and d.lower() not in own]
+    area = _words(meaningful[-1]) if meaningful else ""
+    stem_words = _words(stem) if stem and stem.lower() not in lex["generic_stems"] and stem.lower().lstrip("_") not in lex["generic_stems"] else ""
+    if stem_words.lower() in own:
+        stem_words = ""
+    if stem_words and area and stem_words.lower() == area.lower():
+        stem_words = ""
+    name = " ".join(w for w in (area, stem_words) if w)
+    if not name or len(name) < 2:
+        return None
+    return _display(_docs_suffix(dirs, name))
+
+
+def _docs_suffix(dirs: list[str], name: str) -> str:
+    """A directory inside the documentation names a part of the docs: "Usage and configuration docs"."""
+    lex = lexicon()
+    if dirs and dirs[0].lower() in lex["docs_dirs"] and name.lower() not in lex["docs_dirs"]:
+        return name + " docs"
+    return name
+
+
+def _repo_words(repo: str) -> frozenset[str]:
+    return frozenset(w for w in re.split(r"[^a-z0-9]+", (repo or "").lower()) if len(w) >= 3)
+
+
+def area_name(path: str, repo: str = "") -> str | None:
+    """The area a path belongs to: its deepest directory that is not generic (or None)."""
+    lex = lexicon()
+    own = _repo_words(repo)
+    dirs = [p.lstrip(".") for p in (path or "").split("/")[:-1] if p]
+    if any(d.lower() in lex["test_dirs"] for d in dirs):
+        return None  # a test tree is named by the modules its test files test
+    meaningful = [d for d in dirs if d.lower() not in lex["generic_dirs"] and d.lower() not in lex["test_dirs"]
+                  and d.lower() not in own]
+    if not meaningful:
+        return None
+    name = _words(meaningful[-1])
+    return _display(_docs_suffix(dirs, name)) if len(name) >= 2 else None
+
+
+def theme_key(name: str) -> str:
+    """Normalised theme name: lower case, letters and digits only, a plural 's' dropped."""
+    words = re.findall(r"[a-z0-9]+", name.lower())
+    return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words)
+
+
+def _scoped(frame: pl.DataFrame) -> pl.DataFrame:
+    """Each row three times: scope all, its month and its repository."""
+    return pl.concat([
+        frame.with_columns(pl.lit("all").alias("scope"), pl.lit("all").alias("scope_key")),
+        frame.with_columns(pl.lit("month").alias("scope"), pl.col("month").alias("scope_key")),
+        frame.with_columns(pl.lit("repo").alias("scope"), pl.col("repo").alias("scope_key")),
+    ])
+
+
+_KEYS = ["person_id", "scope", "scope_key"]
+
+
+def _own_commits(commits: pl.DataFrame, work_items: pl.DataFrame) -> pl.DataFrame:
+    """Counted, non-bot commits of their work item's owner: person_id, repo, sha, month, item, subject."""
+    counted = commits.filter(pl.col("is_counted").fill_null(False) & ~pl.col("is_bot").fill_null(False)) \
+        if "is_counted" in commits.columns else commits.filter(~pl.col("is_merge").fill_null(False))
+    counted = counted.with_columns(
+        pl.coalesce(pl.col("work_item_id"), pl.col("repo") + pl.lit("@") + pl.col("sha").str.slice(0, 12)).alias("item")
+    )
+    owners = work_items.select(pl.col("work_item_id").alias("item"), pl.col("person_id").alias("_owner"),
+                               pl.col("title").alias("_title")).unique("item", keep="first")
+    return (
+        counted.join(owners, on="item", how="left")
+        .filter(pl.col("person_id") == pl.coalesce(pl.col("_owner"), pl.col("person_id")))
+        .select("person_id", "repo", "sha", "month", "item", "subject",
+                pl.coalesce(pl.col("_title"), pl.col("subject")).alias("title"))
+    )
+
+
+def _path_themes(own: pl.DataFrame, file_changes: pl.DataFrame) -> pl.DataFrame:
+    kept = file_changes.filter(~pl.col("excluded").fill_null(False)) if "excluded" in file_changes.columns else file_changes
+    rows = kept.select("repo", "sha", "path", (pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)).alias("lines")) \
+        .join(own.select("person_id", "repo", "sha", "month", "item"), on=["repo", "sha"], how="inner")
+    if rows.height == 0:
+        return pl.DataFrame(schema=THEMES_SCHEMA)
+    paths = rows.select("repo", "path").unique()
+    names = pl.concat([
+        paths.with_columns(pl.struct("path", "repo").map_elements(lambda r: fn(r["path"], r["repo"]),
+                                                                  return_dtype=pl.String).alias("theme"))
+        for fn in (module_name, area_name)
+    ]).drop_nulls("theme").unique()
+    per_item = (
+        rows.join(names, on=["repo", "path"])
+        .group_by("person_id", "repo", "month", "item", "theme").agg(pl.col("lines").sum())
+        .with_columns(pl.col("lines").log1p().alias("w"))
+    )
+    scoped = _scoped(per_item)
+    # The share of the scope's changes in a module (a path counts once for its module and once
+    # for its area, so the total is per path, not per name).
+    total = _scoped(
+        rows.group_by("person_id", "repo", "month", "item", "path").agg(pl.col("lines").sum())
+        .group_by("person_id", "repo", "month", "item").agg(pl.col("lines").sum().log1p().alias("w"))
+    ).group_by(_KEYS).agg(pl.col("w").sum().alias("_total"))
+    return (
+        scoped.group_by([*_KEYS, "theme"])
+        .agg(pl.col("w").sum(), pl.col("item").unique().sort().alias("work_item_ids"))
+        .join(total, on=_KEYS)
+        .with_columns((pl.col("w") / pl.col("_total")).alias("weight"), pl.lit("path").alias("source"))
+        .filter(pl.col("weight") >= MIN_PATH_SHARE)
+        .select(list(THEMES_SCHEMA))
+    )
+
+
+def _item_counts(own: pl.DataFrame) -> pl.DataFrame:
+    items = own.select("person_id", "repo", "month", "item").unique(["person_id", "item", "month"])
+    return _scoped(items).group_by(_KEYS).agg(pl.col("item").n_unique().alias("_n"))
+
+
+def _tag_themes(own: pl.DataFrame) -> pl.DataFrame:
+    rows = own.select("person_id", "repo", "month", "item",
+                      pl.col("subject").map_elements(lambda s: list(clean_title(s).tags),
+                                                     return_dtype=pl.List(pl.String)).alias("tag"))
+    rows = pl.concat([
+        rows,
+        own.select("person_id", "repo", "month", "item",
+                   pl.col("title").map_elements(lambda s: list(clean_title(s).tags),
+                                                return_dtype=pl.List(pl.String)).alias("tag")),
+    ]).explode("tag").drop_nulls("tag").unique()
+    if rows.height == 0:
+        return pl.DataFrame(schema=THEMES_SCHEMA)
+    return (
+        _scoped(rows).group_by([*_KEYS, "tag"])
+        .agg(pl.col("item").unique().sort().alias("work_item_ids"))
+        .join(_item_counts(own), on=_KEYS)
+        .with_columns(
+            pl.col("tag").map_elements(_display_tag, return_dtype=pl.String).alias("theme"),
+            (pl.col("work_item_ids").list.len() / pl.col("_n")).alias("weight"),
+            pl.lit("tag").alias("source"),
+        )
+        .select(list(THEMES_SCHEMA))
+    )
+
+
+def _display_tag(tag: str) -> str:
+    return _display(tag) if re.fullmatch(r"[a-z][a-z0-9 ]*", tag) else tag
+
+
+def _term_themes(own: pl.DataFrame, commits: pl.DataFrame, work_items: pl.DataFrame) -> pl.DataFrame:
+    # Background: every work item of the repository (everybody's), one title each.
+    if work_items.height == 0:
+        return pl.DataFrame(schema=THEMES_SCHEMA)
+    items = work_items.select(pl.col("work_item_id").alias("item"), "repo", "person_id", "title").unique("item", maintain_order=True)
+    items = items.with_columns(pl.col("title").map_elements(lambda t: clean_title(t).text.lower(), return_dtype=pl.String)
+                               .alias("_clean"))
+    items = items.with_columns(
+        pl.col("title").map_elements(lambda t: sorted({theme_key(g) for g in title_terms(clean_title(t).text)} - {""}),
+                                     return_dtype=pl.List(pl.String)).alias("term")
+    )
+    verbs = _verb_like(items)
+    if verbs:
+        items = items.with_columns(pl.col("term").list.eval(
+            pl.element().filter(~pl.element().str.split(" ").list.first().is_in(list(verbs)))))
+    grams = items.select("item", "repo", "person_id", "term").explode("term").drop_nulls("term")
+    # Counted per distinct clean title: a change, its revert and its reland are one title.
+    distinct = items.sort("item").unique(["repo", "person_id", "_clean"], keep="first", maintain_order=True).select("item")
+    counted_grams = grams.join(distinct, on="item", how="semi")
+    n_repo = items.group_by("repo").agg(pl.col("_clean").n_unique().alias("_nr"))
+    n_person = items.group_by("repo", "person_id").agg(pl.col("_clean").n_unique().alias("_np"))
+    df_repo = counted_grams.group_by("repo", "term").agg(pl.len().alias("_dr"))
+    df_person = counted_grams.group_by("repo", "person_id", "term").agg(pl.len().alias("_dp"))
+    lift = (
+        df_person.join(df_repo, on=["repo", "term"]).join(n_repo, on="repo").join(n_person, on=["repo", "person_id"])
+        # the person's rate against everybody else's (add-one smoothed)
+        .with_columns(((pl.col("_dp") / pl.col("_np"))
+                       / ((pl.col("_dr") - pl.col("_dp") + 1) / (pl.col("_nr") - pl.col("_np") + 1))).alias("lift"))
+        .filter((pl.col("_dp") >= MIN_TERM_ITEMS) & (pl.col("lift") >= MIN_LIFT))
+        .select("repo", "person_id", "term", "lift")
+    )
+    if lift.height == 0:
+        return pl.DataFrame(schema=THEMES_SCHEMA)
+    _remember_case(
+        items.join(grams.join(lift.select("repo", "person_id", "term"), on=["repo", "person_id", "term"]).select("item").unique(),
+                   on="item")["title"].drop_nulls().to_list(),
+        set(lift["term"].to_list()))
+    # Subsumption: drop an n-gram when a longer kept one has at least 80% of its items.
+    item_terms = grams.join(lift, on=["repo", "person_id", "term"])
+    support = item_terms.group_by("repo", "person_id", "term").agg(pl.col("item").sort().alias("_items")) \
+        .sort("repo", "person_id", "term")
+    dropped = set()
+    for (repo, pid), group in support.group_by("repo", "person_id", maintain_order=True):
+        entries = sorted(group.iter_rows(), key=lambda r: (-len(r[2].split()), r[2]))
+        for _, _, term, term_items in entries:
+            words = term.split()
+            for _, _, longer, longer_items in entries:
+                lw = longer.split()
+                if len(lw) > len(words) and any(lw[i:i + len(words)] == words for i in range(len(lw) - len(words) + 1)):
+                    if (repo, pid, longer) in dropped:
+                        continue
+                    if len(longer_items) >= 0.8 * len(term_items):
+                        dropped.add((repo, pid, term))
+                        break
+    if dropped:
+        drop = pl.DataFrame(list(dropped), schema={"repo": pl.String, "person_id": pl.String, "term": pl.String}, orient="row")
+        item_terms = item_terms.join(drop, on=["repo", "person_id", "term"], how="anti")
+    scoped_items = own.select("person_id", "repo", "month", "item").unique()
+    rows = scoped_items.join(item_terms.select("item", "person_id", "term", "lift"), on=["item", "person_id"])
+    if rows.height == 0:
+        return pl.DataFrame(schema=THEMES_SCHEMA)
+    return (
+        _scoped(rows).group_by([*_KEYS, "term"])
+        .agg(pl.col("item").unique().sort().alias("work_item_ids"), pl.col("lift").max())
+        .join(_item_counts(own), on=_KEYS)
+        .with_columns(
+            pl.col("term").map_elements(_display_term, return_dtype=pl.String).alias("theme"),
+            (pl.col("work_item_ids").list.len() / pl.col("_n")
+             * TERM_FACTOR * (pl.col("lift").log(2) / 4).clip(0.25, 1.0)).alias("weight"),
+            pl.lit("term").alias("source"),
+        )
+        .select(list(THEMES_SCHEMA))
+    )
+
+
+VERB_SHARE = 0.5
+
+
+def _verb_like(items: pl.DataFrame) -> set[str]:
+    """Words used mostly as the first word of titles (imperative verbs: "harden", "mimic",
+    "prepare"), learnt from the repository's own titles: a term starting with one names an
+    action, not an area."""
+    first: dict[str, int] = {}
+    total: dict[str, int] = {}
+    for title in items["_clean"].to_list():
+        words = [theme_key(w) for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", title or "")]
+        for i, w in enumerate(dict.fromkeys(words)):
+            total[w] = total.get(w, 0) + 1
+        if words:
+            first[words[0]] = first.get(words[0], 0) + 1
+    return {w for w, n in first.items() if n >= 2 and n >= VERB_SHARE * total[w]}
+
+
+_ORIGINAL_CASE: dict[str, str] = {}
+
+
+def _display_term(term: str) -> str:
+    return _ORIGINAL_CASE.get(term, term)
+
+
+def _remember_case(titles: list[str], keys: set[str]) -> None:
+    """Terms are matched lower-case; prose shows them (``keys`` only) as most often written."""
+    seen: dict[str, dict[str, int]] = {}
+    token = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[.+#-][A-Za-z0-9_]+)*[+#]*|\d+(?:\.\d+)+")
+    for title in titles:
+        words = token.findall(clean_title(title).text)
+        for n in (1, 2, 3):
+            for i in range(len(words) - n + 1):
+                written = " ".join(words[i:i + n])
+                if i == 0 and re.fullmatch(r"[A-Z][a-z0-9]+", words[0]):
+                    written = words[0].lower() + written[len(words[0]):]  # sentence-initial capital
+                key = theme_key(written)
+                if key in keys:
+                    counts = seen.setdefault(key, {})
+                    counts[written] = counts.get(written, 0) + 1
+    _ORIGINAL_CASE.clear()
+    for low, counts in seen.items():
+        _ORIGINAL_CASE[low] = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+
+
+def _drop_narrower(frame: pl.DataFrame) -> pl.DataFrame:
+    """Drop a theme that only extends another one's name with the same work items
+    ("Model tracing run" beside "Model tracing", both from the same changes): it adds words,
+    not information."""
+    pairs = frame.select(*_KEYS, "_key", "work_item_ids").join(
+        frame.select(*_KEYS, pl.col("_key").alias("_broad"), pl.col("work_item_ids").alias("_ids")), on=_KEYS)
+    narrower = pairs.filter(
+        pl.col("_key").str.starts_with(pl.col("_broad") + pl.lit(" ")) & (pl.col("work_item_ids") == pl.col("_ids"))
+    ).select(*_KEYS, "_key").unique()
+    return frame.join(narrower, on=[*_KEYS, "_key"], how="anti")
+
+
+def person_themes(
+    commits: pl.DataFrame, work_items: pl.DataFrame, file_changes: pl.DataFrame, max_themes: int = MAX_THEMES
+) -> pl.DataFrame:
+    """The SPEC ``themes`` table (plus ``source``) for every person with counted commits."""
+    own = _own_commits(commits, work_items)
+    if own.height == 0:
+        return pl.DataFrame(schema=THEMES_SCHEMA)
+    found = pl.concat([
+        _path_themes(own, file_changes).cast(THEMES_SCHEMA),
+        _tag_themes(own).cast(THEMES_SCHEMA),
+        _term_themes(own, commits, work_items).cast(THEMES_SCHEMA),
+    ])
+    if found.height == 0:
+        return pl.DataFrame(schema=THEMES_SCHEMA)
+    order = {"tag": 0, "path": 1, "term": 2}
+    merged = (
+        # rounded before ranking: sums of logs in another order must not flip a tie
+        found.with_columns(pl.col("weight").clip(0.0, 1.0).round(4)).with_columns(
+            pl.col("theme").map_elements(theme_key, return_dtype=pl.String).alias("_key"),
+            pl.col("source").replace_strict(order, return_dtype=pl.Int8).alias("_rank"),
+        )
+        .sort([*_KEYS, "_key", "weight", "_rank", "theme"], descending=[False, False, False, False, True, False, False])
+        .group_by([*_KEYS, "_key"], maintain_order=True)
+        .agg(
+            pl.col("theme").first(),
+            pl.col("weight").first(),
+            pl.col("work_item_ids").list.explode(keep_nulls=False, empty_as_null=False).unique().sort(),
+            pl.col("source").first(),
+        )
+        .with_columns(pl.col("weight").round(4))
+    )
+    merged = _drop_narrower(  # among the leading candidates only: the pairs are per scope
+        merged.sort([*_KEYS, "weight", "theme"], descending=[False, False, False, True, False])
+        .filter(pl.int_range(pl.len()).over(_KEYS) < 3 * max_themes)
+    )
+    merged = (
+        merged.sort([*_KEYS, "weight", "theme"], descending=[False, False, False, True, False])
+        .filter(pl.int_range(pl.len()).over(_KEYS) < max_themes)
+    )
+    return merged.select(list(THEMES_SCHEMA)).sort(["person_id", "scope", "scope_key", "weight", "theme"],
+                                                   descending=[False, False, False, True, False])

@@ -1,0 +1,135 @@
+"""Skills from code and message prose, on real repositories built in the test."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from exceeds_pipeline.enrich.code_evidence import code_evidence, evidence_from_patch
+from exceeds_pipeline.enrich.skills import load_skill_rules, parse_skill_rules, person_skills, skills_per_commit
+from exceeds_pipeline_tests.themes.pipeline import git_dir, tables
+
+ADA = ("Ada Lovelace", "ada@example.com")
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory):
+    from exceeds_pipeline.demo.gitscript import GitScript
+
+    r = GitScript.init(tmp_path_factory.mktemp("skills") / "app")
+    shas = {}
+
+    def c(key, message, files, day):
+        shas[key] = r.commit(message, author=ADA, date=f"2025-02-{day:02d}T10:00:00+00:00", files=files)
+
+    c("base", "Initial commit", {"app/core.py": "x = 1\n", "README.txt": "app\n"}, 1)
+    c("link", "Speed up the row parser\n\nPorted from https://github.com/pytorch/pytorch/pull/123 and\n"
+              "https://github.com/pallets/flask/pull/9; see https://docs.python.org/3/library/dis.html\n\n"
+              "Pull Request resolved: https://github.com/pytorch/pytorch/pull/123\n"
+              "Reviewed By: someone\nDifferential Revision: D42",
+      {"app/core.py": "x = 2\n"}, 2)
+    c("ci", "Make the row parser tolerate blank lines\n\nThis showed up as failures in CI on Windows.",
+      {"app/core.py": "x = 3\n"}, 3)
+    c("repro", "Handle empty tensors in the row parser\n\nRepro:\n\n    import torch\n    x = torch.zeros(0).cuda()\n"
+               "    parse(x)\n\nor `model.cuda()` in a notebook.",
+      {"app/core.py": "x = 4\n"}, 4)
+    c("flask", "Serve rows over HTTP", {"app/web.py": "from flask import Flask, Blueprint\n"
+                                                      "import pandas as pd\n\nbp = Blueprint('rows', __name__)\n"}, 5)
+    c("kernel", "Add the reduction kernel", {"kernels/reduce.cu": "#include <cuda_runtime.h>\n"
+                                                                  "__global__ void reduce(float* x) {}\n"}, 6)
+    c("bytecode", "Rewrite jump targets", {"app/rewrite.py": "import dis\n\ndef f(code):\n"
+                                                               "    return [i for i in dis.get_instructions(code)]\n"}, 7)
+    c("subject_ci", "ci: run the tests on Python 3.13", {".github/workflows/test.yml": "on: push\n"}, 8)
+    t = tables((r, "acme/app"))
+    return r, shas, t
+
+
+def skills_by_key(repo, evidence=None):
+    r, shas, t = repo
+    out = skills_per_commit(t["commits"], t["file_changes"], load_skill_rules(), evidence)
+    got = dict(zip(out["sha"], out["skills"].to_list()))
+    return {k: set(got[s]) for k, s in shas.items()}
+
+
+def test_a_link_naming_a_framework_gives_no_skill(repo):
+    skills = skills_by_key(repo)
+    # "pytorch" and "flask" appear only in links, "docs" only in docs.python.org: nothing
+    assert skills["link"] & {"Machine Learning", "Web Frameworks", "Documentation"} == set()
+    assert "Performance Optimization" in skills["link"]  # "speed up" is prose
+
+
+def test_ci_mentioned_in_passing_and_pasted_repros_give_no_skill(repo):
+    skills = skills_by_key(repo)
+    assert "CI/CD" not in skills["ci"]  # "failures in CI"
+    assert skills["repro"] & {"CUDA", "GPU Programming", "Machine Learning"} == set()  # .cuda() in a repro
+    assert "CI/CD" in skills["subject_ci"]  # a ci: subject and a workflow file are evidence
+
+
+def test_what_the_added_lines_use_gives_skills(repo):
+    r, shas, t = repo
+    ev = code_evidence(git_dir(r), "acme/app", list(shas.values()))
+    by_sha = {row["sha"]: row for row in ev.iter_rows(named=True)}
+    assert by_sha[shas["flask"]]["imports"] == ["flask", "pandas"]
+    assert "Blueprint" in by_sha[shas["flask"]]["code_terms"]
+    assert by_sha[shas["kernel"]]["imports"] == ["cuda_runtime.h"]
+    assert "__global__" in by_sha[shas["kernel"]]["code_terms"]
+    assert "dis.get_instructions" in by_sha[shas["bytecode"]]["code_terms"]
+    assert by_sha[shas["link"]]["imports"] == []
+    without = skills_by_key(repo)
+    skills = skills_by_key(repo, ev)
+    assert {"Web Frameworks", "Data Engineering"} <= skills["flask"]
+    assert not without["flask"] & {"Web Frameworks", "Data Engineering"}
+    assert {"CUDA", "GPU Programming"} <= skills["kernel"]
+    assert "Compilers & Bytecode" in skills["bytecode"] and "Compilers & Bytecode" not in without["bytecode"]
+    # the pasted repro's `import torch` is in the message, not in the code
+    assert "Machine Learning" not in skills["repro"]
+
+
+def test_person_skills_count_evidence_and_name_examples(repo):
+    r, shas, t = repo
+    ev = code_evidence(git_dir(r), "acme/app", list(shas.values()))
+    cs = skills_per_commit(t["commits"], t["file_changes"], load_skill_rules(), ev)
+    ps = person_skills(cs, t["commits"]).filter(pl.col("skill") == "CUDA").to_dicts()
+    (row,) = ps
+    kernel_item = t["commits"].filter(pl.col("sha") == shas["kernel"])["work_item_id"][0]
+    assert row["commits"] == 1 and row["work_items"] == 1 and row["examples"] == [kernel_item]
+
+
+def test_users_extend_imports_and_code_terms_without_code(repo):
+    r, shas, t = repo
+    extra = parse_skill_rules(
+        "skills:\n  - name: Tabular Data\n    imports: [pandas]\n  - name: Flask Blueprints\n"
+        "    code_terms: [Blueprint]\n", "user.yaml", base=load_skill_rules())
+    ev = code_evidence(git_dir(r), "acme/app", [shas["flask"]])
+    out = skills_per_commit(t["commits"], t["file_changes"], extra, ev)
+    got = set(out.filter(pl.col("sha") == shas["flask"])["skills"][0])
+    assert {"Tabular Data", "Flask Blueprints"} <= got
+
+
+def test_evidence_from_patch_skips_comments_strings_and_prose():
+    patch = (b"+++ b/a.py\n+# import torch\n+s = 'torch.cuda is great'\n+from torch._dynamo import guards\n"
+             b"+import os, sys as system\n+the plain words stay out\n+y = torch.cuda.synchronize()\n"
+             b"+++ b/b.md\n+import flask\n")
+    imports, terms = evidence_from_patch(patch)
+    assert imports == ["torch._dynamo", "os", "sys"]
+    assert "torch.cuda.synchronize" in terms and "plain" not in terms and "flask" not in imports
+
+
+def test_code_evidence_reads_a_capped_number_of_bytes(repo):
+    r, shas, _ = repo
+    ev = code_evidence(git_dir(r), "acme/app", [shas["flask"]], max_bytes=10)
+    assert ev["imports"].to_list() == [[]]
+
+
+def test_update_code_evidence_reads_only_new_commits(repo, monkeypatch):
+    from exceeds_pipeline.enrich import code_evidence as ce
+
+    r, shas, _ = repo
+    first = ce.update_code_evidence(None, git_dir(r), "acme/app", [shas["flask"], shas["kernel"]])
+    asked = []
+    real = ce.code_evidence
+    monkeypatch.setattr(ce, "code_evidence", lambda g, name, todo, **k: asked.append(list(todo)) or real(g, name, todo, **k))
+    second = ce.update_code_evidence(first, git_dir(r), "acme/app", [shas["kernel"], shas["bytecode"]])
+    assert asked == [[shas["bytecode"]]]
+    assert second["sha"].to_list() == [shas["kernel"], shas["bytecode"]]  # flask no longer listed
+    assert second.filter(pl.col("sha") == shas["kernel"])["imports"].to_list() == [["cuda_runtime.h"]]

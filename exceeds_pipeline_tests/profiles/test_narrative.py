@@ -1,0 +1,112 @@
+"""The narrative over a real repository built in the test: themes, varied months, evidence."""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+
+import polars as pl
+import pytest
+
+from exceeds_pipeline.enrich.skills import load_skill_rules, skills_per_commit
+from exceeds_pipeline.profiles import build_profiles, validate_profile
+from exceeds_pipeline.quality.metrics import quality_metrics
+from exceeds_pipeline.rollups.rollups import monthly_rollups, repo_rollups
+from exceeds_pipeline_tests.themes.pipeline import tables
+
+ADA = ("Ada Lovelace", "ada@example.com")
+BOB = ("Bob Byte", "bob@example.com")
+
+
+@pytest.fixture(scope="module")
+def profile(tmp_path_factory):
+    """Ada: one commit in March, thirty in April (guards and graph breaks), mirrored from
+    upstream/compiler; Bob: a few docs changes."""
+    from exceeds_pipeline.demo.gitscript import GitScript
+
+    repo = GitScript.init(tmp_path_factory.mktemp("narrative") / "mirror")
+    repo.commit("Initial layout", author=BOB, date="2025-02-01T10:00:00+00:00",
+                files={"docs/index.md": "x\n", "README.md": "r\n"})
+    repo.commit('Reapply "[dynamo] Fix crash on empty graphs (#7)" (#8)\n\n'
+                "X-link: https://github.com/upstream/compiler/pull/8",
+                author=ADA, date="2025-03-03T10:00:00+00:00", files={"tc/_dynamo/graph.py": "g = 1\n"})
+    for i in range(30):
+        area = "guards" if i % 2 else "utils"
+        kind = "Fix" if i % 3 == 0 else "Support"
+        repo.commit(f"[dynamo] {kind} nested graph breaks case {i} (#{100 + i})\n\n"
+                    f"X-link: https://github.com/upstream/compiler/pull/{100 + i}",
+                    author=ADA, date=f"2025-04-{1 + i % 28:02d}T{10 + i // 28}:00:00+00:00",
+                    files={f"tc/_dynamo/{area}.py": f"v = {i}\n" * (i + 1)})
+    for i in range(3):
+        repo.commit(f"Document the install step {i}", author=BOB, date=f"2025-04-{i + 2:02d}T09:00:00+00:00",
+                    files={"docs/index.md": f"step {i}\n"})
+    t = tables((repo, "acme/compiler"))
+    commits, items, files = t["commits"], t["work_items"], t["file_changes"]
+    skills = skills_per_commit(commits, files, load_skill_rules())
+    built = build_profiles(
+        t["people"], commits, items, monthly_rollups(commits, items, files),
+        repo_rollups(commits, items, files, skills), quality_metrics(commits, items, t["commit_links"], files),
+        files, skills, {"since": None, "until": None}, datetime(2025, 6, 1, tzinfo=timezone.utc),
+        commit_links=t["commit_links"])
+    return {p["name"]: p for p in built}, items
+
+
+def test_profile_carries_themes_and_validates(profile):
+    profiles, items = profile
+    ada = profiles["Ada Lovelace"]
+    validate_profile(ada)
+    validate_profile(profiles["Bob Byte"])
+    names = [t["name"] for t in ada["themes"]]
+    assert names[0] == "Dynamo"
+    assert "Dynamo guards" in names
+    ids = set(items["work_item_id"])
+    for t in ada["themes"]:
+        assert t["work_item_ids"] and set(t["work_item_ids"]) <= ids
+    april = next(e for e in ada["work_history"] if e["month"] == "2025-04")
+    assert april["themes"][0]["name"] == "Dynamo"
+    assert ada["repositories"][0]["mirror_of"] == "upstream/compiler"
+    assert "mirror work done in upstream/compiler" in ada["summary"]
+    assert "mirror_of" not in profiles["Bob Byte"]["repositories"][0]
+
+
+def test_a_month_with_one_commit_reads_differently_from_a_month_with_thirty(profile):
+    profiles, _ = profile
+    ada = profiles["Ada Lovelace"]
+    march = next(e for e in ada["work_history"] if e["month"] == "2025-03")
+    april = next(e for e in ada["work_history"] if e["month"] == "2025-04")
+    assert march["commits"] == 1 and april["commits"] == 30
+    # one commit: the change itself, cleaned (no Reapply, quotes, tag or PR number)
+    assert "crash on empty graphs" in march["summary"]
+    assert "a bug fix in acme/compiler" in march["summary"]
+    for raw in ("Reapply", '"', "[dynamo]", "#7", "#8", "commits"):
+        assert raw not in march["summary"]
+    # thirty: counts and the areas first, then what was built and fixed
+    assert "30 commits" in april["summary"] and "Dynamo" in april["summary"]
+    assert "more feature" in april["summary"] and "more bug" in april["summary"]
+    first = lambda text: text.split(". ")[0]  # noqa: E731
+    assert first(march["summary"]) != first(april["summary"])
+    assert len(april["summary_evidence"]) > len(march["summary_evidence"]) - 1
+
+
+def test_every_claim_names_existing_work_items_and_no_sentence_repeats(profile):
+    profiles, items = profile
+    ids = set(items["work_item_id"])
+    for p in profiles.values():
+        seen = set()
+        for entry in p["work_history"]:
+            assert entry["summary"] == " ".join(s["text"] for s in entry["summary_evidence"])
+            for sentence in entry["summary_evidence"]:
+                assert set(sentence["work_item_ids"]) <= ids
+                assert sentence["text"] not in seen, sentence["text"]
+                seen.add(sentence["text"])
+            named = [s for s in entry["summary_evidence"] if any(w in s["text"].lower() for w in ("fix", "built", "new"))]
+            assert all(s["work_item_ids"] for s in named if "work" not in s["text"])
+        for sentence in p["summary_evidence"]:
+            assert set(sentence["work_item_ids"]) <= ids
+
+
+def test_technical_skills_carry_examples(profile):
+    profiles, items = profile
+    tech = profiles["Ada Lovelace"]["skills"]["technical"]
+    assert tech[0]["name"] == "Compilers & Bytecode" and tech[0]["commits"] == 31
+    assert set(tech[0]["examples"]) <= set(items["work_item_id"]) and len(tech[0]["examples"]) == 3
+    assert "Machine Learning" not in {t["name"] for t in tech}

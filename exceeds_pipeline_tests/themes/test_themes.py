@@ -1,0 +1,168 @@
+"""Themes from paths and titles, on real repositories built in the test."""
+
+from __future__ import annotations
+
+import polars as pl
+import pytest
+
+from exceeds_pipeline.themes.build import THEMES_SCHEMA, module_name, person_themes, theme_key
+from exceeds_pipeline.themes.mirror import mirror_sources
+from exceeds_pipeline.themes.text import clean_title, title_terms
+from exceeds_pipeline_tests.themes.pipeline import tables
+
+ADA = ("Ada Lovelace", "ada@example.com")
+BOB = ("Bob Byte", "bob@example.com")
+
+
+@pytest.fixture(scope="module")
+def compiler_repo(tmp_path_factory):
+    """Ada works on the compiler's guards and graph breaks; Bob on the docs and the CLI."""
+    from exceeds_pipeline.demo.gitscript import GitScript
+
+    repo = GitScript.init(tmp_path_factory.mktemp("themes") / "compiler")
+    day = iter(range(1, 60))
+
+    def when():
+        d = next(day)
+        return f"2025-{1 + (d - 1) // 28:02d}-{1 + (d - 1) % 28:02d}T10:00:00+00:00"
+
+    repo.commit("Initial layout", author=("Carl", "carl@example.com"), date=when(), files={
+        "README.md": "# tc\n", "tc/_dynamo/guards.py": "x = 1\n", "tc/_dynamo/utils.py": "y = 1\n",
+        "tc/cli/main.py": "print()\n", "docs/index.rst": "tc\n"})
+    ada_titles = [
+        ("[dynamo] Fix guard ordering on nn modules (#101)", {"tc/_dynamo/guards.py": "x = 2\n" * 40}),
+        ("[dynamo] Support nested graph breaks in loops (#102)", {"tc/_dynamo/utils.py": "y = 2\n" * 30}),
+        ("[dynamo] Graph break hint for dynamic shapes errors (#103)", {"tc/_dynamo/utils.py": "y = 3\n" * 35}),
+        ("Reapply \"[dynamo] Cache guard source lookups (#104)\" (#105)", {"tc/_dynamo/guards.py": "x = 3\n" * 20}),
+        ("[dynamo] Nested graph breaks for generators (#106)", {"tc/_dynamo/guards.py": "x = 4\n" * 25}),
+    ]
+    for title, files in ada_titles:
+        repo.commit(title, author=ADA, date=when(), files=files)
+    bob_titles = [
+        ("docs: explain the install steps", {"docs/index.rst": "install\n" * 10}),
+        ("fix(cli): parse --verbose flag", {"tc/cli/main.py": "import argparse\n" * 5}),
+        ("Support config files in the CLI", {"tc/cli/main.py": "import argparse\nconfig = 1\n"}),
+        ("Document the config file format", {"docs/index.rst": "config\n" * 12}),
+        ("fix(cli): exit code on errors", {"tc/cli/main.py": "import sys\n" * 3}),
+        ("Mention graph breaks in the FAQ", {"docs/index.rst": "graph breaks\n"}),
+    ]
+    for title, files in bob_titles:
+        repo.commit(title, author=BOB, date=when(), files=files)
+    return tables((repo, "acme/tc"))
+
+
+def themes_of(frame, person, scope="all", key="all"):
+    rows = frame.filter((pl.col("person_id") == person) & (pl.col("scope") == scope) & (pl.col("scope_key") == key))
+    return {r["theme"]: r for r in rows.iter_rows(named=True)}
+
+
+def test_themes_from_paths_tags_and_distinctive_title_terms(compiler_repo):
+    t = compiler_repo
+    themes = person_themes(t["commits"], t["work_items"], t["file_changes"])
+    assert themes.schema == pl.Schema(THEMES_SCHEMA)
+    ada_id = t["people"].filter(pl.col("display_name") == "Ada Lovelace")["person_id"][0]
+    bob_id = t["people"].filter(pl.col("display_name") == "Bob Byte")["person_id"][0]
+    ada = themes_of(themes, ada_id)
+    # the subject tag and the path agree: one theme, every item of Ada's behind it
+    assert ada["Dynamo"]["source"] == "tag"
+    ada_items = set(t["work_items"].filter(pl.col("person_id") == ada_id)["work_item_id"])
+    assert set(ada["Dynamo"]["work_item_ids"]) == ada_items and len(ada_items) == 5
+    # a module named by path: guards.py -> "Dynamo guards", with the items that changed it
+    guards = ada["Dynamo guards"]
+    assert guards["source"] == "path"
+    assert set(guards["work_item_ids"]) == {"acme/tc#pr-101", "acme/tc#pr-105", "acme/tc#pr-106"}
+    # a title term that sets Ada apart from Bob (who mentions graph breaks only once)
+    by_key = {theme_key(k): v for k, v in ada.items()}
+    assert "nested graph break" in by_key or "graph break" in by_key
+    term = by_key.get("nested graph break") or by_key["graph break"]
+    assert term["source"] == "term" and len(term["work_item_ids"]) >= 2
+    assert ada["Dynamo"]["weight"] > term["weight"]
+    bob = themes_of(themes, bob_id)
+    assert "CLI" in bob and len(bob["CLI"]["work_item_ids"]) >= 2  # fix(cli): scopes and tc/cli/ paths
+    assert not any("dynamo" in k.lower() for k in bob), bob.keys()
+    assert all(0 < r["weight"] <= 1 for r in ada.values())
+    # per month and per repository
+    months = themes.filter((pl.col("person_id") == ada_id) & (pl.col("scope") == "month"))["scope_key"].unique().sort()
+    assert months.to_list() == ["2025-01"]
+    assert themes_of(themes, ada_id, "repo", "acme/tc").keys() == ada.keys()
+    # deterministic
+    assert themes.equals(person_themes(t["commits"], t["work_items"], t["file_changes"]))
+
+
+def test_a_revert_by_someone_else_is_not_their_theme(make_repo):
+    repo = make_repo("rev")
+    repo.commit("base", author=("Carl", "carl@example.com"), date="2024-06-01T10:00:00+00:00",
+                files={"net/tcp.py": "a\n", "README": "x\n"})
+    sha = repo.commit("net: tune the tcp window", author=ADA, date="2025-01-02T10:00:00+00:00",
+                      files={"net/tcp.py": "a\nb\n"})
+    repo.revert(sha, author=BOB, date="2025-01-03T10:00:00+00:00")
+    t = tables((repo, "acme/net"))
+    themes = person_themes(t["commits"], t["work_items"], t["file_changes"])
+    bob_id = t["people"].filter(pl.col("display_name") == "Bob Byte")["person_id"][0]
+    ada_id = t["people"].filter(pl.col("display_name") == "Ada Lovelace")["person_id"][0]
+    assert "Net" in themes_of(themes, ada_id)
+    bob_items = {w for ids in themes.filter(pl.col("person_id") == bob_id)["work_item_ids"] for w in ids}
+    ada_items = {w for ids in themes.filter(pl.col("person_id") == ada_id)["work_item_ids"] for w in ids}
+    assert not bob_items & ada_items
+
+
+@pytest.mark.parametrize("path,name", [
+    ("torch/_dynamo/guards.py", "Dynamo guards"),
+    ("torch/_dynamo/utils.py", "Dynamo"),
+    ("src/flask/blueprints.py", "Flask blueprints"),
+    (".github/workflows/tests.yaml", "Workflows"),
+    ("requirements/dev.txt", None),
+    ("tests/data/cases/pep_572.py", None),
+    ("tests/unit/test_views.py", "Views"),
+    ("docs/usage_and_configuration/the_basics.md", "Usage and configuration docs"),
+    ("docs/index.rst", "Docs"),
+    ("tests/test_blueprints.py", "Blueprints"),
+    ("src/flask/__init__.py", "Flask"),
+    ("setup.py", None),
+    ("README.md", None),
+])
+def test_module_names(path, name):
+    assert module_name(path) == name
+
+
+@pytest.mark.parametrize("raw,text,tags,wrapper", [
+    ('Reapply "[dynamo] Support type inspection on unrealized LazyConstantVariables (#169513)" (#180856)',
+     "Support type inspection on unrealized LazyConstantVariables", ("dynamo",), "reapply"),
+    ('Revert "Support x (#1)" (#2)', "Support x", (), "revert"),
+    ("fix(snowflake): handle NULL in merge", "Handle NULL in merge", ("snowflake",), None),
+    ("Revert D117045746: support min, max in maybe mark dynamic (#194091)",
+     "Support min, max in maybe mark dynamic", (), "revert"),
+    ("[inductor][cpu] Fuse 3.14 opcodes", "Fuse 3.14 opcodes", ("inductor", "cpu"), None),
+    ("[WIP] fix(deps): bump foo", "Bump foo", (), None),
+    ("tp_richcompare followups (#184606)", "tp_richcompare followups", (), None),
+])
+def test_clean_titles(raw, text, tags, wrapper):
+    clean = clean_title(raw)
+    assert (clean.text, clean.tags, clean.wrapper) == (text, tags, wrapper)
+
+
+def test_title_terms_skip_stopwords_and_keep_versions():
+    terms = title_terms("Support nested graph breaks on Python 3.14")
+    assert {"nested graph breaks", "graph breaks", "python 3.14"} <= terms
+    assert not any(t.split()[0] in ("support", "on") or t.split()[-1] == "on" for t in terms)
+
+
+def test_mirror_sources_from_named_pull_requests(make_repo):
+    repo = make_repo("mirror")
+    for i in range(3):
+        repo.commit(f"change {i} (#{10 + i})\n\nSummary: x\n\nX-link: https://github.com/pytorch/pytorch/pull/{10 + i}\n"
+                    f"Approved by: https://github.com/someone", author=ADA, date=f"2025-01-0{i + 1}T10:00:00+00:00",
+                    files={f"f{i}.py": "x\n"})
+    repo.commit("own change\n\nSee https://github.com/pytorch/benchmark/pull/5", author=BOB,
+                date="2025-01-05T10:00:00+00:00", files={"g.py": "y\n"})
+    t = tables((repo, "pytorch/benchmark"))
+    m = mirror_sources(t["commits"])
+    assert m.to_dicts() == [{"repo": "pytorch/benchmark", "mirror_of": "pytorch/pytorch", "commits": 3, "total": 4}]
+    per = mirror_sources(t["commits"], per_person=True)
+    assert per["mirror_of"].to_list() == ["pytorch/pytorch"] and per["total"].to_list() == [3]
+
+
+def test_directories_named_like_the_repository_are_generic_there():
+    assert module_name("src/flask/app.py", "pallets/flask") == "App"
+    assert module_name("src/flask/sansio/app.py", "pallets/flask") == "Sansio app"
+    assert module_name("src/flask/app.py", "acme/web") == "Flask app"
