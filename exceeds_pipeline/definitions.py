@@ -31,7 +31,12 @@ from exceeds_pipeline.defs.history.assets import (
     people_and_identities,
 )
 from exceeds_pipeline.defs.history.checks import commits_match_git_count, file_lines_add_up
-from exceeds_pipeline.defs.ingest.assets import RAW_PREFIX, raw_history_assets, repositories_asset
+from exceeds_pipeline.defs.ingest.assets import (
+    CODE_EVIDENCE_PREFIX,
+    RAW_PREFIX,
+    raw_history_assets,
+    repositories_asset,
+)
 from exceeds_pipeline.defs.ingest.schedules import build_nightly_schedule
 from exceeds_pipeline.defs.profiles.assets import profiles
 from exceeds_pipeline.defs.profiles.checks import every_counted_person_has_profile, profiles_match_schema
@@ -40,10 +45,12 @@ from exceeds_pipeline.defs.publish.sensors import build_publish_sensor
 from exceeds_pipeline.defs.quality.assets import quality_metrics
 from exceeds_pipeline.defs.resources import ExceedsSettings, settings_for, warehouse_io_manager
 from exceeds_pipeline.defs.rollups.assets import monthly_rollups, repo_rollups
+from exceeds_pipeline.defs.themes.assets import themes
 
 INGEST_JOB = "ingest_repositories"
 PUBLISH_JOB = "build_and_publish"
-RAW_ASSETS = AssetSelection.key_prefixes([RAW_PREFIX])
+# per-repository assets: one step each, run in parallel by the ingest job's executor
+RAW_ASSETS = AssetSelection.key_prefixes([RAW_PREFIX], [CODE_EVIDENCE_PREFIX])
 DATA_DIR_TAG = "exceeds/data-dir"
 
 
@@ -103,6 +110,7 @@ def build_definitions(settings: ExceedsSettings) -> Definitions:
             monthly_rollups,
             repo_rollups,
             quality_metrics,
+            themes,
             profiles,
             exceeds_database,
         ],

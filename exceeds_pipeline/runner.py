@@ -180,8 +180,12 @@ def _repo_message(metadata: dict) -> str:
 class _IngestProgress:
     """Follows the ingest run in the instance and reports each repository as its step ends."""
 
-    def __init__(self, instance, invocation: str, steps: dict[str, str], echo: Callable[[str], None]):
+    def __init__(self, instance, invocation: str, steps: dict[str, tuple[str, str]], echo: Callable[[str], None]):
+        """`steps`: {step key: (repository, kind)}; a repository is reported when its steps
+        have ended (at once when its raw history failed: the rest is skipped)."""
         self.instance, self.invocation, self.steps, self.echo = instance, invocation, steps, echo
+        self.repos = sorted({repo for repo, _ in steps.values()})
+        self.kinds_per_repo = len({kind for _, kind in steps.values()})
         self.outcomes: dict[str, RepoOutcome] = {}
         self.started: dict[str, float] = {}
         self._stop = threading.Event()
@@ -217,27 +221,38 @@ class _IngestProgress:
                          DagsterEventType.STEP_FAILURE, DagsterEventType.ASSET_MATERIALIZATION},
             ).records
             metadata: dict[str, dict] = {}
+            ended: dict[str, dict[str, tuple[bool, str, float]]] = {}
             for record in records:
                 entry = record.event_log_entry
                 event = entry.dagster_event
-                repo = self.steps.get(event.step_key or "")
+                repo, kind = self.steps.get(event.step_key or "", (None, None))
                 if repo is None or repo in self.outcomes:
                     continue
                 if event.event_type == DagsterEventType.STEP_START:
                     self.started.setdefault(repo, entry.timestamp)
                 elif event.event_type == DagsterEventType.ASSET_MATERIALIZATION:
-                    mat = event.step_materialization_data.materialization
-                    metadata[repo] = {k: v.value for k, v in mat.metadata.items()}
+                    if kind == "raw":
+                        mat = event.step_materialization_data.materialization
+                        metadata[repo] = {k: v.value for k, v in mat.metadata.items()}
+                elif event.event_type == DagsterEventType.STEP_SUCCESS:
+                    ended.setdefault(repo, {})[kind] = (True, "", entry.timestamp)
                 else:
-                    seconds = entry.timestamp - self.started.get(repo, entry.timestamp)
-                    if event.event_type == DagsterEventType.STEP_SUCCESS:
-                        outcome = RepoOutcome(repo, True, _repo_message(metadata.get(repo, {})), seconds)
-                    else:
-                        outcome = RepoOutcome(repo, False, error_message(event.step_failure_data.error), seconds)
-                    self.outcomes[repo] = outcome
-                    status = "ok" if outcome.ok else "FAILED"
-                    self.echo(f"  [{len(self.outcomes)}/{len(self.steps)}] {repo}: {status} - "
-                              f"{outcome.message} ({outcome.seconds:.1f}s)")
+                    message = error_message(event.step_failure_data.error)
+                    if kind != "raw":
+                        message = f"{kind}: {message}"
+                    ended.setdefault(repo, {})[kind] = (False, message, entry.timestamp)
+            for repo, kinds in ended.items():
+                raw_ok = kinds.get("raw", (True,))[0]
+                if raw_ok and len(kinds) < self.kinds_per_repo:
+                    continue  # its other steps are still running
+                failures = [m for ok, m, _ in kinds.values() if not ok]
+                seconds = max(t for _, _, t in kinds.values()) - self.started.get(repo, 0.0)
+                message = "; ".join(failures) if failures else _repo_message(metadata.get(repo, {}))
+                outcome = RepoOutcome(repo, not failures, message, seconds)
+                self.outcomes[repo] = outcome
+                status = "ok" if outcome.ok else "FAILED"
+                self.echo(f"  [{len(self.outcomes)}/{len(self.repos)}] {repo}: {status} - "
+                          f"{outcome.message} ({outcome.seconds:.1f}s)")
 
 
 def run_pipeline(
@@ -350,11 +365,12 @@ def _run_locked(settings, home: Path, echo: Callable[[str], None], interrupted=N
     from dagster._core.instance.ref import InstanceRef
 
     from exceeds_pipeline.definitions import INGEST_JOB, PUBLISH_JOB, reconstructable_job
-    from exceeds_pipeline.defs.ingest.assets import raw_history_key
+    from exceeds_pipeline.defs.ingest.assets import code_evidence_key, raw_history_key
     from exceeds_pipeline.publish.freshness import forget_published, publish_fingerprint, publish_reason
 
     repos = settings.repository_names
-    steps = {raw_history_key(r).to_python_identifier(): r for r in repos}
+    steps = {raw_history_key(r).to_python_identifier(): (r, "raw") for r in repos}
+    steps.update({code_evidence_key(r).to_python_identifier(): (r, "code evidence") for r in repos})
     outcome = PipelineOutcome()
     with DagsterInstance.from_ref(InstanceRef.from_dir(str(home))) as instance:
         abandoned = fail_abandoned_runs(instance)

@@ -17,6 +17,7 @@ PUBLISHED_TABLES: dict[str, str] = {
     "monthly_rollups": "person x month (YYYY-MM): commits, features, bugs (per work item), profile LOC, repos",
     "repo_rollups": "person x repository: first/last month, months active, commits, features, bugs, LOC, languages, skills",
     "quality_metrics": "person x metric: value 0..1 or null, evidence count, method, evidence shas",
+    "themes": "person x scope (all, month, repo) x theme: what they worked on, with the work items behind it",
     "profiles": "person: the exported profile JSON",
 }
 
@@ -46,5 +47,11 @@ COLUMN_DOCS: dict[str, str] = {
     "exclusion_reason": "binary, vendored, generated, lock_file or submodule",
     "emails": "e-mail addresses joined into this person",
     "tip": "sha of the branch tip that was ingested",
+    "scope": "all, month or repo: what the theme summarises",
+    "scope_key": "'all', the month (YYYY-MM) or the repository",
+    "theme": "the area or topic, in words",
+    "weight": "share of the person's work in this scope behind the theme (0..1)",
+    "work_item_ids": "the work items behind the theme",
+    "source": "path (code areas), tag (subject tags and scopes) or term (distinctive title words)",
     "skipped_commits": "commits git could not read (missing objects); retried on every run",
 }

@@ -52,7 +52,8 @@ def test_nightly_schedule_requests_one_run_of_every_repository(tmp_path):
         assert [r.run_key for r in requests] == ["nightly-2026-01-02"]
         # one step per repository in that run, and no instance-wide partitions to keep in sync
         job = defs.resolve_job_def(INGEST_JOB)
-        assert sorted(job.graph.node_dict) == ["raw_git_history__alpha", "raw_git_history__beta"]
+        assert sorted(job.graph.node_dict) == ["code_evidence__alpha", "code_evidence__beta",
+                                               "raw_git_history__alpha", "raw_git_history__beta"]
         assert not any(isinstance(a.partitions_def, DynamicPartitionsDefinition)
                        for a in defs.resolve_asset_graph().assets_defs)
 

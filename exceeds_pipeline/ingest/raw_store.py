@@ -159,12 +159,15 @@ class RawStore:
         # generations and leftovers of killed writes go.
         keep = {state.generation} | ({previous.generation} if previous else set())
         for old in folder.iterdir():
-            if old.name != "state.json" and not (
+            if old.name != "state.json" and not old.name.endswith(SIDE_SUFFIX) and not (
                 not old.name.startswith(".") and any(g and g in old.name for g in keep)
             ):
                 old.unlink(missing_ok=True)
         return state
 
+
+
+SIDE_SUFFIX = ".side.parquet"
 
 
 REPOSITORIES_SCHEMA: dict[str, pl.DataType] = {
@@ -196,3 +199,27 @@ def repositories_table(store: RawStore, repos: list[tuple[str, str | None]]) -> 
             }
         )
     return pl.DataFrame(rows, schema=REPOSITORIES_SCHEMA)
+
+
+def read_side_table(store: RawStore, repo: str, name: str) -> pl.DataFrame | None:
+    """A per-repository table derived from git beside the raw history (e.g. code evidence);
+    None when it is missing or unreadable (it is then computed again)."""
+    path = store.folder(repo) / f"{name}{SIDE_SUFFIX}"
+    try:
+        return pl.read_parquet(path)
+    except FileNotFoundError:
+        return None
+    except Exception:  # noqa: BLE001 - damaged: recomputed from git
+        return None
+
+
+def write_side_table(store: RawStore, repo: str, name: str, frame: pl.DataFrame) -> None:
+    folder = store.folder(repo)
+    folder.mkdir(parents=True, exist_ok=True)
+    tmp = folder / f".{name}{SIDE_SUFFIX}.tmp"
+    try:
+        frame.write_parquet(tmp)
+        fsync_path(tmp)
+        os.replace(tmp, folder / f"{name}{SIDE_SUFFIX}")
+    finally:
+        tmp.unlink(missing_ok=True)

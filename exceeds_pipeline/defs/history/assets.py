@@ -14,6 +14,7 @@ from exceeds_pipeline.enrich.exclusions import classify_exclusions
 from exceeds_pipeline.enrich.languages import with_language
 from exceeds_pipeline.enrich.skills import load_skill_rules, skills_per_commit
 from exceeds_pipeline.history.tables import attach_people, finalize_commits
+from exceeds_pipeline.ingest.raw_store import read_side_table
 from exceeds_pipeline.identity.people import ConfiguredIdentity, resolve_people
 from exceeds_pipeline.defs.resources import ExceedsSettings
 from exceeds_pipeline.defs.metadata import frame_metadata
@@ -106,5 +107,9 @@ def commit_skills(
     """Technical skills each commit shows, from the YAML rules shipped in the package plus the
     config's `skills.extra_rules` files (paths, languages and message terms)."""
     extra = [settings.config_dir / p for p in settings.config.skills.extra_rules]
-    table = skills_per_commit(commits, file_changes, load_skill_rules(extra))
+    store = settings.raw_store()
+    evidence = [e for r in settings.repository_names
+                if (e := read_side_table(store, r, "code_evidence")) is not None]
+    code_evidence = pl.concat(evidence, how="diagonal_relaxed") if evidence else None
+    table = skills_per_commit(commits, file_changes, load_skill_rules(extra), code_evidence=code_evidence)
     return Output(table, metadata=frame_metadata(table))

@@ -12,17 +12,23 @@ from exceeds_pipeline.defs.metadata import frame_metadata
 from exceeds_pipeline.defs.resources import ExceedsSettings
 from exceeds_pipeline.ingest.gitcmd import GitError
 from exceeds_pipeline.ingest.incremental import ingest_repository
-from exceeds_pipeline.ingest.raw_store import repositories_table
+from exceeds_pipeline.enrich.code_evidence import update_code_evidence
+from exceeds_pipeline.ingest.raw_store import read_side_table, repositories_table, write_side_table
 from exceeds_pipeline.ingest.repository import LocalRepository, asset_slug
 from exceeds_pipeline.ingest.repository import prepare_repository as prepare_local_repository
 from exceeds_pipeline.locks import repository_lock
 
 RAW_PREFIX = "raw_git_history"
+CODE_EVIDENCE_PREFIX = "code_evidence"
 GROUP = "ingest"
 
 
 def raw_history_key(repo_name: str) -> AssetKey:
     return AssetKey([RAW_PREFIX, asset_slug(repo_name)])
+
+
+def code_evidence_key(repo_name: str) -> AssetKey:
+    return AssetKey([CODE_EVIDENCE_PREFIX, asset_slug(repo_name)])
 
 
 def prepare_repository(settings: ExceedsSettings, repo_name: str) -> LocalRepository:
@@ -108,8 +114,41 @@ def raw_history_asset(repo: RepositoryConfig) -> AssetsDefinition:
     return raw_git_history
 
 
+def code_evidence_asset(repo: RepositoryConfig) -> AssetsDefinition:
+    name = repo.display_name
+
+    @asset(
+        key=code_evidence_key(name),
+        group_name=GROUP,
+        deps=[raw_history_key(name)],
+        description=f"What the added lines of each commit of {name} use (imported modules, API "
+        "names), from one streaming `git log -p -U0` pass over the commits not read before; "
+        "evidence for technical skills. Stored beside the raw history.",
+        kinds={"git", "parquet"},
+        metadata={"repo": name},
+    )
+    def code_evidence(context: AssetExecutionContext, settings: ExceedsSettings) -> MaterializeResult:
+        store = settings.raw_store()
+        state = store.state(name)
+        if state is None or not state.git_dir:
+            return MaterializeResult(metadata={"commits": 0, "new_commits": 0})
+        shas = (store.scan([name], "commits").filter(~pl.col("is_merge")).select("sha")
+                .collect()["sha"].to_list())
+        previous = read_side_table(store, name, "code_evidence")
+        known = set(previous["sha"].to_list()) if previous is not None else set()
+        with repository_lock(settings.data, name, log=context.log.info):
+            table = update_code_evidence(previous, state.git_dir, name, shas)
+            write_side_table(store, name, "code_evidence", table)
+        return MaterializeResult(metadata={"commits": table.height,
+                                           "new_commits": len(set(shas) - known),
+                                           "worker": f"{socket.gethostname()}:{os.getpid()}"})
+
+    return code_evidence
+
+
 def raw_history_assets(config: ExceedsConfig | None) -> list[AssetsDefinition]:
-    return [raw_history_asset(repo) for repo in (config.repositories if config else [])]
+    repos = config.repositories if config else []
+    return [raw_history_asset(r) for r in repos] + [code_evidence_asset(r) for r in repos]
 
 
 def repositories_asset(config: ExceedsConfig | None) -> AssetsDefinition:
@@ -121,7 +160,7 @@ def repositories_asset(config: ExceedsConfig | None) -> AssetsDefinition:
     @asset(
         name="repositories",
         group_name=GROUP,
-        deps=[raw_history_key(r.display_name) for r in repos],
+        deps=[key for r in repos for key in (raw_history_key(r.display_name), code_evidence_key(r.display_name))],
         description="One row per configured repository: branch, ingested tip, stored commits, "
         "shallow or not, when it was ingested and the commits git could not read.",
         kinds={"duckdb"},

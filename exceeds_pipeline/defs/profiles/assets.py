@@ -25,6 +25,7 @@ def profiles(
     file_changes: pl.DataFrame,
     commit_skills: pl.DataFrame,
     commit_links: pl.DataFrame,
+    themes: pl.DataFrame,
 ) -> Output[pl.DataFrame]:
     """One profile JSON per non-bot person with counted commits (schema-validated), written to
     <data-dir>/exports/profiles/<person_id>.json with exports/index.json."""
@@ -36,6 +37,7 @@ def profiles(
         datetime.now(timezone.utc),
         include_emails=config.exports.include_emails,
         commit_links=commit_links,
+        themes=themes,
     )
     write_exports(built, settings.exports_dir)
     table = pl.DataFrame(
