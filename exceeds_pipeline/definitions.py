@@ -68,10 +68,14 @@ def ingest_executor(config: ExceedsConfig):
         return dask_executor.configured(
             {"cluster": {"existing": {"address": config.execution.dask.scheduler}}}
         )
+    if len(config.repositories) == 1:
+        # One repository: its steps depend on each other, so processes would only add start-up
+        # time (git itself still reads the history in parallel processes).
+        return in_process_executor
     # forkserver: one server process imports the code once; each step forks from it in
     # milliseconds instead of starting a fresh interpreter (~2 s of imports per step).
     return multiprocess_executor.configured({
-        "max_concurrent": max(1, os.cpu_count() or 1),
+        "max_concurrent": max(1, min(os.cpu_count() or 1, len(config.repositories))),
         "start_method": {"forkserver": {"preload_modules": [
             "exceeds_pipeline.forkserver_init", "exceeds_pipeline.definitions"]}},
     })

@@ -378,7 +378,8 @@ def _run_locked(settings, home: Path, echo: Callable[[str], None], interrupted=N
             echo(f"marked {len(abandoned)} run(s) of an earlier, interrupted exceeds process as failed")
 
         dask = settings.config.execution.dask
-        where = f"on the Dask cluster at {dask.scheduler}" if dask else f"up to {os.cpu_count() or 1} in parallel"
+        parallel = min(os.cpu_count() or 1, len(repos))
+        where = f"on the Dask cluster at {dask.scheduler}" if dask else f"up to {parallel} in parallel"
         echo(f"ingesting {len(repos)} repositories ({where})")
         invocation = uuid.uuid4().hex
         with _IngestProgress(instance, invocation, steps, echo) as progress:

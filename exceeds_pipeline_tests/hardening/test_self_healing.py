@@ -199,8 +199,12 @@ def _alive(pids: set[int]) -> set[int]:
 
 @pytest.fixture
 def big_repo(tmp_path):
+    """Two repositories (so the ingest steps run in processes of the multiprocess executor),
+    one big enough that its ingest is still running when the test interrupts it."""
     path = fast_import_repo(tmp_path / "big", commits=6000, files_per_commit=4, lines=30)
-    return write_config(tmp_path / "big.yaml", [{"path": str(path), "name": "acme/big"}])
+    small = small_repo(tmp_path / "small")
+    return write_config(tmp_path / "big.yaml", [{"path": str(path), "name": "acme/big"},
+                                                {"path": str(small.path), "name": "acme/small"}])
 
 
 def _start(config: Path, data: Path) -> subprocess.Popen:
