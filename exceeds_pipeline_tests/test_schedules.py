@@ -6,7 +6,7 @@ import pytest
 from dagster import DefaultScheduleStatus, build_schedule_context, instance_for_test
 
 from exceeds_pipeline.config import parse_config
-from exceeds_pipeline.demo.gitscript import GitScript
+from exceeds_pipeline_tests.gitscript import GitScript
 from exceeds_pipeline.schedules import build_nightly_schedule, needs_publish
 
 

@@ -18,7 +18,7 @@ from exceeds_pipeline.demo.generate import (
     manifest,
     write_demo_config,
 )
-from exceeds_pipeline.demo.gitscript import run_git
+from exceeds_pipeline_tests.gitscript import run_git
 from exceeds_pipeline.schemas import COMMIT_CATEGORIES
 
 
