@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from exceeds_pipeline.demo.gitscript import GitScript, isolated_env
+from exceeds_pipeline_tests.gitscript import GitScript, isolated_env
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = PROJECT_ROOT / ".venv" / "bin"

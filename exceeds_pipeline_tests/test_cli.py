@@ -12,7 +12,7 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from exceeds_pipeline.demo.gitscript import GitScript
+from exceeds_pipeline_tests.gitscript import GitScript
 from exceeds_pipeline_tests.conftest import VENV_BIN, git_numstat, rev_count
 
 ADA_OLD = ("ada", "ada@old.example.com")

@@ -12,7 +12,7 @@ import duckdb
 import pytest
 
 from exceeds_pipeline.runner import run_pipeline
-from exceeds_pipeline.demo.gitscript import GitScript
+from exceeds_pipeline_tests.gitscript import GitScript
 
 pytestmark = pytest.mark.slow
 

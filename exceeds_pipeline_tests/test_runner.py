@@ -2,7 +2,7 @@
 
 import duckdb
 
-from exceeds_pipeline.demo.gitscript import GitScript
+from exceeds_pipeline_tests.gitscript import GitScript
 from exceeds_pipeline.runner import run_pipeline
 
 

@@ -21,7 +21,7 @@ from exceeds_pipeline.definitions import INGEST_JOB, PUBLISH_JOB, build_definiti
 from exceeds_pipeline.defs.ingest.schedules import build_nightly_schedule
 from exceeds_pipeline.defs.resources import settings_for
 from exceeds_pipeline.runner import run_pipeline
-from exceeds_pipeline.demo.gitscript import GitScript
+from exceeds_pipeline_tests.gitscript import GitScript
 
 
 def _deployment(tmp_path, name: str, repos: list[str]):

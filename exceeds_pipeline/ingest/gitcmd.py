@@ -32,20 +32,62 @@ def redact(text: str) -> str:
     return _CREDENTIALS.sub(lambda m: f"{m.group('scheme')}***@", text)
 
 
+# What every git we run sees, whatever else its environment holds.
+_FIXED_ENV = {
+    "GIT_ALLOW_PROTOCOL": ALLOWED_PROTOCOLS,
+    "GIT_TERMINAL_PROMPT": "0",  # never hang waiting for a password
+    "GIT_ASKPASS": "true",
+    "SSH_ASKPASS": "true",
+    "GIT_OPTIONAL_LOCKS": "0",  # reading must not take locks in the user's repo
+    "LC_ALL": "C",
+}
+
+# The configuration an isolated git sees instead of the user's and the system's (see isolated_env).
+ISOLATED_CONFIG = {
+    "init.defaultBranch": "main",
+    "commit.gpgsign": "false",
+    "tag.gpgsign": "false",
+    "user.name": "Test Author",
+    "user.email": "author@example.com",
+    "core.autocrlf": "false",
+    "gc.auto": "0",
+    "maintenance.auto": "false",
+    "advice.detachedHead": "false",
+}
+
+
 def git_env() -> dict[str, str]:
+    """The environment for reading the user's repositories: theirs, made safe."""
     env = dict(os.environ)
-    env.update(
-        {
-            "GIT_ALLOW_PROTOCOL": ALLOWED_PROTOCOLS,
-            "GIT_TERMINAL_PROMPT": "0",  # never hang waiting for a password
-            "GIT_ASKPASS": "true",
-            "SSH_ASKPASS": "true",
-            "GIT_OPTIONAL_LOCKS": "0",  # reading must not take locks in the user's repo
-            "LC_ALL": "C",
-        }
-    )
+    env.update(_FIXED_ENV)
     env.pop("GIT_DIR", None)
     env.pop("GIT_WORK_TREE", None)
+    return env
+
+
+def isolated_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment for writing repositories that must come out the same on every machine.
+
+    Like git_env() (same transport allow-list), but ignoring the user's and the system's git
+    configuration and every inherited GIT_* variable, with ISOLATED_CONFIG instead (fixed
+    identity, branch name, no signing), untranslated messages and TZ=UTC. Used by the demo
+    builder and the tests' scripted repositories; ``extra`` is added last (e.g. GIT_AUTHOR_*).
+    """
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
+    env.update(_FIXED_ENV)
+    env.update(
+        GIT_CONFIG_GLOBAL=os.devnull,
+        GIT_CONFIG_NOSYSTEM="1",
+        GIT_EDITOR="true",
+        GIT_PAGER="cat",
+        LANGUAGE="C",
+        TZ="UTC",
+        GIT_CONFIG_COUNT=str(len(ISOLATED_CONFIG)),
+    )
+    for i, (key, value) in enumerate(ISOLATED_CONFIG.items()):
+        env[f"GIT_CONFIG_KEY_{i}"] = key
+        env[f"GIT_CONFIG_VALUE_{i}"] = value
+    env.update(extra or {})
     return env
 
 
@@ -79,12 +121,14 @@ def run_git(
     input: bytes | None = None,
     check: bool = True,
     cwd: Path | None = None,
+    env: Mapping[str, str] | None = None,
 ) -> subprocess.CompletedProcess[bytes]:
+    """Run git (``env``: the whole environment, default git_env(); see isolated_env())."""
     proc = subprocess.run(
         git_command(git_dir, args, config),
         input=input,
         capture_output=True,
-        env=git_env(),
+        env=dict(env) if env is not None else git_env(),
         cwd=cwd if cwd is not None else neutral_cwd(git_dir),
     )
     if check and proc.returncode != 0:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import polars as pl
 
-from exceeds_pipeline.demo.gitscript import GitScript
+from exceeds_pipeline_tests.gitscript import GitScript
 from exceeds_pipeline.ingest.git_log import log_commits
 
 

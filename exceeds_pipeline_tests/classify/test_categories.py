@@ -8,7 +8,7 @@ import polars as pl
 import pytest
 
 from exceeds_pipeline.classify.categories import categorize_commits
-from exceeds_pipeline.demo.gitscript import GitScript
+from exceeds_pipeline_tests.gitscript import GitScript
 from exceeds_pipeline.schemas import COMMIT_CATEGORIES, RAW_FILE_CHANGES_SCHEMA, empty_frame
 from exceeds_pipeline_tests.classify.gitframes import by_subject, read_repo
 

@@ -9,7 +9,7 @@ from exceeds_pipeline.classify.categories import categorize_commits
 from exceeds_pipeline.classify.links import commit_links
 from exceeds_pipeline.classify.work_items import assign_work_items
 from exceeds_pipeline.demo.generate import build_demo_repositories
-from exceeds_pipeline.demo.gitscript import GitScript
+from exceeds_pipeline_tests.gitscript import GitScript
 from exceeds_pipeline_tests.classify.gitframes import read_repo
 
 

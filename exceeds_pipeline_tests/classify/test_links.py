@@ -7,7 +7,7 @@ from datetime import datetime, timedelta, timezone
 import polars as pl
 
 from exceeds_pipeline.classify.links import LINKS_SCHEMA, commit_links
-from exceeds_pipeline.demo.gitscript import GitScript
+from exceeds_pipeline_tests.gitscript import GitScript
 from exceeds_pipeline_tests.classify.gitframes import read_repo
 
 ADA = ("Ada Lovelace", "ada@example.com")

@@ -11,7 +11,7 @@ import polars as pl
 from exceeds_pipeline.classify.categories import categorize_commits
 from exceeds_pipeline.classify.links import commit_links
 from exceeds_pipeline.classify.work_items import WORK_ITEMS_SCHEMA, assign_work_items, merge_pr_membership
-from exceeds_pipeline.demo.gitscript import GitScript
+from exceeds_pipeline_tests.gitscript import GitScript
 from exceeds_pipeline_tests.classify.gitframes import by_subject, read_repo
 
 ADA = ("Ada Lovelace", "ada@example.com")

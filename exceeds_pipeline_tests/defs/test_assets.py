@@ -22,7 +22,7 @@ from exceeds_pipeline.defs.rollups.assets import monthly_rollups, repo_rollups
 from exceeds_pipeline.defs.themes.assets import themes
 from exceeds_pipeline.publish.freshness import publish_fingerprint, publish_reason
 from exceeds_pipeline_tests.conftest import git_numstat, rev_count
-from exceeds_pipeline.demo.gitscript import GitScript
+from exceeds_pipeline_tests.gitscript import GitScript
 
 ANN = ("Ann Lee", "ann@example.com")
 BO = ("Bo Chen", "bo@example.com")

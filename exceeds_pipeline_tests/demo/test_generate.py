@@ -18,7 +18,7 @@ from exceeds_pipeline.demo.generate import (
     manifest,
     write_demo_config,
 )
-from exceeds_pipeline.demo.gitscript import run_git
+from exceeds_pipeline_tests.gitscript import run_git
 from exceeds_pipeline.schemas import COMMIT_CATEGORIES
 
 
@@ -54,6 +54,33 @@ def test_deterministic_and_fast(built, tmp_path):
         assert [c.sha for c in a.commits] == [c.sha for c in b.commits]
     strip = lambda m: json.loads(json.dumps(m).replace(str(dest), "X").replace(str(tmp_path), "X"))  # noqa: E731
     assert strip(manifest(first)) == strip(manifest(second))
+
+
+# The shas the demo had when it was a git script (before its history moved to data files). A
+# different build (another git version, machine or zone, or a builder change) must not move
+# them; change them only with the demo data, on purpose.
+PINNED_HEADS = {
+    "demo/webapp": "9cbadb8b822e92ce5214ac37a5c881a9e742ffb5",
+    "demo/mlkit": "93341a864766106ea5feeca127afe345e45ad1de",
+}
+
+
+def test_shas_are_pinned(repos):
+    assert {name: r.head for name, r in repos.items()} == PINNED_HEADS
+    assert {name: git(r, "rev-parse", "HEAD") for name, r in repos.items()} == PINNED_HEADS
+
+
+def test_user_git_config_and_zone_do_not_change_shas(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir()
+    (home / ".gitconfig").write_text("[core]\n\tautocrlf = true\n[commit]\n\tgpgsign = true\n"
+                                      "[init]\n\tdefaultBranch = trunk\n[user]\n\tname = Mallory\n")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("TZ", "America/New_York")
+    monkeypatch.setenv("GIT_AUTHOR_NAME", "Mallory")
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "2001-01-01T00:00:00+0000")
+    repos = build_demo_repositories(tmp_path / "demo")
+    assert {r.name: r.head for r in repos} == PINNED_HEADS
 
 
 def test_refuses_to_clobber_without_overwrite(built):

@@ -14,7 +14,7 @@ ADA = ("Ada Lovelace", "ada@example.com")
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory):
-    from exceeds_pipeline.demo.gitscript import GitScript
+    from exceeds_pipeline_tests.gitscript import GitScript
 
     r = GitScript.init(tmp_path_factory.mktemp("skills") / "app")
     shas = {}

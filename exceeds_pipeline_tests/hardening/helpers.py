@@ -10,7 +10,7 @@ from pathlib import Path
 import duckdb
 import yaml
 
-from exceeds_pipeline.demo.gitscript import GitScript, isolated_env
+from exceeds_pipeline_tests.gitscript import GitScript, isolated_env
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 EXCEEDS = PROJECT_ROOT / ".venv" / "bin" / "exceeds"

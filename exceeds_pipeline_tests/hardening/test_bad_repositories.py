@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import shutil
 
-from exceeds_pipeline.demo.gitscript import GitScript, run_git
+from exceeds_pipeline_tests.gitscript import GitScript, run_git
 from exceeds_pipeline_tests.conftest import rev_count
 from exceeds_pipeline_tests.hardening.helpers import (
     outcome_of,

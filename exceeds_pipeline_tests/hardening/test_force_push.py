@@ -3,7 +3,7 @@ of commits no longer reachable removed from every published table."""
 
 from __future__ import annotations
 
-from exceeds_pipeline.demo.gitscript import GitScript
+from exceeds_pipeline_tests.gitscript import GitScript
 from exceeds_pipeline_tests.conftest import git_numstat, git_out
 from exceeds_pipeline_tests.hardening.helpers import outcome_of, query, run_pipeline_quietly, write_config
 

@@ -145,7 +145,7 @@ def test_sigkill_while_the_database_file_is_written_then_the_next_run_completes(
 def test_sigkill_during_clone_and_stale_git_locks_do_not_block_the_next_run(tmp_path):
     """A clone killed half-way leaves a temporary folder; a fetch killed half-way leaves git's
     lock files (simulated: git refuses to fetch while they exist). The next run cleans up."""
-    from exceeds_pipeline.demo.gitscript import GitScript
+    from exceeds_pipeline_tests.gitscript import GitScript
 
     source = fast_import_repo(tmp_path / "source", commits=BIG_COMMITS)
     remote = GitScript.clone(source, tmp_path / "remote.git", bare=True)

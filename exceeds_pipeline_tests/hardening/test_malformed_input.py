@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from exceeds_pipeline.demo.gitscript import GitScript
+from exceeds_pipeline_tests.gitscript import GitScript
 from exceeds_pipeline_tests.conftest import git_out
 from exceeds_pipeline_tests.hardening.helpers import outcome_of, query, run_exceeds, run_pipeline_quietly, small_repo
 

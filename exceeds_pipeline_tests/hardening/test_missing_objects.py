@@ -9,7 +9,7 @@ from pathlib import Path
 
 from dagster import DagsterEventType, DagsterInstance
 
-from exceeds_pipeline.demo.gitscript import GitScript, isolated_env
+from exceeds_pipeline_tests.gitscript import GitScript, isolated_env
 from exceeds_pipeline_tests.conftest import git_out, rev_count
 from exceeds_pipeline_tests.hardening.helpers import (
     fast_import_repo,

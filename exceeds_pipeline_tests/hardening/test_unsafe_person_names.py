@@ -8,7 +8,7 @@ import json
 import re
 import subprocess
 
-from exceeds_pipeline.demo.gitscript import GitScript, isolated_env
+from exceeds_pipeline_tests.gitscript import GitScript, isolated_env
 from exceeds_pipeline_tests.hardening.helpers import query, run_exceeds, run_pipeline_quietly, write_config
 
 HOSTILE_NAMES = [

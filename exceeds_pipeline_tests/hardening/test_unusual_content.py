@@ -7,7 +7,7 @@ from __future__ import annotations
 import subprocess
 import time
 
-from exceeds_pipeline.demo.gitscript import GitScript, isolated_env
+from exceeds_pipeline_tests.gitscript import GitScript, isolated_env
 from exceeds_pipeline_tests.conftest import git_numstat
 from exceeds_pipeline_tests.hardening.helpers import (
     outcome_of,

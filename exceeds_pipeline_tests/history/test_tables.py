@@ -7,7 +7,7 @@ from datetime import date
 import polars as pl
 import pytest
 
-from exceeds_pipeline.demo.gitscript import GitScript
+from exceeds_pipeline_tests.gitscript import GitScript
 from exceeds_pipeline.history.tables import COMMIT_COLUMNS, attach_people, finalize_commits
 from exceeds_pipeline.identity.people import resolve_people
 from exceeds_pipeline.ingest.git_log import log_commits

@@ -9,7 +9,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from exceeds_pipeline.demo.gitscript import GitScript
+from exceeds_pipeline_tests.gitscript import GitScript
 from exceeds_pipeline.identity.bots import compile_patterns, is_bot_identity
 from exceeds_pipeline.identity.people import ConfiguredIdentity, identity_key_expr, resolve_people
 from exceeds_pipeline.ingest.git_log import log_commits

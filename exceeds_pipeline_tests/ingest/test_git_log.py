@@ -10,7 +10,7 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from exceeds_pipeline.demo.gitscript import GitScript
+from exceeds_pipeline_tests.gitscript import GitScript
 from exceeds_pipeline.ingest import git_log
 from exceeds_pipeline.ingest.git_log import log_commits, log_commits_parallel
 from exceeds_pipeline.ingest.gitcmd import GitError

@@ -9,7 +9,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from exceeds_pipeline.demo.gitscript import GitScript
+from exceeds_pipeline_tests.gitscript import GitScript
 from exceeds_pipeline.ingest import incremental
 from exceeds_pipeline.ingest.git_log import log_commits
 from exceeds_pipeline.ingest.gitcmd import GitError

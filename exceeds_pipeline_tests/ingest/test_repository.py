@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from exceeds_pipeline.demo.gitscript import GitScript
+from exceeds_pipeline_tests.gitscript import GitScript
 from exceeds_pipeline.ingest.gitcmd import GitError, redact
 from exceeds_pipeline.ingest.incremental import ingest_repository
 from exceeds_pipeline.ingest.raw_store import RawStore

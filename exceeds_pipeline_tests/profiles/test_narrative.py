@@ -21,7 +21,7 @@ BOB = ("Bob Byte", "bob@example.com")
 def profile(tmp_path_factory):
     """Ada: one commit in March, thirty in April (guards and graph breaks), mirrored from
     upstream/compiler; Bob: a few docs changes."""
-    from exceeds_pipeline.demo.gitscript import GitScript
+    from exceeds_pipeline_tests.gitscript import GitScript
 
     repo = GitScript.init(tmp_path_factory.mktemp("narrative") / "mirror")
     repo.commit("Initial layout", author=BOB, date="2025-02-01T10:00:00+00:00",

@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 
 import polars as pl
 
-from exceeds_pipeline.demo.gitscript import GitScript
+from exceeds_pipeline_tests.gitscript import GitScript
 from exceeds_pipeline_tests.rollups.frames import commits_frame, files_frame
 
 SEP = "\x1f"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from exceeds_pipeline.demo.gitscript import GitScript
+from exceeds_pipeline_tests.gitscript import GitScript
 from exceeds_pipeline_tests.quality.gitframes import read_repo
 
 ADA = ("Ada Lovelace", "ada@example.com")

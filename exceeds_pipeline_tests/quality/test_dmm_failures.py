@@ -1,6 +1,6 @@
 """DMM on a repository GitPython cannot read: bounded failures, nothing poisoned in the cache."""
 
-from exceeds_pipeline.demo.gitscript import GitScript
+from exceeds_pipeline_tests.gitscript import GitScript
 from exceeds_pipeline.quality import dmm as dmm_module
 from exceeds_pipeline.quality.dmm import compute_dmm
 

@@ -207,7 +207,7 @@ def test_repository_quality_facts_bounds_and_caches(story, tmp_path):
 
 
 def test_bare_and_shallow_clones(story, tmp_path):
-    from exceeds_pipeline.demo.gitscript import GitScript
+    from exceeds_pipeline_tests.gitscript import GitScript
 
     repo, s, _, _ = story
     bare = GitScript.clone(repo.path, tmp_path / "bare.git", bare=True)

@@ -13,7 +13,7 @@ import polars as pl
 from exceeds_pipeline.classify.categories import categorize_commits
 from exceeds_pipeline.classify.links import commit_links
 from exceeds_pipeline.classify.work_items import assign_work_items
-from exceeds_pipeline.demo.gitscript import GitScript
+from exceeds_pipeline_tests.gitscript import GitScript
 from exceeds_pipeline.enrich.ai_tools import with_ai_tool
 from exceeds_pipeline.enrich.exclusions import classify_exclusions
 from exceeds_pipeline.enrich.languages import with_language

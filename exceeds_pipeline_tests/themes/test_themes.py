@@ -17,7 +17,7 @@ BOB = ("Bob Byte", "bob@example.com")
 @pytest.fixture(scope="module")
 def compiler_repo(tmp_path_factory):
     """Ada works on the compiler's guards and graph breaks; Bob on the docs and the CLI."""
-    from exceeds_pipeline.demo.gitscript import GitScript
+    from exceeds_pipeline_tests.gitscript import GitScript
 
     repo = GitScript.init(tmp_path_factory.mktemp("themes") / "compiler")
     day = iter(range(1, 60))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from exceeds_pipeline.demo.gitscript import GitError, GitScript, git_date, run_git
+from exceeds_pipeline_tests.gitscript import GitError, GitScript, git_date, run_git
 
 ADA = ("Ada Lovelace", "ada@example.com")
 BOB = ("Bob Builder", "bob@example.org")

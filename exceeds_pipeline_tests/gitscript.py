@@ -1,9 +1,9 @@
-"""Build real git repositories from scripted commits.
+"""Build real git repositories from scripted commits (a test helper).
 
-Used by the test-suite and by the demo generator. Plain Python on top of the ``git`` binary:
-every call runs git with an environment isolated from the user's configuration, and every
-commit carries explicit author/committer names, e-mails and dates, so the same script always
-produces the same commit shas.
+Plain Python on top of the ``git`` binary: every call runs git through the project's runner
+(``exceeds_pipeline.ingest.gitcmd``) in its isolated environment (no user or system
+configuration, the transport allow-list), and every commit carries explicit author/committer
+names, e-mails and dates, so the same script always produces the same commit shas.
 
     repo = GitScript.init(tmp_path / "repo")
     sha = repo.commit("Add parser", author=("Ada", "ada@example.com"),
@@ -16,31 +16,19 @@ Dates are ISO 8601 strings with an explicit UTC offset (``+0200`` or ``+02:00``)
 from __future__ import annotations
 
 import os
-import subprocess
 from collections.abc import Iterable, Mapping
 from datetime import datetime, timedelta
 from pathlib import Path
+
+from exceeds_pipeline.ingest import gitcmd
+from exceeds_pipeline.ingest.gitcmd import ISOLATED_CONFIG, isolated_env
 
 __all__ = ["GitError", "GitScript", "git_date", "isolated_env", "run_git"]
 
 Who = tuple[str, str]  # (name, email)
 
-DEFAULT_AUTHOR: Who = ("Test Author", "author@example.com")
+DEFAULT_AUTHOR: Who = (ISOLATED_CONFIG["user.name"], ISOLATED_CONFIG["user.email"])
 DEFAULT_DATE = "2025-01-02T10:00:00+0100"
-
-# Configuration every git call sees, instead of the user's and the system's.
-_CONFIG = {
-    "init.defaultBranch": "main",
-    "commit.gpgsign": "false",
-    "tag.gpgsign": "false",
-    "user.name": DEFAULT_AUTHOR[0],
-    "user.email": DEFAULT_AUTHOR[1],
-    "core.autocrlf": "false",
-    "gc.auto": "0",
-    "maintenance.auto": "false",
-    "advice.detachedHead": "false",
-    "protocol.file.allow": "always",  # local submodules / clones in tests
-}
 
 
 class GitError(RuntimeError):
@@ -53,31 +41,6 @@ class GitError(RuntimeError):
         super().__init__(f"git {' '.join(args)} failed ({returncode}): {stderr.strip()}")
 
 
-def isolated_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
-    """An environment for git that ignores user/system config and inherited GIT_* variables.
-
-    Also fixes ``LC_ALL=C`` (untranslated messages) and ``TZ=UTC`` (so ``--date=local`` prints UTC).
-    """
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(
-        GIT_CONFIG_GLOBAL="/dev/null",
-        GIT_CONFIG_NOSYSTEM="1",
-        GIT_TERMINAL_PROMPT="0",
-        GIT_EDITOR="true",
-        GIT_PAGER="cat",
-        LC_ALL="C",
-        LANGUAGE="C",
-        TZ="UTC",
-    )
-    env["GIT_CONFIG_COUNT"] = str(len(_CONFIG))
-    for i, (key, value) in enumerate(_CONFIG.items()):
-        env[f"GIT_CONFIG_KEY_{i}"] = key
-        env[f"GIT_CONFIG_VALUE_{i}"] = value
-    if extra:
-        env.update(extra)
-    return env
-
-
 def run_git(
     args: Iterable[str | os.PathLike],
     cwd: str | os.PathLike | None = None,
@@ -86,19 +49,15 @@ def run_git(
     input: str | bytes | None = None,
     check: bool = True,
 ) -> str:
-    """Run ``git *args`` isolated; return stdout without its final newline.
+    """Run ``git *args`` isolated (gitcmd.isolated_env, ``env`` added); return stdout without
+    its final newline.
 
     Output is decoded as UTF-8 with ``surrogateescape``, so non-UTF-8 bytes survive a round trip.
     """
     argv = [os.fspath(a) for a in args]
     data = input.encode("utf-8", "surrogateescape") if isinstance(input, str) else input
-    proc = subprocess.run(
-        ["git", *argv],
-        cwd=cwd,
-        env=isolated_env(env),
-        input=data,
-        capture_output=True,
-    )
+    proc = gitcmd.run_git(None, argv, os.fspath(cwd or "."), input=data, check=False,
+                          cwd=Path(cwd) if cwd is not None else None, env=isolated_env(env))
     out = proc.stdout.decode("utf-8", "surrogateescape")
     if check and proc.returncode != 0:
         raise GitError(argv, proc.returncode, proc.stderr.decode("utf-8", "replace"))
