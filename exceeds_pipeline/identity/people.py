@@ -23,6 +23,8 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from exceeds_pipeline.common.union_find import UnionFind
+
 from exceeds_pipeline.identity.bots import compile_patterns, is_bot_identity
 
 _NOREPLY = re.compile(r"^(?:(\d+)\+)?([^@]+)@users\.noreply\.github\.com$", re.IGNORECASE)
@@ -64,25 +66,6 @@ def identity_key_expr() -> pl.Expr:
     )
 
 
-class _UnionFind:
-    def __init__(self) -> None:
-        self.parent: dict[str, str] = {}
-
-    def find(self, x: str) -> str:
-        self.parent.setdefault(x, x)
-        root = x
-        while self.parent[root] != root:
-            root = self.parent[root]
-        while self.parent[x] != root:
-            self.parent[x], x = root, self.parent[x]
-        return root
-
-    def union(self, a: str, b: str) -> None:
-        ra, rb = self.find(a), self.find(b)
-        if ra != rb:
-            self.parent[max(ra, rb)] = min(ra, rb)
-
-
 def resolve_people(
     commits: pl.DataFrame | pl.LazyFrame,
     identities: list[ConfiguredIdentity] = (),
@@ -116,7 +99,7 @@ def resolve_people(
     if keys.height == 0:
         return pl.DataFrame(schema=PEOPLE_SCHEMA), pl.DataFrame(schema=IDENTITY_MAP_SCHEMA)
 
-    uf = _UnionFind()
+    uf = UnionFind()
     all_keys = keys["identity_key"].to_list()
     key_set = set(all_keys)
     for key in all_keys:

@@ -1,0 +1,1 @@
+"""Small helpers shared by the domain modules: one of each (union-find, globs, slugs)."""
