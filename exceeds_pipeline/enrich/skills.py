@@ -20,6 +20,8 @@ from pathlib import Path
 import polars as pl
 import yaml
 
+from exceeds_pipeline.common.globs import glob_to_regex
+
 __all__ = [
     "BUILTIN_RULES_RESOURCE",
     "SkillRule",
@@ -107,52 +109,6 @@ class SkillRules:
 
 # ---------------------------------------------------------------------------------------------
 # Globs and terms -> regexes (Rust regex syntax, as Polars uses)
-
-
-def glob_to_regex(glob: str) -> str:
-    """Translate a path glob (see skills.yaml) into a case-insensitive regex over the path."""
-    if "/" not in glob.rstrip("/"):
-        prefix, body = "(?:^|/)", glob
-    elif glob.startswith("**/"):
-        prefix, body = "(?:^|/)", glob[3:]
-    else:
-        prefix, body = "^", glob.lstrip("/")
-    out: list[str] = []
-    i, depth = 0, 0
-    while i < len(body):
-        ch = body[i]
-        if body.startswith("/**", i) and (i + 3 == len(body)):
-            out.append("/.*")
-            i += 3
-            continue
-        if body.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-            continue
-        if body.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        if ch == "*":
-            out.append("[^/]*")
-        elif ch == "?":
-            out.append("[^/]")
-        elif ch == "{":
-            depth += 1
-            out.append("(?:")
-        elif ch == "}" and depth:
-            depth -= 1
-            out.append(")")
-        elif ch == "," and depth:
-            out.append("|")
-        elif ch in "[]":
-            raise ValueError(f"glob {glob!r}: character classes [...] are not supported; use path_regex")
-        else:
-            out.append(re.escape(ch))
-        i += 1
-    if depth:
-        raise ValueError(f"glob {glob!r}: unbalanced '{{'")
-    return f"(?i:{prefix}{''.join(out)}$)"
 
 
 def _terms_regex(terms: Iterable[str]) -> str:
