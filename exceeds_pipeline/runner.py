@@ -268,13 +268,12 @@ def run_pipeline(
     `prepare`, if given, runs first while the lock is held and returns the config path to use
     (`exceeds demo` builds its repositories there, so a second demo cannot rebuild them under
     a running one)."""
-    from exceeds_pipeline.defs.resources import settings_for
     from exceeds_pipeline.locks import pipeline_lock
 
     started = time.perf_counter()
-    data_dir = Path(data_dir)
+    data_dir = cfg.data_dir(data_dir)
     if prepare is None:
-        settings_for(config_path, data_dir).config  # invalid config: ConfigError before anything runs
+        cfg.load_config(cfg.config_path(config_path))  # invalid config: ConfigError before anything runs
     check_data_dir(data_dir)
     home = prepare_instance()
     # The pipeline lock keeps two `exceeds` commands on one data dir (processes Dagster does not
@@ -282,41 +281,45 @@ def run_pipeline(
     with pipeline_lock(data_dir, echo=echo, timeout=lock_timeout), _interrupts() as interrupted:
         if prepare is not None:
             config_path = prepare()
-        settings = settings_for(config_path, data_dir)
-        settings.config
-        outcome = _nothing_to_do(settings, echo) or _run_locked(settings, home, echo, interrupted)
+        config_path = cfg.config_path(config_path)
+        outcome = _nothing_to_do(cfg.load_config(config_path), config_path, data_dir, echo)
+        if outcome is None:
+            from exceeds_pipeline.defs.resources import settings_for
+
+            outcome = _run_locked(settings_for(config_path, data_dir), home, echo, interrupted)
     outcome.seconds = time.perf_counter() - started
     return outcome
 
 
-def _nothing_to_do(settings, echo: Callable[[str], None]) -> PipelineOutcome | None:
-    """The outcome of a run that would change nothing, found without starting one: every
-    repository is a local clone whose branch tip is the one ingested, and the published
-    database and exports are this result. Decided by the same functions the ingest asset and
-    the publish rule use; anything else (a `url:` repository needs a fetch) goes to Dagster."""
+def _nothing_to_do(config: cfg.ExceedsConfig, config_path: Path, data_dir: Path,
+                   echo: Callable[[str], None]) -> PipelineOutcome | None:
+    """The outcome of a run that would change nothing, found without starting one (and
+    without importing Dagster): every repository is a local clone whose branch tip is the one
+    ingested, and the published database and exports are this result. Decided by the same
+    functions the ingest asset and the publish rule use; anything else (a `url:` repository
+    needs a fetch) goes to Dagster."""
     from exceeds_pipeline.ingest.gitcmd import GitError
     from exceeds_pipeline.ingest.incremental import is_up_to_date
+    from exceeds_pipeline.ingest.raw_store import RawStore
     from exceeds_pipeline.ingest.repository import prepare_repository
     from exceeds_pipeline.publish.freshness import publish_fingerprint, publish_reason
 
-    store = settings.raw_store()
-    started = time.perf_counter()
+    store = RawStore(data_dir / "raw")
     try:
-        for repo_cfg in settings.config.repositories:
-            repo = prepare_repository(repo_cfg, settings.repos_dir, settings.config_dir, fetch=False)
+        for repo_cfg in config.repositories:
+            repo = prepare_repository(repo_cfg, data_dir / "repos", config_path.parent, fetch=False)
             if repo is None or not is_up_to_date(repo, store):
                 return None
     except GitError:
         return None  # the ingest run reports it
-    if publish_reason(settings.data, publish_fingerprint(settings.config, store)) is not None:
+    if publish_reason(data_dir, publish_fingerprint(config, store)) is not None:
         return None
     outcome = PipelineOutcome(published=True)
-    seconds = time.perf_counter() - started
-    for n, name in enumerate(settings.repository_names, 1):
+    names = [r.display_name for r in config.repositories]
+    for n, name in enumerate(names, 1):
         state = store.state(name)
-        outcome.repos.append(RepoOutcome(name, True, f"unchanged: 0 new commits, {state.commits} stored", seconds))
-        echo(f"  [{n}/{len(settings.repository_names)}] {name}: ok - unchanged at {state.tip[:12]}, "
-             f"{state.commits} stored commits")
+        outcome.repos.append(RepoOutcome(name, True, f"unchanged: 0 new commits, {state.commits} stored", 0.0))
+        echo(f"  [{n}/{len(names)}] {name}: ok - unchanged at {state.tip[:12]}, {state.commits} stored commits")
     echo("nothing changed since the last publish: the database and exports are up to date")
     return outcome
 
