@@ -1,0 +1,554 @@
+"""The profile site: ``<site>/index.html`` (the team) and ``<site>/people/<person>.html``.
+
+Pages are rendered from the profile JSON alone (the dictionaries of
+:func:`exceeds_pipeline.profiles.build.build_profiles`, valid against ``profile.schema.json``)
+through the Jinja2 templates in ``templates/``, with autoescaping on: names, titles, repository
+names and every other text that comes from git is escaped. Each page is self-contained: CSS,
+JavaScript and charts (SVG) are inline, and a Content-Security-Policy (``default-src 'none'``,
+the one script allowed by its hash) stops the browser from fetching anything.
+
+:func:`write_site` writes the whole site atomically: the new site is built in a folder beside
+the old one (unchanged pages are hard links to the old files), then the two folders are swapped
+(``renameat2(RENAME_EXCHANGE)`` on Linux, two renames elsewhere), so a reader sees the old site
+or the new one, never a mix. A page is rendered again only when its profile (without
+``generated_at``) or the renderer (templates, this code) changed: ``.site-manifest.json`` keeps a
+content hash per page. People who are no longer in the profiles lose their page.
+"""
+
+from __future__ import annotations
+
+import base64
+import calendar
+import ctypes
+import ctypes.util
+import hashlib
+import json
+import os
+import secrets
+import shutil
+import sys
+from datetime import date, timedelta
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+
+import jinja2
+from markupsafe import Markup
+
+from exceeds_pipeline.profiles.export import safe_file_stem
+from exceeds_pipeline.site.forge import commit_url
+
+__all__ = ["MANIFEST", "METRIC_LABELS", "page_stems", "render_index", "render_person", "write_site"]
+
+MANIFEST = ".site-manifest.json"
+MANIFEST_VERSION = 1
+PEOPLE = "people"
+SHORT_SHA = 7
+TOP_LANGUAGES = 3
+
+METRIC_LABELS = {
+    "correctness": "Correctness",
+    "maintainability": "Maintainability",
+    "architecture": "Architecture",
+    "performance": "Performance",
+    "ai_usage": "AI usage",
+}
+MONTHS = ["", "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+WEEKDAYS = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+
+# heatmap geometry (SVG user units)
+CELL = 11
+STEP = 14
+LEFT = 32
+TOP = 20
+
+
+# --------------------------------------------------------------------------- templates
+
+
+@lru_cache(maxsize=1)
+def _environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("exceeds_pipeline.site", "templates"),
+        autoescape=True,  # every template is HTML: escape every value
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    env.filters["num"] = _num
+    env.filters["month_label"] = _month_label
+    env.filters["pct"] = _pct
+    return env
+
+
+def _asset(name: str) -> str:
+    return resources.files("exceeds_pipeline.site").joinpath("templates", name).read_text("utf-8")
+
+
+@lru_cache(maxsize=1)
+def _static() -> dict:
+    """Inline CSS and JS, and the Content-Security-Policy that allows exactly that script."""
+    css = _asset("site.css")
+    js = _asset("site.js")
+    digest = base64.b64encode(hashlib.sha256(js.encode("utf-8")).digest()).decode()
+    csp = (
+        "default-src 'none'; "
+        f"script-src 'sha256-{digest}'; "
+        "style-src 'unsafe-inline'; "
+        "img-src data:; "
+        "base-uri 'none'; form-action 'none'"
+    )
+    return {"css": Markup(css), "js": Markup(js), "csp": csp}
+
+
+@lru_cache(maxsize=1)
+def renderer_fingerprint() -> str:
+    """Hash of everything besides the profile that decides what a page looks like."""
+    h = hashlib.sha256()
+    h.update(f"manifest{MANIFEST_VERSION};jinja{jinja2.__version__}".encode())
+    folder = resources.files("exceeds_pipeline.site")
+    for name in ("render.py", "forge.py"):
+        h.update(folder.joinpath(name).read_bytes())
+    templates = folder.joinpath("templates")
+    for entry in sorted(templates.iterdir(), key=lambda e: e.name):
+        if entry.is_file():
+            h.update(entry.name.encode())
+            h.update(entry.read_bytes())
+    return h.hexdigest()[:16]
+
+
+# --------------------------------------------------------------------------- formatting
+
+
+def _num(value) -> str:
+    return "–" if value is None else f"{value:,}"
+
+
+def _month_label(month: str, long: bool = False) -> str:
+    """'2024-05' -> 'May 2024' (or 'May 2024' with the full name when ``long``)."""
+    try:
+        year, mon = month.split("-")
+        m = int(mon)
+        return f"{calendar.month_name[m] if long else MONTHS[m]} {year}"
+    except (ValueError, IndexError, AttributeError):
+        return str(month)
+
+
+def _pct(value, digits: int = 1) -> str:
+    if value is None:
+        return "–"
+    text = f"{value:.{digits}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text + "%"
+
+
+def _range(first: str | None, last: str | None) -> str:
+    if not first:
+        return "–"
+    return _month_label(first) if first == last or not last else f"{_month_label(first)} – {_month_label(last)}"
+
+
+def _window_text(window: dict | None) -> str:
+    since = (window or {}).get("since")
+    until = (window or {}).get("until")
+    if since and until:
+        return f"{since} to {until}"
+    if since:
+        return f"since {since}"
+    if until:
+        return f"up to {until}"
+    return "all history"
+
+
+# --------------------------------------------------------------------------- heatmap
+
+
+@lru_cache(maxsize=64)
+def _year_layout(year: int) -> tuple:
+    """Per day of ``year``: (x, y, iso date, long date); month labels; svg width."""
+    first = date(year, 1, 1)
+    offset = (first.weekday() + 1) % 7  # Sunday-first rows, as GitHub draws them
+    days = []
+    months = []
+    day = first
+    index = 0
+    while day.year == year:
+        slot = index + offset
+        col, row = divmod(slot, 7)
+        x, y = LEFT + col * STEP, TOP + row * STEP
+        if day.day == 1:
+            months.append((x, MONTHS[day.month]))
+        days.append((x, y, day.isoformat(), f"{WEEKDAYS[row]} {day.day} {MONTHS[day.month]} {year}"))
+        day += timedelta(days=1)
+        index += 1
+    columns = (index - 1 + offset) // 7 + 1
+    width = LEFT + columns * STEP
+    return tuple(days), tuple(months), width
+
+
+def _level(count: int, top: int) -> int:
+    if count <= 0:
+        return 0
+    ratio = count / top
+    return 1 if ratio <= 0.25 else 2 if ratio <= 0.5 else 3 if ratio <= 0.75 else 4
+
+
+def _heatmap(activity: dict) -> dict:
+    """One calendar per year with activity, newest first; every day of the year has a cell."""
+    if not activity:
+        return {"years": [], "max": 0, "days": 0}
+    counts = {d: int(n) for d, n in activity.items()}
+    top = max(counts.values())
+    years_with = sorted({int(d[:4]) for d in counts}, reverse=True)
+    years = []
+    for year in range(years_with[0], years_with[-1] - 1, -1):
+        layout, months, width = _year_layout(year)
+        cells = []
+        total = active = 0
+        get = counts.get
+        for x, y, iso, label in layout:
+            n = get(iso, 0)
+            if n:
+                total += n
+                active += 1
+                cells.append((x, y, iso, n, _level(n, top),
+                              f"{n:,} commit{'' if n == 1 else 's'} on {label}"))
+            else:
+                cells.append((x, y, iso, 0, 0, f"No commits on {label}"))
+        years.append({"year": year, "cells": cells, "months": months, "width": width,
+                      "height": TOP + 7 * STEP, "total": total, "active": active})
+    return {"years": years, "max": top, "days": len(counts)}
+
+
+# --------------------------------------------------------------------------- view models
+
+
+def _feature_chart(features: int, bugs: int, pct) -> dict:
+    total = features + bugs
+    width = 200
+    fw = round(width * features / total, 1) if total else 0
+    return {"width": width, "features_w": fw, "bugs_w": round(width - fw, 1) if total else 0,
+            "features": features, "bugs": bugs, "pct": pct, "empty": not total}
+
+
+def _items(items: list[dict], repo_urls: dict) -> list[dict]:
+    out = []
+    for item in items or []:
+        url = repo_urls.get(item.get("repo"))
+        shas = [{"sha": s, "short": s[:SHORT_SHA], "url": commit_url(url, s)} for s in item.get("shas") or []]
+        reverted = [{"sha": s, "short": s[:SHORT_SHA], "url": commit_url(url, s)}
+                    for s in item.get("reverted_by") or []]
+        out.append({
+            "title": " ".join(str(item.get("title") or "").split()) or "(untitled)",
+            "repo": item.get("repo") or "",
+            "shas": shas,
+            "reverted_by": reverted,
+            "lines_added": item.get("lines_added"),
+            "lines_deleted": item.get("lines_deleted"),
+        })
+    return out
+
+
+def _person_view(profile: dict) -> dict:
+    stats = profile["stats"]
+    repos = profile.get("repositories") or []
+    repo_urls = {r["name"]: r.get("url") for r in repos}
+    loc = stats["lines_of_code"]
+    history = []
+    for m in profile.get("work_history") or []:
+        history.append({
+            "month": m["month"],
+            "label": _month_label(m["month"], long=True),
+            "commits": m["commits"], "features": m["features"], "bugs": m["bugs"],
+            "lines_added": m["lines_added"], "lines_deleted": m["lines_deleted"],
+            "repos": m.get("repos") or [], "languages": m.get("languages") or [],
+            "summary": m.get("summary") or "",
+            "key_features": _items(m.get("key_features"), repo_urls),
+            "bugs_fixed": _items(m.get("bugs_fixed"), repo_urls),
+            "reverts": _items(m.get("reverts"), repo_urls),
+        })
+    quality = []
+    for key, label in METRIC_LABELS.items():
+        metric = (profile.get("quality") or {}).get(key)
+        if metric is None:
+            continue
+        value = metric.get("value")
+        quality.append({
+            "key": key, "label": label, "value": value,
+            "shown": None if value is None else _pct(round(100 * value, 1)),
+            "evidence": metric.get("evidence_count", 0),
+            "method": metric.get("method") or "",
+        })
+    languages = (profile.get("skills") or {}).get("languages") or []
+    top_lines = max((lang["lines_added"] + lang["lines_deleted"] for lang in languages), default=0)
+    technical = (profile.get("skills") or {}).get("technical") or []
+    return {
+        "id": profile["id"],
+        "name": profile.get("name") or profile["id"],
+        "summary": profile.get("summary") or "",
+        "generated_at": profile.get("generated_at") or "",
+        "window": _window_text(profile.get("window")),
+        "emails": profile.get("emails") or [],
+        "stats": {
+            "commits": stats["commits"],
+            "features": stats["features"],
+            "bugs": stats["bugs"],
+            "feature_pct": stats.get("feature_pct"),
+            "loc_total": loc["total"], "loc_added": loc["added"], "loc_deleted": loc["deleted"],
+            "activity_months": stats["activity_months"],
+            "repositories": stats["repository_contributions"],
+            "range": _range(stats.get("first_month"), stats.get("last_month")),
+        },
+        "chart": _feature_chart(stats["features"], stats["bugs"], stats.get("feature_pct")),
+        "history": history,
+        "heatmap": _heatmap(profile.get("activity") or {}),
+        "quality": quality,
+        "languages": [
+            {**lang, "lines": lang["lines_added"] + lang["lines_deleted"],
+             "bar": round(100 * (lang["lines_added"] + lang["lines_deleted"]) / top_lines, 1) if top_lines else 0}
+            for lang in languages
+        ],
+        "technical": technical,
+        "repositories": [
+            {**r, "range": _range(r.get("first_month"), r.get("last_month")), "url": r.get("url")} for r in repos
+        ],
+        "definitions": profile.get("definitions") or {},
+    }
+
+
+def _index_row(profile: dict, stem: str) -> dict:
+    stats = profile["stats"]
+    languages = [lang["name"] for lang in ((profile.get("skills") or {}).get("languages") or [])[:TOP_LANGUAGES]]
+    repos = [r["name"] for r in profile.get("repositories") or []]
+    name = profile.get("name") or profile["id"]
+    return {
+        "id": profile["id"],
+        "name": name,
+        "href": f"{PEOPLE}/{stem}.html",
+        "commits": stats["commits"],
+        "features": stats["features"],
+        "bugs": stats["bugs"],
+        "feature_pct": stats.get("feature_pct"),
+        "loc": stats["lines_of_code"]["total"],
+        "months": stats["activity_months"],
+        "repositories": stats["repository_contributions"],
+        "repo_names": repos,
+        "languages": languages,
+        "last_month": stats.get("last_month") or "",
+        "filter": " ".join([name, profile["id"], *languages, *repos]).lower(),
+    }
+
+
+# --------------------------------------------------------------------------- rendering
+
+
+def render_person(profile: dict) -> str:
+    """The HTML page of one profile."""
+    return _environment().get_template("person.html").render(
+        p=_person_view(profile), static=_static(), root="../", page="person",
+    )
+
+
+def render_index(profiles: list[dict], stems: dict[str, str], index: dict | None = None) -> str:
+    """The team index: every profile, sortable and filterable."""
+    rows = [_index_row(p, stems[p["id"]]) for p in profiles]
+    rows.sort(key=lambda r: (-r["commits"], r["name"].lower(), r["id"]))
+    windows = {_window_text(p.get("window")) for p in profiles}
+    last = max((r["last_month"] for r in rows if r["last_month"]), default="")
+    first = min((p["stats"].get("first_month") or "" for p in profiles if p["stats"].get("first_month")), default="")
+    team = {
+        "people": len(rows),
+        "commits": sum(r["commits"] for r in rows),
+        "features": sum(r["features"] for r in rows),
+        "bugs": sum(r["bugs"] for r in rows),
+        "repositories": len({name for r in rows for name in r["repo_names"]}),
+        "range": _range(first or None, last or None),
+        "window": windows.pop() if len(windows) == 1 else "per profile",
+    }
+    return _environment().get_template("index.html").render(
+        rows=rows, team=team, static=_static(), root="", page="index",
+    )
+
+
+def page_stems(profiles: list[dict], index: dict | None = None) -> dict[str, str]:
+    """Person id -> page file stem: the stem of the profile's JSON file in ``index.json`` when
+    given (same names for ``profiles/x.json`` and ``people/x.html``), else
+    :func:`safe_file_stem`, with the same collision rule as the JSON export."""
+    from_index = {}
+    for entry in (index or {}).get("profiles") or []:
+        file = str(entry.get("file") or "")
+        stem = file.rsplit("/", 1)[-1].removesuffix(".json")
+        if stem and stem == safe_file_stem(stem):
+            from_index[entry.get("id")] = stem
+    stems: dict[str, str] = {}
+    taken: dict[str, str] = {}
+    for profile in profiles:
+        pid = profile["id"]
+        if pid in stems:
+            raise ValueError(f"two profiles have the id {pid!r}")
+        stem = from_index.get(pid) or safe_file_stem(pid)
+        if stem.lower() in taken:
+            stem = f"{stem}-{hashlib.sha256(pid.encode('utf-8', 'surrogatepass')).hexdigest()[:10]}"
+            if stem.lower() in taken:
+                raise ValueError(f"ids {taken[stem.lower()]!r} and {pid!r} map to the same page name")
+        taken[stem.lower()] = pid
+        stems[pid] = stem
+    return stems
+
+
+def _profile_hash(profile: dict) -> str:
+    body = {k: v for k, v in profile.items() if k != "generated_at"}
+    text = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+    h = hashlib.sha256(renderer_fingerprint().encode())
+    h.update(text.encode("utf-8", errors="surrogatepass"))
+    return h.hexdigest()[:32]
+
+
+# --------------------------------------------------------------------------- writing
+
+
+def _encode(text: str) -> bytes:
+    return text.encode("utf-8", errors="replace")  # a lone surrogate must not abort the site
+
+
+def _read_manifest(site: Path) -> dict:
+    try:
+        data = json.loads((site / MANIFEST).read_text("utf-8"))
+        if data.get("version") == MANIFEST_VERSION and isinstance(data.get("pages"), dict):
+            return data
+    except (OSError, ValueError, AttributeError):
+        pass
+    return {"version": MANIFEST_VERSION, "pages": {}}
+
+
+def _link_or_copy(src: Path, dst: Path) -> bool:
+    try:
+        os.link(src, dst)
+        return True
+    except FileNotFoundError:
+        return False
+    except OSError:
+        try:
+            shutil.copy2(src, dst)
+            return True
+        except OSError:
+            return False
+
+
+_RENAME_EXCHANGE = 2
+_AT_FDCWD = -100
+
+
+@lru_cache(maxsize=1)
+def _renameat2():
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or None, use_errno=True)
+        fn = libc.renameat2
+    except (OSError, AttributeError):
+        return None
+    fn.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_int, ctypes.c_char_p, ctypes.c_uint]
+    fn.restype = ctypes.c_int
+    return fn
+
+
+def _swap_in(new: Path, site: Path) -> Path | None:
+    """Put ``new`` in place of ``site``; return the folder that now holds the old site."""
+    if not site.exists():
+        os.rename(new, site)
+        return None
+    fn = _renameat2()
+    if fn is not None and fn(_AT_FDCWD, os.fsencode(new), _AT_FDCWD, os.fsencode(site), _RENAME_EXCHANGE) == 0:
+        return new  # atomic exchange: the old site is now at `new`
+    old = site.with_name(f".{site.name}.old-{secrets.token_hex(4)}")
+    os.rename(site, old)
+    os.rename(new, site)
+    return old
+
+
+def _cleanup_leftovers(site: Path) -> None:
+    """Remove build folders of a run killed half-way; bring back a site left aside."""
+    parent = site.parent
+    if not parent.is_dir():
+        return
+    olds = sorted(parent.glob(f".{site.name}.old-*"), key=lambda p: p.stat().st_mtime, reverse=True)
+    if not site.exists() and olds:
+        os.rename(olds.pop(0), site)
+    for leftover in [*olds, *parent.glob(f".{site.name}.new-*")]:
+        shutil.rmtree(leftover, ignore_errors=True)
+
+
+def write_site(profiles: list[dict], index: dict | None, site_dir: str | os.PathLike) -> dict:
+    """Render the site for ``profiles`` into ``site_dir`` atomically (see module doc).
+
+    ``index`` is the ``index.json`` document of :func:`exceeds_pipeline.profiles.export.write_exports`
+    (or None): pages take the file names of the JSON files. Returns counts for metadata:
+    ``pages`` (people), ``written``, ``unchanged``, ``removed`` (pages), ``index_written``
+    (bool), ``swapped`` (False when nothing changed and the site was left as it was).
+    """
+    site = Path(site_dir)
+    site.parent.mkdir(parents=True, exist_ok=True)
+    _cleanup_leftovers(site)
+    stems = page_stems(profiles, index)
+    old_manifest = _read_manifest(site) if site.is_dir() else {"version": MANIFEST_VERSION, "pages": {}}
+    old_pages = old_manifest["pages"]
+
+    plan = []  # (pid, stem, hash, reuse)
+    for profile in profiles:
+        pid = profile["id"]
+        digest = _profile_hash(profile)
+        before = old_pages.get(pid)
+        reuse = (
+            isinstance(before, dict)
+            and before.get("hash") == digest
+            and before.get("file") == f"{stems[pid]}.html"
+            and (site / PEOPLE / before["file"]).is_file()
+        )
+        plan.append((profile, stems[pid], digest, reuse))
+    removed = sum(1 for pid in old_pages if pid not in stems)
+    index_html = _encode(render_index(profiles, stems, index))
+    try:
+        index_same = (site / "index.html").read_bytes() == index_html
+    except OSError:
+        index_same = False
+    manifest = {
+        "version": MANIFEST_VERSION,
+        "renderer": renderer_fingerprint(),
+        "pages": {p["id"]: {"file": f"{stem}.html", "hash": digest} for p, stem, digest, _ in plan},
+    }
+    # leftover files not in the manifest (a hand-made file, a damaged site) force a rebuild too
+    listed = {f"{stem}.html" for _, stem, _, _ in plan}
+    try:
+        extra = any(entry.name not in listed for entry in os.scandir(site / PEOPLE))
+    except OSError:
+        extra = False
+    written = sum(1 for *_, reuse in plan if not reuse)
+    if written == 0 and removed == 0 and index_same and not extra and old_manifest == manifest:
+        return {"pages": len(plan), "written": 0, "unchanged": len(plan), "removed": 0,
+                "index_written": False, "swapped": False, "site": str(site)}
+
+    new = site.with_name(f".{site.name}.new-{secrets.token_hex(4)}")
+    people = new / PEOPLE
+    people.mkdir(parents=True)
+    try:
+        written = 0
+        for profile, stem, _digest, reuse in plan:
+            target = people / f"{stem}.html"
+            if reuse and _link_or_copy(site / PEOPLE / f"{stem}.html", target):
+                continue
+            with open(target, "wb") as fh:
+                fh.write(_encode(render_person(profile)))
+            written += 1
+        (new / "index.html").write_bytes(index_html)
+        (new / MANIFEST).write_text(json.dumps(manifest, ensure_ascii=False, sort_keys=True), "utf-8")
+        old = _swap_in(new, site)
+    except BaseException:
+        shutil.rmtree(new, ignore_errors=True)
+        raise
+    if old is not None:
+        shutil.rmtree(old, ignore_errors=True)
+    return {"pages": len(plan), "written": written, "unchanged": len(plan) - written, "removed": removed,
+            "index_written": not index_same, "swapped": True, "site": str(site)}
