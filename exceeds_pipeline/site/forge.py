@@ -11,9 +11,10 @@ from __future__ import annotations
 import re
 import subprocess
 from pathlib import Path
-from urllib.parse import quote, urlsplit
+from functools import lru_cache
+from urllib.parse import urlsplit
 
-__all__ = ["commit_url", "forge_kind", "forge_web_url", "origin_remote_url"]
+__all__ = ["commit_url", "forge_kind", "forge_web_url", "origin_remote_url", "repository_web_urls"]
 
 _SCP_LIKE = re.compile(r"^(?:[^@/\s]+@)?(?P<host>[A-Za-z0-9.-]+):(?!//)(?P<path>[^\s]+)$")
 _SEGMENT = re.compile(r"^[A-Za-z0-9_.~-]+$")
@@ -66,19 +67,24 @@ def forge_web_url(remote_url: str | None) -> str | None:
     return f"https://{host.lower()}/" + "/".join(segments)
 
 
+@lru_cache(maxsize=4096)
+def _kind_of_url(repo_url: str) -> str | None:
+    try:
+        return forge_kind(urlsplit(repo_url).hostname or "")
+    except ValueError:
+        return None
+
+
 def commit_url(repo_url: str | None, sha: str) -> str | None:
     """The forge page of commit ``sha`` of the repository at ``repo_url`` (a :func:`forge_web_url`
     result), or ``None`` when there is no known forge or the sha is not a hex id."""
     if not repo_url or not _SHA.match(sha or ""):
         return None
-    try:
-        kind = forge_kind(urlsplit(repo_url).hostname or "")
-    except ValueError:
-        return None
+    kind = _kind_of_url(repo_url)
     if kind == "github":
-        return f"{repo_url}/commit/{quote(sha)}"
+        return f"{repo_url}/commit/{sha}"
     if kind == "gitlab":
-        return f"{repo_url}/-/commit/{quote(sha)}"
+        return f"{repo_url}/-/commit/{sha}"
     return None
 
 
@@ -94,3 +100,22 @@ def origin_remote_url(git_dir: str | Path) -> str | None:
         return None
     value = out.stdout.strip()
     return value if out.returncode == 0 and value else None
+
+
+def repository_web_urls(repositories) -> dict[str, str | None]:
+    """Repository name -> forge web URL (or ``None``) for the configured repositories
+    (``ExceedsConfig.repositories``): from the config's ``url``, else from the ``path`` clone's
+    ``remote.origin.url`` (a path relative to the config file's folder, as the config reads it).
+    Pass the result to ``build_profiles(..., repo_urls=...)``."""
+    out: dict[str, str | None] = {}
+    for repo in repositories:
+        remote = getattr(repo, "url", None)
+        path = getattr(repo, "path", None)
+        if not remote and path:
+            folder = Path(path).expanduser()
+            base = getattr(repo, "_base_dir", None)
+            if base is not None and not folder.is_absolute():
+                folder = Path(base) / folder
+            remote = origin_remote_url(folder)
+        out[repo.display_name] = forge_web_url(remote)
+    return out

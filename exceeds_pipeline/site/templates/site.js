@@ -78,7 +78,7 @@
   }
   function hideTip() { if (tip) { tip.hidden = true; } }
   Array.prototype.forEach.call(doc.querySelectorAll("svg.heatmap"), function (svg) {
-    var cells = Array.prototype.slice.call(svg.querySelectorAll("rect[data-date]"));
+    var cells = Array.prototype.slice.call(svg.querySelectorAll("[data-date]"));
     var active = -1;
     function select(i) {
       if (i < 0 || i >= cells.length) { return; }
