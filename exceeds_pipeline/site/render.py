@@ -211,6 +211,12 @@ def _year_layout(year: int) -> tuple:
     return tuple(days), empty, tuple(months), width
 
 
+@lru_cache(maxsize=128)
+def _day_index(year: int) -> dict[str, int]:
+    """'YYYY-MM-DD' -> day of the year (0-based) for the days of ``year``."""
+    return {iso: i for i, (_x, _y, iso, _label) in enumerate(_year_layout(year)[0])}
+
+
 def _level(count: int, top: int) -> int:
     if count <= 0:
         return 0
@@ -230,8 +236,8 @@ def _heatmap(activity: dict) -> dict:
     top = max(int(n) for n in activity.values())
     by_year: dict[int, dict[int, int]] = {}
     for iso, n in activity.items():
-        d = date.fromisoformat(iso)
-        by_year.setdefault(d.year, {})[d.timetuple().tm_yday - 1] = int(n)
+        year = int(iso[:4])
+        by_year.setdefault(year, {})[_day_index(year)[iso]] = int(n)
     first_year, last_year = min(by_year), max(by_year)
     years = []
     for year in range(last_year, first_year - 1, -1):
@@ -380,6 +386,11 @@ def render_index(profiles: list[dict], stems: dict[str, str], index: dict | None
     """The team index: every profile, sortable and filterable."""
     rows = [_index_row(p, stems[p["id"]]) for p in profiles]
     rows.sort(key=lambda r: (-r["commits"], r["name"].lower(), r["id"]))
+    seen: dict[str, int] = {}
+    for r in rows:
+        seen[r["name"].casefold()] = seen.get(r["name"].casefold(), 0) + 1
+    for r in rows:  # two people may share a name (never merged on a name alone): show the id
+        r["same_name"] = seen[r["name"].casefold()] > 1
     windows = {_window_text(p.get("window")) for p in profiles}
     last = max((r["last_month"] for r in rows if r["last_month"]), default="")
     first = min((p["stats"].get("first_month") or "" for p in profiles if p["stats"].get("first_month")), default="")
@@ -468,17 +479,17 @@ PARALLEL_MIN_PAGES = 300
 _JOB: tuple | None = None  # (pages to render, folder): inherited by forked workers, never pickled
 
 
-def _write_page(target: Path, profile: dict) -> None:
+def _write_page(target: Path, profile: dict) -> str:
+    """Render and write one page; return its profile hash."""
     with open(target, "wb") as fh:
         fh.write(_encode(render_person(profile)))
+    return _profile_hash(profile)
 
 
-def _render_chunk(bounds: tuple[int, int]) -> int:
+def _render_chunk(bounds: tuple[int, int]) -> list[str]:
     todo, folder = _JOB
     start, stop = bounds
-    for profile, stem in todo[start:stop]:
-        _write_page(folder / f"{stem}.html", profile)
-    return stop - start
+    return [_write_page(folder / f"{stem}.html", profile) for profile, stem in todo[start:stop]]
 
 
 def _default_workers() -> int:
@@ -489,8 +500,9 @@ def _default_workers() -> int:
     return max(1, min(4, cpus))
 
 
-def _render_pages(todo: list[tuple[dict, str]], folder: Path, workers: int | None) -> int:
-    """Render and write ``todo`` into ``folder``; in forked processes when it pays."""
+def _render_pages(todo: list[tuple[dict, str]], folder: Path, workers: int | None) -> list[str]:
+    """Render and write ``todo`` into ``folder`` (in forked processes when it pays); return the
+    profile hash of each, in order."""
     global _JOB
     workers = _default_workers() if workers is None else max(1, int(workers))
     if workers > 1 and len(todo) >= PARALLEL_MIN_PAGES and "fork" in multiprocessing.get_all_start_methods():
@@ -502,12 +514,10 @@ def _render_pages(todo: list[tuple[dict, str]], folder: Path, workers: int | Non
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads: workers only render
                 with multiprocessing.get_context("fork").Pool(workers) as pool:
-                    return sum(pool.map(_render_chunk, chunks, chunksize=1))
+                    return [h for hashes in pool.map(_render_chunk, chunks, chunksize=1) for h in hashes]
         finally:
             _JOB = None
-    for profile, stem in todo:
-        _write_page(folder / f"{stem}.html", profile)
-    return len(todo)
+    return [_write_page(folder / f"{stem}.html", profile) for profile, stem in todo]
 
 
 _RENAME_EXCHANGE = 2
@@ -584,17 +594,15 @@ def _write_site(profiles: list[dict], index: dict | None, site: Path, workers: i
     old_manifest = _read_manifest(site) if site.is_dir() else {"version": MANIFEST_VERSION, "pages": {}}
     old_pages = old_manifest["pages"]
 
-    plan = []  # (pid, stem, hash, reuse)
+    plan = []  # (profile, stem, hash or None, reuse); hashed here only where a page may be reused
     for profile in profiles:
         pid = profile["id"]
-        digest = _profile_hash(profile)
         before = old_pages.get(pid)
-        reuse = (
-            isinstance(before, dict)
-            and before.get("hash") == digest
-            and before.get("file") == f"{stems[pid]}.html"
-            and (site / PEOPLE / before["file"]).is_file()
-        )
+        digest = None
+        reuse = False
+        if isinstance(before, dict) and before.get("file") == f"{stems[pid]}.html":
+            digest = _profile_hash(profile)
+            reuse = before.get("hash") == digest and (site / PEOPLE / before["file"]).is_file()
         plan.append((profile, stems[pid], digest, reuse))
     removed = sum(1 for pid in old_pages if pid not in stems)
     index_html = _encode(render_index(profiles, stems, index))
@@ -602,19 +610,14 @@ def _write_site(profiles: list[dict], index: dict | None, site: Path, workers: i
         index_same = (site / "index.html").read_bytes() == index_html
     except OSError:
         index_same = False
-    manifest = {
-        "version": MANIFEST_VERSION,
-        "renderer": renderer_fingerprint(),
-        "pages": {p["id"]: {"file": f"{stem}.html", "hash": digest} for p, stem, digest, _ in plan},
-    }
     # leftover files not in the manifest (a hand-made file, a damaged site) force a rebuild too
     listed = {f"{stem}.html" for _, stem, _, _ in plan}
     try:
         extra = any(entry.name not in listed for entry in os.scandir(site / PEOPLE))
     except OSError:
         extra = False
-    written = sum(1 for *_, reuse in plan if not reuse)
-    if written == 0 and removed == 0 and index_same and not extra and old_manifest == manifest:
+    if (all(reuse for *_, reuse in plan) and removed == 0 and index_same and not extra
+            and old_manifest.get("renderer") == renderer_fingerprint() and len(old_pages) == len(plan)):
         return {"pages": len(plan), "written": 0, "unchanged": len(plan), "removed": 0,
                 "index_written": False, "swapped": False, "site": str(site)}
 
@@ -623,11 +626,20 @@ def _write_site(profiles: list[dict], index: dict | None, site: Path, workers: i
     people.mkdir(parents=True)
     try:
         todo = []
-        for profile, stem, _digest, reuse in plan:
+        hashes = {}
+        for profile, stem, digest, reuse in plan:
             if reuse and _link_or_copy(site / PEOPLE / f"{stem}.html", people / f"{stem}.html"):
+                hashes[profile["id"]] = digest
                 continue
             todo.append((profile, stem))
-        written = _render_pages(todo, people, workers)
+        for (profile, _stem), digest in zip(todo, _render_pages(todo, people, workers)):
+            hashes[profile["id"]] = digest
+        written = len(todo)
+        manifest = {
+            "version": MANIFEST_VERSION,
+            "renderer": renderer_fingerprint(),
+            "pages": {p["id"]: {"file": f"{stem}.html", "hash": hashes[p["id"]]} for p, stem, _, _ in plan},
+        }
         (new / "index.html").write_bytes(index_html)
         (new / MANIFEST).write_text(json.dumps(manifest, ensure_ascii=False, sort_keys=True), "utf-8")
         old = _swap_in(new, site)

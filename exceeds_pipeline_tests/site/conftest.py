@@ -81,8 +81,9 @@ def demo_exports(tmp_path_factory) -> DemoExports:
 
 
 @pytest.fixture(scope="session")
-def browser():
-    """A headless system Chromium; skipped (failed on CI) when it is not installed."""
+def browser(demo_exports):
+    """A headless system Chromium; skipped (failed on CI) when it is not installed. (After the
+    demo pipeline: Playwright's event loop must not be running while Dagster runs.)"""
     path = chromium_path()
     if path is None:
         message = "Chromium is not installed: apt-get install -y chromium (or set EXCEEDS_CHROMIUM)"
