@@ -70,7 +70,10 @@ def forge_web_url(remote_url: str | None) -> str | None:
 @lru_cache(maxsize=4096)
 def _kind_of_url(repo_url: str) -> str | None:
     try:
-        return forge_kind(urlsplit(repo_url).hostname or "")
+        parts = urlsplit(repo_url)
+        if parts.scheme != "https" or parts.username or parts.password:
+            return None  # only plain https addresses become links
+        return forge_kind(parts.hostname or "")
     except ValueError:
         return None
 

@@ -39,7 +39,7 @@ import jinja2
 from markupsafe import Markup
 
 from exceeds_pipeline.profiles.export import safe_file_stem
-from exceeds_pipeline.site.forge import commit_url
+from exceeds_pipeline.site.forge import commit_url, forge_web_url
 
 __all__ = ["MANIFEST", "METRIC_LABELS", "page_stems", "render_index", "render_person", "write_site"]
 
@@ -262,6 +262,11 @@ def _feature_chart(features: int, bugs: int, pct) -> dict:
             "features": features, "bugs": bugs, "pct": pct, "empty": not total}
 
 
+def _safe_url(url) -> str | None:
+    """A repository address fit for a link: https on GitHub/GitLab, nothing else."""
+    return url if isinstance(url, str) and forge_web_url(url) == url else None
+
+
 def _shas(shas, url: str | None, limit: int) -> tuple[list[tuple], int]:
     """((short, forge url or None, full sha), ...) for the first ``limit`` shas, and how many more."""
     shown = [(sha[:SHORT_SHA], commit_url(url, sha), sha) for sha in shas[:limit]]
@@ -285,7 +290,7 @@ def _items(items: list[dict], repo_urls: dict) -> list[tuple]:
 def _person_view(profile: dict) -> dict:
     stats = profile["stats"]
     repos = profile.get("repositories") or []
-    repo_urls = {r["name"]: r.get("url") for r in repos}
+    repo_urls = {r["name"]: _safe_url(r.get("url")) for r in repos}
     loc = stats["lines_of_code"]
     history = []
     for m in profile.get("work_history") or []:
@@ -343,7 +348,8 @@ def _person_view(profile: dict) -> dict:
         ],
         "technical": technical,
         "repositories": [
-            {**r, "range": _range(r.get("first_month"), r.get("last_month")), "url": r.get("url")} for r in repos
+            {**r, "range": _range(r.get("first_month"), r.get("last_month")), "url": repo_urls[r["name"]]}
+            for r in repos
         ],
         "definitions": profile.get("definitions") or {},
     }

@@ -53,6 +53,8 @@ def test_commit_url_per_forge():
     assert commit_url(None, sha) is None
     assert commit_url("https://github.com/git/git", "not-a-sha") is None
     assert commit_url("https://example.com/git/git", sha) is None
+    assert commit_url("javascript://github.com/%0aalert(1)", sha) is None
+    assert commit_url("http://github.com/git/git", sha) is None
 
 
 def test_remote_of_real_clones(make_repo, tmp_path):
@@ -81,3 +83,41 @@ def test_remote_of_real_clones(make_repo, tmp_path):
         "team/lib": "https://github.com/team/lib",
         "org/service": "https://github.com/org/service",
     }
+
+
+def test_build_profiles_exports_the_web_url_of_each_repository():
+    from datetime import datetime, timezone
+
+    from exceeds_pipeline.profiles import build_profiles, validate_profile
+    from exceeds_pipeline.quality import quality_metrics
+    from exceeds_pipeline.rollups import monthly_rollups, repo_rollups
+    from exceeds_pipeline_tests.rollups.frames import commit, commits_frame, fc, files_frame, items_frame, people_frame, wi
+
+    commits = commits_frame([
+        commit("a1" * 20, "ada", "2025-03-01T10:00:00+00:00", repo="acme/api", category="feature", item="w1"),
+        commit("b2" * 20, "ada", "2025-04-01T10:00:00+00:00", repo="acme/web", category="bug", item="w2"),
+        commit("c3" * 20, "ada", "2025-04-02T10:00:00+00:00", repo="acme/lab", category="bug", item="w3"),
+    ])
+    files = files_frame([fc("a1" * 20, "api.py", repo="acme/api"), fc("b2" * 20, "web.ts", repo="acme/web"),
+                         fc("c3" * 20, "lab.py", repo="acme/lab")])
+    items = items_frame([wi("w1", "ada", "feature", "Add API", repo="acme/api"),
+                         wi("w2", "ada", "bug", "Fix web", repo="acme/web"),
+                         wi("w3", "ada", "bug", "Fix lab", repo="acme/lab")])
+    monthly = monthly_rollups(commits, items, files)
+    repos = repo_rollups(commits, items, files, None)
+    quality = quality_metrics(commits, items, None, files)
+    remotes = {"acme/api": "https://ci:tok@github.com/acme/api.git", "acme/web": "git@gitlab.com:acme/web.git",
+               "acme/lab": "/srv/git/lab"}
+    (profile,) = build_profiles(people_frame([]), commits, items, monthly, repos, quality, files, None,
+                                None, datetime(2025, 5, 1, tzinfo=timezone.utc), repo_urls=remotes)
+    validate_profile(profile)
+    assert {r["name"]: r["url"] for r in profile["repositories"]} == {
+        "acme/api": "https://github.com/acme/api", "acme/web": "https://gitlab.com/acme/web", "acme/lab": None}
+    (unwired,) = build_profiles(people_frame([]), commits, items, monthly, repos, quality, files, None,
+                                None, datetime(2025, 5, 1, tzinfo=timezone.utc))
+    validate_profile(unwired)
+    assert all(r["url"] is None for r in unwired["repositories"])
+    for bad in ("javascript:alert(1)", "http://github.com/a/b", "https://user:pw@github.com/a/b"):
+        broken = dict(profile, repositories=[dict(profile["repositories"][0], url=bad)])
+        with pytest.raises(Exception, match="url"):
+            validate_profile(broken)

@@ -129,12 +129,15 @@ def test_everything_from_git_is_escaped(team):
     month["key_features"] = [{"title": "<script>alert('title')</script>", "repo": "<i>r</i>", "shas": ["abcdef1"]}]
     month["summary"] = "<iframe src=//evil.example>"
     validate_profile(evil)
+    # a hand-edited export the schema would reject must not become a link either
+    evil["repositories"][1:2] = [dict(evil["repositories"][0], name="x", url="javascript:alert(4)")]
     html = render.render_person(evil)
     index = render.render_index([evil], {evil["id"]: "evil"})
     for page in (html, index):
         assert "<script>alert" not in page and "<img src=x" not in page and "<iframe" not in page
         assert "onmouseover=alert" not in page.replace("&lt;b onmouseover=alert", "")
         assert page.count("<script") == 1
+        assert "javascript:" not in page
     assert "&lt;script&gt;alert(&#39;name&#39;)&lt;/script&gt;" in html
     assert "&lt;script&gt;alert(&#39;title&#39;)&lt;/script&gt;" in html
     assert "&lt;script&gt;alert(&#39;name&#39;)&lt;/script&gt;" in index
