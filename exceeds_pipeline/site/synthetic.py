@@ -20,7 +20,8 @@ _LAST = ["Lovelace", "Hopper", "Torvalds", "Hamilton", "Thompson", "Liskov", "Ri
          "Langa", "Kierkegaard", "Văn An", "Poulain", "Okafor", "Natarajan", "Zhang", "Petrova", "Silva",
          "Tanaka", "Haddad", "Ramírez"]
 _LANGUAGES = ["Python", "TypeScript", "C++", "Go", "Rust", "Java", "JavaScript", "Cuda", "Shell", "SQL",
-              "Kotlin", "Swift", "C", "Ruby", "HCL", "Dockerfile", "CMake", "Markdown", "YAML"]
+              "Kotlin", "Swift", "C", "Ruby", "HCL", "Dockerfile", "CMake", "Markdown", "YAML", "reStructuredText",
+              "Jupyter Notebook", "Protocol Buffer Text Format"]
 _SKILLS = ["API Development", "Testing", "Documentation", "Build Systems", "Caching", "Database/SQL",
            "Performance Optimization", "Machine Learning", "GPU Programming", "Security", "CI/CD",
            "Frontend", "Concurrency", "Networking", "Observability", "Infrastructure as Code"]

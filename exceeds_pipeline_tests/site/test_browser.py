@@ -337,3 +337,25 @@ def test_layouts_print_and_screenshots(browser, site, demo_exports, screenshot_d
     assert pdf[:4] == b"%PDF" and len(pdf) > 20_000
     (screenshot_dir / f"{stem}.pdf").write_bytes(pdf)
     page.close()
+
+
+def test_no_page_is_wider_than_the_window(browser, tmp_path):
+    """Long names, long language names, many years and repositories: tables and calendars
+    scroll inside their boxes, the page itself never scrolls sideways."""
+    from exceeds_pipeline.site.synthetic import synthetic_profiles
+
+    profiles = synthetic_profiles(6, seed=21)
+    profiles[0]["name"] = "🇺🇦 Sviatoslav Sydorenko (Святослав Сидоренко) Maximilian-Alexander von Habsburg"
+    profiles[0]["skills"]["languages"].insert(
+        0, {"name": "Protocol Buffer Text Format Language Server Definitions", "lines_added": 10**6,
+            "lines_deleted": 1, "commits": 10**4})
+    site = tmp_path / "site"
+    write_site(profiles, None, site)
+    for width in WIDTHS:
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        page = context.new_page()
+        for name in _pages(site):
+            page.goto((site / name).as_uri())
+            overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+            assert overflow <= 0, (name, width, overflow)
+        context.close()
