@@ -28,6 +28,7 @@ import multiprocessing
 import os
 import secrets
 import shutil
+import signal
 import sys
 import warnings
 from datetime import date, timedelta
@@ -498,6 +499,13 @@ def _render_chunk(bounds: tuple[int, int]) -> list[str]:
     return [_write_page(folder / f"{stem}.html", profile) for profile, stem in todo[start:stop]]
 
 
+def _worker_signals() -> None:
+    """Workers leave Ctrl-C to the parent (which stops them) and die plainly on SIGTERM, whatever
+    handlers the parent had installed (Dagster turns SIGTERM into KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
 def _default_workers() -> int:
     try:
         cpus = len(os.sched_getaffinity(0))
@@ -519,8 +527,16 @@ def _render_pages(todo: list[tuple[dict, str]], folder: Path, workers: int | Non
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", DeprecationWarning)  # fork with threads: workers only render
-                with multiprocessing.get_context("fork").Pool(workers) as pool:
-                    return [h for hashes in pool.map(_render_chunk, chunks, chunksize=1) for h in hashes]
+                pool = multiprocessing.get_context("fork").Pool(workers, initializer=_worker_signals)
+            try:
+                hashes = pool.map(_render_chunk, chunks, chunksize=1)
+                pool.close()  # workers end normally (terminate() would signal them)
+            except BaseException:
+                pool.terminate()
+                raise
+            finally:
+                pool.join()
+            return [h for chunk in hashes for h in chunk]
         finally:
             _JOB = None
     return [_write_page(folder / f"{stem}.html", profile) for profile, stem in todo]
