@@ -314,3 +314,25 @@ def test_demo_site_matches_the_demo_profiles(demo_exports, tmp_path):
     html = "".join(p.read_text("utf-8") for p in (site / "people").iterdir())
     assert "ghp_secretToken123" not in html and "octo:" not in html
     assert "https://github.com/nimbus-labs/webapp/commit/" in html  # demo/webapp has a GitHub remote
+
+
+def test_a_profile_with_nothing_yet_still_renders(tmp_path):
+    bare = {
+        "schema_version": "1.0.0", "id": "nobody", "name": "", "generated_at": "2026-01-01T00:00:00Z",
+        "window": {"since": "2025-01-01", "until": "2025-12-31"}, "summary": "",
+        "stats": {"commits": 0, "repository_contributions": 0, "features": 0, "bugs": 0, "feature_pct": None,
+                  "lines_of_code": {"added": 0, "deleted": 0, "total": 0}, "activity_months": 0},
+        "work_history": [], "activity": {},
+        "quality": {k: {"value": None, "evidence_count": 0, "method": "Not computed."} for k in render.METRIC_LABELS},
+        "skills": {"languages": [], "technical": []}, "repositories": [],
+    }
+    validate_profile(bare)
+    html = render.render_person(bare)
+    assert html.count("Not enough evidence") == 5
+    assert "No activity in the window." in html and "No counted commits in the window." in html
+    assert "<h1 id=\"person-name\">nobody</h1>" in html  # an empty name falls back to the id
+    assert "window: 2025-01-01 to 2025-12-31" in html
+    result = write_site([bare], None, tmp_path / "site")
+    assert result["written"] == 1 and "nobody" in (tmp_path / "site" / "index.html").read_text()
+    assert write_site([], None, tmp_path / "site")["removed"] == 1
+    assert "No profiles yet" in (tmp_path / "site" / "index.html").read_text()
