@@ -12,7 +12,9 @@ the old one (unchanged pages are hard links to the old files), then the two fold
 (``renameat2(RENAME_EXCHANGE)`` on Linux, two renames elsewhere), so a reader sees the old site
 or the new one, never a mix. A page is rendered again only when its profile (without
 ``generated_at``) or the renderer (templates, this code) changed: ``.site-manifest.json`` keeps a
-content hash per page. People who are no longer in the profiles lose their page.
+content hash per page (so a page's "Profile generated" time is that of the run that last changed
+it). People who are no longer in the profiles lose their page. With many pages to render (a
+first build, a template change), pages are rendered by forked worker processes.
 """
 
 from __future__ import annotations
