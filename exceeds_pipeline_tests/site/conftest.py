@@ -80,10 +80,11 @@ def demo_exports(tmp_path_factory) -> DemoExports:
     return DemoExports(root, root / "data", exports, index, profiles, repo_urls)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(demo_exports):
-    """A headless system Chromium; skipped (failed on CI) when it is not installed. (After the
-    demo pipeline: Playwright's event loop must not be running while Dagster runs.)"""
+    """A headless system Chromium; skipped (failed on CI) when it is not installed. Playwright's
+    sync API keeps an event loop running while it is open, and Dagster must not run inside it:
+    so the demo pipeline runs first and the browser closes at the end of the module."""
     path = chromium_path()
     if path is None:
         message = "Chromium is not installed: apt-get install -y chromium (or set EXCEEDS_CHROMIUM)"
