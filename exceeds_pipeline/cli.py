@@ -43,6 +43,7 @@ def cmd_materialize(args) -> int:
     outcome = run_pipeline(cfg.config_path(args.config), data_dir, lock_timeout=args.lock_timeout)
     if outcome.published:
         print(f"published database: {data_dir / 'exceeds.duckdb'}")
+        print(f"profile site: {data_dir / 'exports' / 'site' / 'index.html'}")
     return _report(outcome)
 
 
@@ -66,6 +67,7 @@ def cmd_demo(args) -> int:
     if not outcome.published:
         return _report(outcome)
     print(f"published database: {data_dir / 'exceeds.duckdb'}")
+    print(f"profile site: {data_dir / 'exports' / 'site' / 'index.html'} (or: exceeds serve --data-dir {data_dir})")
     print(f'try: exceeds query "SELECT person_id, count(*) FROM counted_commits GROUP BY 1" --data-dir {data_dir}')
     return _report(outcome)
 
@@ -138,6 +140,24 @@ def cmd_profile(args) -> int:
     return 0
 
 
+def cmd_serve(args) -> int:
+    from exceeds_pipeline.site.serve import SiteNotFound, serve_site
+
+    site = cfg.data_dir(args.data_dir) / "exports" / "site"
+    try:
+        serve_site(site, args.port)
+    except SiteNotFound as exc:
+        print(str(exc), file=sys.stderr)
+        return 1
+    except OSError as exc:
+        print(f"cannot serve on port {args.port}: {exc.strerror or exc}; choose another with --port N",
+              file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
 def cmd_ui(args) -> int:
     from exceeds_pipeline.defs.resources import settings_for
     from exceeds_pipeline.runner import check_data_dir, prepare_instance
@@ -181,6 +201,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("person")
     _common(p, with_config=False)
     p.set_defaults(func=cmd_profile)
+
+    p = sub.add_parser("serve", help="serve the profile site on localhost (read-only)")
+    p.add_argument("--port", type=int, default=8000)
+    _common(p, with_config=False)
+    p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("ui", help="start the Dagster UI on this project (dagster dev)")
     _common(p)

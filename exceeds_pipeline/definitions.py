@@ -38,7 +38,7 @@ from exceeds_pipeline.defs.ingest.assets import (
     repositories_asset,
 )
 from exceeds_pipeline.defs.ingest.schedules import build_nightly_schedule
-from exceeds_pipeline.defs.profiles.assets import profiles
+from exceeds_pipeline.defs.profiles.assets import profile_site, profiles
 from exceeds_pipeline.defs.profiles.checks import every_counted_person_has_profile, profiles_match_schema
 from exceeds_pipeline.defs.publish.assets import PublishLock, exceeds_database
 from exceeds_pipeline.defs.publish.sensors import build_publish_sensor
@@ -116,6 +116,7 @@ def build_definitions(settings: ExceedsSettings) -> Definitions:
             quality_metrics,
             themes,
             profiles,
+            profile_site,
             exceeds_database,
         ],
         asset_checks=[

@@ -39,6 +39,7 @@ from exceeds_pipeline.profiles.narrative import month_summary, profile_summary
 from exceeds_pipeline.quality.metrics import METRICS
 from exceeds_pipeline.themes.profile import attach_story
 from exceeds_pipeline.rollups.rollups import commit_profile_loc, counted_commits, work_item_credit
+from exceeds_pipeline.site.forge import forge_web_url
 
 __all__ = ["DEFINITIONS", "MAX_ITEMS_PER_MONTH", "SCHEMA_VERSION", "build_profiles", "normalize_window"]
 
@@ -170,11 +171,14 @@ def build_profiles(
     include_emails: bool = False,
     commit_links: pl.DataFrame | None = None,
     themes: pl.DataFrame | None = None,
+    repo_urls: Mapping[str, str | None] | None = None,
 ) -> list[dict]:
     """One profile dictionary per non-bot person with a counted commit, ordered by person id.
 
     ``monthly`` / ``repo_rollups`` / ``quality`` are the outputs of :func:`monthly_rollups`,
-    :func:`repo_rollups` and :func:`quality_metrics` over the same ``commits``.
+    :func:`repo_rollups` and :func:`quality_metrics` over the same ``commits``. ``repo_urls``
+    maps repository names to their remote (:func:`exceeds_pipeline.site.forge.repository_web_urls`);
+    ``repositories[].url`` is the GitHub/GitLab web address, credentials stripped, else null.
     """
     counted = counted_commits(commits)
     bots = set(people.filter(pl.col("is_bot").fill_null(False))["person_id"].to_list()) if people.height else set()
@@ -340,6 +344,7 @@ def build_profiles(
                     "features": int(r["features"]), "bugs": int(r["bugs"]),
                     "lines_added": int(r["lines_added"]), "lines_deleted": int(r["lines_deleted"]),
                     "languages": list(r["languages"] or []), "skills": list(r["skills"] or []),
+                    "url": forge_web_url((repo_urls or {}).get(r["repo"])),
                 }
                 for r in repo_rows
             ],

@@ -53,8 +53,9 @@ def published_problem(data_dir: Path) -> str | None:
             con.close()
     except duckdb.Error as exc:
         return f"{database} cannot be read ({str(exc).splitlines()[0]})"
-    if not (data_dir / "exports" / "index.json").is_file():
-        return f"{data_dir / 'exports' / 'index.json'} does not exist"
+    for needed in (data_dir / "exports" / "index.json", data_dir / "exports" / "site" / "index.html"):
+        if not needed.is_file():
+            return f"{needed} does not exist"
     return None
 
 

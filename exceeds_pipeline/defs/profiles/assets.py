@@ -4,10 +4,12 @@ import json
 from datetime import datetime, timezone
 
 import polars as pl
-from dagster import AssetExecutionContext, Output, asset
+from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, Output, asset
 
 from exceeds_pipeline.profiles.build import build_profiles
 from exceeds_pipeline.profiles.export import write_exports
+from exceeds_pipeline.site.forge import repository_web_urls
+from exceeds_pipeline.site.render import write_site
 from exceeds_pipeline.defs.resources import ExceedsSettings
 from exceeds_pipeline.defs.metadata import frame_metadata
 
@@ -38,6 +40,7 @@ def profiles(
         include_emails=config.exports.include_emails,
         commit_links=commit_links,
         themes=themes,
+        repo_urls=repository_web_urls(config.repositories),
     )
     write_exports(built, settings.exports_dir)
     table = pl.DataFrame(
@@ -45,3 +48,18 @@ def profiles(
         schema={"person_id": pl.String, "profile": pl.String},
     )
     return Output(table, metadata={**frame_metadata(table), "exports": str(settings.exports_dir)})
+
+
+@asset(group_name="profiles", kinds={"html"})
+def profile_site(context: AssetExecutionContext, settings: ExceedsSettings, profiles: pl.DataFrame) -> MaterializeResult:
+    """<data-dir>/exports/site: the team index and one self-contained page per person, rendered
+    from the profile JSON alone; written atomically, and only pages whose profile changed are
+    rewritten."""
+    built = [json.loads(text) for text in profiles["profile"]]
+    index = json.loads((settings.exports_dir / "index.json").read_text("utf-8"))
+    site = settings.exports_dir / "site"
+    counts = write_site(built, index, site)
+    return MaterializeResult(metadata={
+        "path": MetadataValue.path(str(site / "index.html")),
+        **{k: v for k, v in counts.items() if isinstance(v, (int, float, str, bool))},
+    })

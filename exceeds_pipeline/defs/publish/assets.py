@@ -44,7 +44,7 @@ class PublishLock(ConfigurableResource):
             yield self
 
 
-@asset(group_name="publish", deps=list(PUBLISHED_TABLES), kinds={"duckdb"})
+@asset(group_name="publish", deps=[*PUBLISHED_TABLES, "profile_site"], kinds={"duckdb"})
 def exceeds_database(
     context: AssetExecutionContext, settings: ExceedsSettings, publish_lock: PublishLock
 ) -> MaterializeResult:
