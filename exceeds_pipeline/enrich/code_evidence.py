@@ -323,3 +323,23 @@ def update_code_evidence(
     have = set(kept["sha"].to_list())
     new = code_evidence(git_dir, repo, [s for s in wanted if s not in have], **kwargs)
     return pl.concat([kept, new]).unique("sha", keep="first", maintain_order=True)
+
+
+SAMPLE_PER_AUTHOR = 200  # commits per author (and repository) whose added lines are read
+
+
+def evidence_sample(raw_commits: pl.DataFrame, per_author: int = SAMPLE_PER_AUTHOR) -> list[str]:
+    """The non-merge commits whose diffs are read for code evidence: per author (mailmapped
+    e-mail, case-insensitive), every commit up to `per_author`, beyond that the `per_author`
+    with the smallest shas (a sha is a hash, so this is a fixed random sample that depends on
+    the history alone). What someone's code uses shows in a few hundred of their commits;
+    reading every diff of a 60k-commit history would cost several times the whole ingest."""
+    if raw_commits.height == 0:
+        return []
+    return (
+        raw_commits.filter(~pl.col("is_merge"))
+        .select("sha", pl.col("mailmap_email").str.to_lowercase().alias("_who"))
+        .sort("sha")
+        .filter(pl.int_range(pl.len()).over("_who") < per_author)
+        ["sha"].to_list()
+    )

@@ -133,3 +133,20 @@ def test_update_code_evidence_reads_only_new_commits(repo, monkeypatch):
     assert asked == [[shas["bytecode"]]]
     assert second["sha"].to_list() == [shas["kernel"], shas["bytecode"]]  # flask no longer listed
     assert second.filter(pl.col("sha") == shas["kernel"])["imports"].to_list() == [["cuda_runtime.h"]]
+
+
+def test_evidence_sample_is_per_author_and_a_function_of_the_history_alone():
+    import polars as pl
+
+    from exceeds_pipeline.enrich.code_evidence import evidence_sample
+
+    shas = [f"{i:040x}" for i in range(10)]
+    frame = pl.DataFrame({
+        "sha": shas[::-1],
+        "is_merge": [False] * 9 + [True],
+        "mailmap_email": ["A@x"] * 6 + ["b@x"] * 4,
+    })
+    sample = evidence_sample(frame, per_author=3)
+    # A wrote shas 9..4 (smallest three: 4, 5, 6); b wrote 3..0 with 0 a merge (1, 2, 3)
+    assert sorted(sample) == [shas[i] for i in (1, 2, 3, 4, 5, 6)]
+    assert sorted(evidence_sample(frame.reverse(), per_author=3)) == sorted(sample)

@@ -12,7 +12,7 @@ from exceeds_pipeline.defs.metadata import frame_metadata
 from exceeds_pipeline.defs.resources import ExceedsSettings
 from exceeds_pipeline.ingest.gitcmd import GitError
 from exceeds_pipeline.ingest.incremental import ingest_repository
-from exceeds_pipeline.enrich.code_evidence import update_code_evidence
+from exceeds_pipeline.enrich.code_evidence import evidence_sample, update_code_evidence
 from exceeds_pipeline.ingest.raw_store import read_side_table, repositories_table, write_side_table
 from exceeds_pipeline.ingest.repository import LocalRepository, asset_slug
 from exceeds_pipeline.ingest.repository import prepare_repository as prepare_local_repository
@@ -121,8 +121,9 @@ def code_evidence_asset(repo: RepositoryConfig) -> AssetsDefinition:
         key=code_evidence_key(name),
         group_name=GROUP,
         deps=[raw_history_key(name)],
-        description=f"What the added lines of each commit of {name} use (imported modules, API "
-        "names), from one streaming `git log -p -U0` pass over the commits not read before; "
+        description=f"What the added lines of commits of {name} use (imported modules, API "
+        "names), from one streaming `git log -p -U0` pass over the commits not read before: "
+        "every commit of an author up to 200, beyond that a fixed sample of 200 (smallest shas); "
         "evidence for technical skills. Stored beside the raw history.",
         kinds={"git", "parquet"},
         metadata={"repo": name},
@@ -132,8 +133,7 @@ def code_evidence_asset(repo: RepositoryConfig) -> AssetsDefinition:
         state = store.state(name)
         if state is None or not state.git_dir:
             return MaterializeResult(metadata={"commits": 0, "new_commits": 0})
-        shas = (store.scan([name], "commits").filter(~pl.col("is_merge")).select("sha")
-                .collect()["sha"].to_list())
+        shas = evidence_sample(store.scan([name], "commits").select("sha", "is_merge", "mailmap_email").collect())
         previous = read_side_table(store, name, "code_evidence")
         known = set(previous["sha"].to_list()) if previous is not None else set()
         with repository_lock(settings.data, name, log=context.log.info):
