@@ -65,9 +65,14 @@ of its projects, alphabetical odd/even: 76.7% and 71.8%). The literature's keywo
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import polars as pl
+import yaml
 
 from exceeds_pipeline.schemas import COMMIT_CATEGORIES
+
+_RULES = yaml.safe_load((Path(__file__).with_name("categories.yaml")).read_text(encoding="utf-8"))
 
 # Scored categories, in tie-breaking order (earlier wins).
 SCORED = ("bug", "feature", "perf", "refactor", "docs", "test", "build", "chore")
@@ -110,27 +115,7 @@ _VERBISH = (
     r"not|don't|doesn't|can't|cannot)\b"
 )
 
-CONVENTIONAL_TYPES = {
-    "feat": "feature",
-    "feature": "feature",
-    "fix": "bug",
-    "bugfix": "bug",
-    "hotfix": "bug",
-    "perf": "perf",
-    "refactor": "refactor",
-    "style": "refactor",
-    "doc": "docs",
-    "docs": "docs",
-    "test": "test",
-    "tests": "test",
-    "build": "build",
-    "ci": "build",
-    "deps": "build",
-    "chore": "chore",
-    "release": "chore",
-    "wip": "chore",
-    "revert": "revert",
-}
+CONVENTIONAL_TYPES: dict[str, str] = _RULES["conventional_types"]
 
 REVERT_RE = (
     r"(?i)^\s*(?:\[[^\]\n]*\]\s*)*revert(?:\s*\"|\s*'|\s*:|\s+commit\b|\s+[0-9a-f]{7,40}\b)"
@@ -145,216 +130,27 @@ _ISSUE_REF = (
     r"|\bbug\s*#?\s*\d{2,}|\bfix(?:e[sd])?\s+(?:a\s+|the\s+)?(?:bug|issue)\b"
 )
 
-# --------------------------------------------------------------------------------------------
-# Lexicons. Words ending in `~` also stand for their inflections (fix~ = fix fixes fixed
-# fixing); `_` joins two-word entries (speed_up~ = speed up, speeds up, ...).
-# --------------------------------------------------------------------------------------------
-
-# Leading verb (or noun): category -> [(weight, words)].
+# Lexicons, phrases and path rules: data in categories.yaml (see its header).
 LEADS: dict[str, list[tuple[int, str]]] = {
-    "bug": [
-        (6, "fix~ fixup bugfix bugfixes hotfix bug correct~ resolve~ repair~"),
-        (5, "prevent~ workaround work_around~ guard~ npe crash~ regression~ deadlock~ leak~ "
-            "memory_leak broken wrong incorrect incorrectly segfault"),
-        (3, "avoid~ handle~ catch~ caught restore~ ignore~ protect~ sanitize~ sanitise~ escape~ "
-            "validate~ properly correctly really finally don't dont do_not does_not doesn't never not "
-            "no_longer stop~ stopped stopping disable~ should must error~ exception~ issue~ problem~ "
-            "failure~ fail~ race~ hang~ unable cannot can't check_for null_check"),
-    ],
-    "feature": [
-        (6, "support~ implement~ implementation introduce~"),
-        (5, "allow~ enable~ provide~ expose~"),
-        (4, "add~ added new initial create~ integrate~ extend~ let~ generate~ emit~ accept~ show~ "
-            "display~ register~ configurable optionally"),
-        (2, "continue~ more now can first feature option infer~ report~"),
-        # Verbs naming something the software now does (rather than something done to the code).
-        (2, "render~ highlight~ print~ list~ export~ import~ parse~ compute~ calculate~ detect~ "
-            "track~ record~ remember~ store~ persist~ load~ save~ search~ filter~ sort~ index~ "
-            "query~ notify~ send~ capture~ collect~ process~ retry~ schedule~ warn~ suggest~ "
-            "autocomplete~ complete~ navigate~ open~ preview~ draw~ animate~ visualize~ "
-            "visualise~ customize~ customise~ configure~ offer~ recognize~ recognise~"),
-    ],
-    "refactor": [
-        (6, "refactor~ rename~ cleanup clean-up clean~ clean_up~ polish~ tidy tidied tidies "
-            "simplify simplifies simplified simplifying extract~"),
-        (5, "move~ restructure~ reorganize~ reorganise~ rework~ rewrite~ rewrote rewritten split~ "
-            "inline~ consolidate~ unify unifies unified dedupe~ deduplicate~ decouple~ "
-            "modularize~ encapsulate~ generalize~ generalise~ abstract~ pull_up push_down reuse~"),
-        (4, "remove~ delete~ drop~ dropped dropping deprecate~ minor small trivial improve~ "
-            "improvement~ enhance~ better replace~ adapt~ adjust~"),
-        (2, "use~ using switch~ migrate~ change~ modify modifies modified modifying convert~ "
-            "make~ made revise~ tweak~ prefer~ reduce~"),
-    ],
-    "perf": [
-        (7, "optimize~ optimise~ optimization~ optimisation~ speed_up~ sped_up speedup accelerate~ "
-            "faster perf performance"),
-        (3, "cache~ memoize~ lazily lazy parallelize~ parallelise~ vectorize~ vectorise~"),
-    ],
-    "docs": [
-        (7, "document~ documentation doc docs javadoc~ readme changelog comment~ clarify "
-            "clarifies clarified reword~ explain~ typo typos"),
-    ],
-    "test": [(6, "test~ unit_test~ testcase~ coverage")],
-    "build": [
-        (7, "bump~ upgrade~ downgrade~ pin pinned unpin~"),
-        (4, "release~ version~ build~ ci maven gradle pom dependency dependencies deps packaging"),
-    ],
-    "chore": [
-        (5, "vendor~ revendor~ unvendor~"),  # copying a third-party library into the tree
-        (3, "merge~ format~ formatting reformat~ whitespace lint license licence copyright "
-            "wip tmp temp misc various housekeeping sync~ update~ regenerate~"),
-    ],
+    cat: [(int(e["weight"]), e["words"]) for e in entries] for cat, entries in _RULES["leads"].items()
 }
+TERMS: list[tuple[str, int, str]] = [(t["category"], int(t["weight"]), t["words"]) for t in _RULES["terms"]]
 
-# Words anywhere: (category, weight in the subject, words). The body counts half. Each group
-# counts once per commit, however many of its words appear.
-TERMS: list[tuple[str, int, str]] = [
-    ("bug", 2, "bug~ bugfix buggy fix~ fixup hotfix"),
-    ("bug", 3, "crash~ segfault segv panic~ abort~ exception~ npe npes nullpointerexception "
-               "null_pointer leak~ leaky deadlock~ race_condition~ race hang~ hung freeze~ froze "
-               "stackoverflow overflow~ underflow infinite_loop corrupt~ corruption regression~ "
-               "regressed"),
-    ("bug", 2, "error~ wrong wrongly incorrect incorrectly broken break breaks broke breakage fail~ "
-               "failure~ faulty fault defect~ invalid mismatch~ inconsistent inconsistency "
-               "unexpected unexpectedly mistakenly accidentally erroneous erroneously misbehave~ "
-               "glitch"),
-    ("bug", 1, "issue~ problem~ missing properly correctly instead_of workaround work_around "
-               "edge_case corner_case null"),
-    ("bug", 2, "stuck improper improperly inadvertent inadvertently unintended unintentionally "
-               "flaky flakey flakiness unstable instability stabilize~ stabilise~ side_effect~ "
-               "data_loss lost lose~ bad confused confusing"),
-    ("bug", 1, "should shouldn't throw~ thrown too_many too_much too_often too_early too_late "
-               "too_long ensure~ make_sure"),
-    ("bug", 1, "not doesn't does_not don't didn't did_not can't cannot couldn't could_not won't "
-               "isn't wasn't aren't never unable no_longer anymore again"),
-    ("feature", 2, "support~ feature~ implement~ implementation introduce~ ability capability "
-                   "possibility new initial"),
-    ("feature", 1, "allow~ enable~ option~ optional optionally configurable customizable api apis "
-                   "pluggable controllable extensible "
-                   "extension~ plugin~ command~ endpoint~ now can_now add~ added"),
-    ("refactor", 2, "refactor~ refactorings cleanup cleanups clean-up clean_up~ rename~ "
-                    "simplify simplifies simplified simplifying restructure~ reorganize~ "
-                    "reorganise~ polish~ dead_code unused redundant duplicate~ duplication "
-                    "readability readable maintainability tidy consolidate~ code_style "
-                    "deprecate~ deprecation"),
-    ("refactor", 1, "move~ extract~ unnecessary obsolete replace~ rework~ rewrite~ rewritten "
-                    "internal internals abstract superclass helper~ utility utilities improve~ "
-                    "improvement~ minor remove~ delete~ naming generics"),
-    ("perf", 2, "perf performance faster speedup speed_up~ optimize~ optimise~ optimization~ "
-                "optimisation~ latency throughput memory_usage memory_footprint allocation~ "
-                "efficient efficiently inefficient slow slower slowness benchmark~"),
-    ("perf", 1, "cache~ caching lazy lazily overhead copies quicker"),
-    ("docs", 2, "docs doc documentation javadoc~ readme changelog release_notes docstring~ typo~ "
-                "spelling grammar comment~ api_docs man_page manual tutorial~ guide~"),
-    ("docs", 1, "document~ wording example~ sample~"),
-    ("test", 2, "test~ testcase~ test_case~ unit_test~ junit testng pytest unittest coverage "
-                "flaky mock~ fixture~ tck"),
-    ("test", 1, "assert~ assertion~ verify verifies"),
-    ("build", 2, "build~ pom maven gradle makefile cmake bazel dependency dependencies deps "
-                 "version~ bump~ upgrade~ release~ ci travis jenkins github_actions workflow~ "
-                 "docker dockerfile packaging gitignore artifact~ snapshot"),
-    ("chore", 2, "minor trivial cosmetic format~ formatting whitespace indentation style lint~ "
-                 "linter checkstyle warning~ license licence header~ copyright merge~ "
-                 "housekeeping misc wip todo todos logging"),
-    ("chore", 1, "update~ sync~ tweak~"),
-]
 
-# Verb + object phrases, anchored at the start of the head: (category, weight, regex). They
-# outweigh the bare leading verb; the first that matches applies.
-_ADD = (
-    r"(?:add|adds|added|adding|create|creates|created|write|writes|wrote|new|more|extend|extended|"
-    r"improve|improved|improves|update|updated|updates|enhance|enhanced)"
-)
-_ADJ = (
-    r"(?:(?:a|an|the|some|more|few|new|another|additional|extra|basic|simple|missing|initial|"
-    r"unit|integration|regression|functional|e2e|smoke|performance|junit|test|tck|sample|small)\s+)"
-)
+def _macro(rx: str) -> str:
+    for name, text in _RULES["phrase_macros"].items():
+        rx = rx.replace("{" + name + "}", text)
+    return rx
+
+
 PHRASES: list[tuple[str, int, str]] = [
-    ("docs", 12, r"(?:fix|fixed|fixes|fixing|correct|corrected)\s+(?:a\s+|some\s+|minor\s+|the\s+)?(?:typos?|spelling|grammar|wording)\b"),
-    ("chore", 12, r"(?:fix|fixed|fixes|fixing|remove|removed|removes|silence|suppress|address)\s+"
-                  r"(?:(?:some|all|the|a|few|minor|compiler|compile|javac|build|gcc|clang|eclipse|"
-                  r"deprecation|unchecked|sonar|lint|pylint|flake8|mypy|type)\s+){0,3}"
-                  r"(?:warnings?|checkstyle|lint|linter|formatting|format|style|whitespace|indentation|imports)\b"),
-    ("perf", 10, r"(?:improve|improved|improves|improving|increase|increased|boost)\s+(?:the\s+)?(?:[a-z0-9_.-]+\s+)?(?:performance|speed|throughput|latency)"),
-    ("test", 9, rf"{_ADD}\s+{_ADJ}{{0,3}}(?:tests?|test ?cases?|testcases?|specs?|unit ?tests?|coverage)\b"),
-    ("docs", 9, rf"(?:{_ADD}|fix|fixed|fixes|clarify|clarified|reword|reworded)\s+{_ADJ}{{0,3}}"
-                r"(?:docs?|documentation|javadocs?|comments?|readme|changelog|release notes|"
-                r"docstrings?|api docs?|man ?pages?|license headers?)\b"),
-    ("docs", 9, r"(?:typos?|spelling)\b"),
-    ("refactor", 9, r"(?:remove|removed|removes|removing|delete|deleted|deletes|drop|dropped|drops)\s+"
-                    r"(?:(?:the|a|an|some|all|now)\s+)?(?:unused|dead|obsolete|deprecated|redundant|"
-                    r"unnecessary|unneeded|useless|commented|old|stale|leftover|duplicate|duplicated)\b"),
-    ("refactor", 9, r"(?:code|minor|small|some|general|more)\s+(?:cleanup|clean-up|clean up|refactor[a-z]*|polish[a-z]*|tidy[a-z]*)"),
-    ("chore", 9, r"(?:merge|merged)\s+(?:branch|remote|pull request|tag|changes|master|trunk|from)\b"),
-    ("build", 9, r"(?:update|updated|updates|upgrade|upgraded|upgrades|bump|bumped|bumps|set|change|changed)\b[^\n]*\bto (?:version |v)?\d+(?:\.\d+)+"),
-    ("build", 9, r"(?:prepare|prepared|preparing)\s+(?:for\s+)?(?:the\s+)?(?:next\s+)?(?:release|version|development)"),
-    ("perf", 8, r"(?:reduce|reduced|reduces|reducing|lower|lowered|cut|avoid|avoids|avoided)\s+(?:[a-z0-9_.-]+\s+){0,2}(?:memory|allocations?|copies|copying|overhead|latency|cpu|gc|garbage|contention|lookups?|round ?trips?)\b"),
-    ("chore", 8, r"(?:update|updated|updates)\s+(?:\.gitignore|gitignore|copyright|license|authors|contributors|mailmap)\b"),
-    ("test", 7, rf"{_ADD}\s+(?:[a-z0-9_.-]+\s+){{0,3}}(?:tests?|testcases?)(?:\s+(?:for|of|that|to|with|in|on|case|cases|coverage)\b|[.,;:!)]|$)"),
-    ("test", 7, rf"{_ADD}\b[^\n]*\b(?:tests?|testcases?)\.?$"),
-    ("bug", 8, r"(?:add|adds|added|adding)\s+(?:the\s+|a\s+|some\s+|several\s+|many\s+|all\s+|more\s+)?missing\b"),
-    ("feature", 9, r"(?:improve|improved|improves|improving|extend|extended|extends|better|enhance|enhanced)\s+(?:the\s+)?support\b"),
-    ("bug", 7, r"(?:make|made|makes|get|got|gets)\b[^\n]*\b(?:work|works|working|pass|passes|compile|compiles|run|runs)\b"),
-    ("feature", 7, rf"(?:add|adds|added|adding)\s+{_ADJ}{{0,2}}(?:support|ability|capability|possibility|option|options|feature|functionality|command|endpoint|api|hook|flag|setting|parameter|extension|plugin)\b"),
-    ("feature", 7, r"(?:make|made|makes)\b[^\n]*\b(?:configurable|optional|possible|customi[sz]able|pluggable|extensible|overridable|public|accessible|available)\b"),
-    ("feature", 6, r"(?:first|initial)\s+(?:version|cut|draft|implementation|import|commit|code|support)\b"),
-    ("build", 6, r"(?:add|added|update|updated|fix|fixed|change|changed)\s+(?:[a-z0-9_.-]+\s+){0,2}(?:pom|pom\.xml|gradle|maven|build\.gradle|makefile|cmake[a-z]*|ci|travis|jenkins[a-z]*|dockerfile|dependenc[a-z]*|\.gitignore|gitignore)\b"),
-    ("bug", 4, r"(?:should|must)\s+not\b"),
+    (p["category"], int(p["weight"]), _macro(p["regex"])) for p in _RULES["phrases"]
 ]
-
-# Patterns anywhere in the head: (category, weight, regex).
-ANYWHERE: list[tuple[str, int, str]] = [
-    # Passive reports of a repair: "NPE fixed", "tests repaired", "KT-123 fixed".
-    ("bug", 4, r"\b(?:fixed|repaired|corrected|resolved)(?:\s+(?:by|in|for|when|with|on)\b|\s*[.!]?\s*$)"),
-    # A negated statement of behaviour after its subject: "X doesn't accept Y", "X is not
-    # called", "X cannot create Y after restart" is the title of a problem report.
-    ("bug", 5, r"^[a-z0-9@_.$<>()'\"/-]+(?:\s+\S+){0,8}?\s+(?:doesn't|doesnt|does not|isn't|is not|"
-               r"aren't|are not|wasn't|was not|weren't|were not|can't|cannot|can not|won't|"
-               r"will not|didn't|did not|couldn't|could not|never)\s+[a-z]"),
-]
-
-# --------------------------------------------------------------------------------------------
-# Paths
-# --------------------------------------------------------------------------------------------
-
-TEST_PATH = (
-    r"(?i)(?:^|/)(?:tests?|__tests__|testing|testdata|test_?data|test-?resources|testsuite|"
-    r"spec|specs|fixtures|it|e2e|unittests?)/"
-    r"|(?:^|/)src/(?:test|it|androidTest|integrationTest)/"
-    r"|(?:^|/)test_[^/]*\.py$|_tests?\.(?:py|go|rs|c|cc|cpp|cxx|rb|exs?)$"
-    r"|(?:^|/)[^/]*(?:Test|Tests|TestCase|Spec|IT)\.(?:java|kt|scala|groovy|cs|swift|m|mm|php)$"
-    r"|\.(?:test|spec)\.[cm]?[jt]sx?$|_spec\.rb$|(?:^|/)conftest\.py$"
-)
-DOCS_PATH = (
-    r"(?i)(?:^|/)(?:docs?|documentation|man|javadoc|apidocs?)/"
-    r"|\.(?:md|markdown|rst|adoc|asciidoc|txt|textile|rdoc|pod|texi|texinfo)$"
-    r"|(?:^|/)(?:README|CHANGELOG|CHANGES|NEWS|HISTORY|AUTHORS|CONTRIBUTORS|CONTRIBUTING|"
-    r"LICENSE|LICENCE|COPYING|NOTICE|THANKS|CODE_OF_CONDUCT|SECURITY|MAINTAINERS)(?:\.[^/]*)?$"
-)
-BUILD_PATH = (
-    r"(?i)(?:^|/)(?:\.github|\.circleci|\.gitlab|\.buildkite|\.ci|ci|\.azure-pipelines|\.devcontainer|\.mvn)/"
-    r"|(?:^|/)(?:Makefile|GNUmakefile|Makefile\.(?:am|in)|CMakeLists\.txt|[^/]*\.cmake|"
-    r"BUILD|BUILD\.bazel|WORKSPACE|MODULE\.bazel|[^/]*\.bzl|\.bazelrc|meson\.build|meson_options\.txt|"
-    r"configure|configure\.ac|configure\.in|setup\.py|setup\.cfg|pyproject\.toml|MANIFEST\.in|"
-    r"requirements[^/]*\.(?:txt|in)|constraints[^/]*\.txt|Pipfile|Pipfile\.lock|poetry\.lock|uv\.lock|"
-    r"tox\.ini|noxfile\.py|environment[^/]*\.ya?ml|\.pre-commit-config\.yaml|"
-    r"package\.json|package-lock\.json|yarn\.lock|pnpm-lock\.yaml|\.npmrc|\.nvmrc|lerna\.json|"
-    r"pom\.xml|build\.gradle(?:\.kts)?|settings\.gradle(?:\.kts)?|gradle\.properties|gradlew(?:\.bat)?|"
-    r"gradle-wrapper\.properties|build\.xml|ivy\.xml|build\.sbt|Cargo\.toml|Cargo\.lock|go\.mod|go\.sum|"
-    r"Gemfile|Gemfile\.lock|[^/]*\.gemspec|composer\.json|composer\.lock|Dockerfile[^/]*|[^/]*\.dockerfile|"
-    r"docker-compose[^/]*\.ya?ml|\.travis\.yml|\.gitlab-ci\.yml|appveyor\.yml|azure-pipelines[^/]*\.yml|"
-    r"Jenkinsfile|\.gitignore|\.gitattributes|\.dockerignore|\.editorconfig|codecov\.yml|"
-    r"\.clang-format|\.clang-tidy|\.flake8|\.pylintrc|\.eslintrc[^/]*|\.prettierrc[^/]*|"
-    r"renovate\.json|dependabot\.yml|vcpkg\.json|conanfile\.(?:txt|py)|"
-    r"[^/]*\.vcxproj|[^/]*\.sln|[^/]*\.csproj|Directory\.Build\.props|BUCK|TARGETS)$"
-)
-
-# A subject that only states how something behaves ("X returns void", "X can get stuck") is
-# the title of a problem report.
-STATEMENT = (
-    r"\b(?:is|are|was|were|has|have|had|can|may|might|does|did|returns|throws|gets|causes|"
-    r"produces|depends|results in|leads to)\b"
-)
+ANYWHERE: list[tuple[str, int, str]] = [(p["category"], int(p["weight"]), p["regex"]) for p in _RULES["anywhere"]]
+TEST_PATH: str = _RULES["paths"]["test"]
+DOCS_PATH: str = _RULES["paths"]["docs"]
+BUILD_PATH: str = _RULES["paths"]["build"]
+STATEMENT: str = _RULES["statement"]
 _TOKEN = r"[a-z0-9][a-z0-9'_]*"
 _BODY_CHARS = 600  # only the start of a long body is read: it is where the change is described
 
