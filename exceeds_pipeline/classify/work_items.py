@@ -79,23 +79,31 @@ WORK_ITEMS_SCHEMA: dict[str, pl.DataType] = {
     "lines_added": pl.Int64,
     "lines_deleted": pl.Int64,
     "pr_number": pl.Int64,
+    "reverted_by": pl.List(pl.String),
+    "relanded_by": pl.List(pl.String),
+    "later_reverted": pl.Boolean,
 }
 
 # Numbered series: (regex over the subject; group "k" = part, "n" = total when given).
 _SERIES = (
-    r"(?i)\[(?:[a-z ]*patch[a-z ]*\s+)?(?:v\d+\s+)?(?P<k1>\d{1,3})\s*/\s*(?P<n1>\d{1,3})\]"
+    r"(?i)\[(?:[a-z ]*patch[a-z ]*\s+)?(?:v\d+\s+)?(?P<k1>\d{1,3})\s*/\s*(?P<n1>\d{1,3}|n)\]"
     r"|^\s*patch\s+(?:v\d+\s+)?(?P<k2>\d{1,3})/(?P<n2>\d{1,3})\b"
-    r"|^\s*(?P<k3>\d{1,3})/(?P<n3>\d{1,3})\s*[:\-]"
+    r"|^\s*(?P<k3>\d{1,3})/(?P<n3>\d{1,3}|n)\s*[:\-]"
     r"|\(\s*(?:part|pt\.?)\s*(?P<k4>\d{1,3})(?:\s*(?:of|/)\s*(?P<n4>\d{1,3}))?\s*\)"
     r"|\bpart\s+(?P<k5>\d{1,3})(?:\s+of\s+(?P<n5>\d{1,3}))?\b"
+    r"|\(\s*(?P<k6>\d{1,3})\s*/\s*(?P<n6>\d{1,3}|n)\s*\)"
+    r"|\b(?P<k7>\d{1,3})\s*/\s*(?P<n7>n)\b"
 )
 _SERIES_STRIP = (
-    r"(?i)\[(?:[a-z ]*patch[a-z ]*\s+)?(?:v\d+\s+)?\d{1,3}\s*/\s*\d{1,3}\]\s*"
+    r"(?i)\[(?:[a-z ]*patch[a-z ]*\s+)?(?:v\d+\s+)?\d{1,3}\s*/\s*(?:\d{1,3}|n)\]\s*"
     r"|^\s*patch\s+(?:v\d+\s+)?\d{1,3}/\d{1,3}\s*:?\s*"
-    r"|^\s*\d{1,3}/\d{1,3}\s*[:\-]\s*"
+    r"|^\s*\d{1,3}/(?:\d{1,3}|n)\s*[:\-]\s*"
     r"|\s*\(\s*(?:part|pt\.?)\s*\d{1,3}(?:\s*(?:of|/)\s*\d{1,3})?\s*\)"
     r"|,?\s*\bpart\s+\d{1,3}(?:\s+of\s+\d{1,3})?\b"
+    r"|\s*\(\s*\d{1,3}\s*/\s*(?:\d{1,3}|n)\s*\)"
+    r"|\s*\b\d{1,3}\s*/\s*n\b"
 )
+_SERIES_GROUPS = 7
 
 _GENERIC_TAGS = r"(?i)^(?:wip|rfc|draft|patch.*|v\d+|\d+\s*/\s*\d+|resend|reland|re-land|revert|nfc|nfci|skip ci|ci skip|minor|trivial|hotfix|fix|bug|feature|test|tests|docs?)$"
 _CONV_SCOPE = r"^\s*[A-Za-z]+\(([^)\n]{1,60})\)!?:"
@@ -146,58 +154,96 @@ def _component(subject: pl.Expr) -> pl.Expr:
 # --------------------------------------------------------------------------------------------
 
 
-def merge_pr_membership(commits: pl.DataFrame) -> pl.DataFrame:
-    """(repo, sha, merge_pr): for every commit brought in by a `Merge pull request #N` merge
-    (reachable from its second parent and not from the mainline), N.
+# The branch a merge brings in: `Merge pull request #N from owner/branch`, `Merge branch 'x'`,
+# `Merge remote-tracking branch 'origin/x'`.
+MERGED_BRANCH = (
+    r"^Merge pull request #\d+ from [^/\s]+/(\S+)"
+    r"|^Merge (?:remote-tracking )?branch '(?:origin/)?([^']+)'"
+)
 
-    One walk per repository over the first-parent chain from the tip, oldest first; each
-    commit is visited once (O(commits + parent edges)). Only repositories that have such merges
-    are walked. Parents outside the frame (shallow clones, windows) are ignored.
+
+def merge_pr_membership(commits: pl.DataFrame) -> pl.DataFrame:
+    """(repo, sha, merge_pr, merge_branch): for every commit brought in by a merge (reachable
+    from one of its other parents and not from the chain it was merged into), the pull request
+    number and the branch name of the innermost merge that brought it in.
+
+    Merges nest: a pull request merged into `stable` (`Merge pull request #N from x/fix`) and
+    `stable` merged into `main` later (`Merge branch 'stable'`) keep N for the pull request's
+    commits. Each side branch is walked as its own first-parent chain, oldest first; commits
+    inside a pull request branch that no inner merge claims (a `Merge branch 'main' into topic`
+    brings nothing new: main's commits were seen first) inherit the enclosing number.
+
+    Every commit is visited once (O(commits + parent edges)). Parents outside the frame
+    (shallow clones, windows) are ignored.
     """
-    out_schema = {"repo": pl.String, "sha": pl.String, "merge_pr": pl.Int64}
+    out_schema = {"repo": pl.String, "sha": pl.String, "merge_pr": pl.Int64, "merge_branch": pl.String}
     prs = commits.select(
         "repo", "sha", "parents", "is_merge",
-        pl.col("subject").str.extract(PR_MERGE, 1).cast(pl.Int64, strict=False).alias("_pr"),
+        # `Merge pull request #N ...`, or a merge titled with its pull request (`Title (#N)`).
+        pl.when(pl.col("is_merge").fill_null(False))
+        .then(pr_number_expr(pl.col("subject"), pl.col("message"))).alias("_pr"),
+        pl.coalesce(
+            pl.col("subject").str.extract(MERGED_BRANCH, 1), pl.col("subject").str.extract(MERGED_BRANCH, 2)
+        ).alias("_branch"),
         pl.col("committed_at"),
     )
-    repos = prs.filter(pl.col("is_merge") & pl.col("_pr").is_not_null())["repo"].unique().to_list()
+    repos = prs.filter(pl.col("is_merge").fill_null(False))["repo"].unique().to_list()
     rows_repo: list[str] = []
     rows_sha: list[str] = []
-    rows_pr: list[int] = []
+    rows_pr: list[int | None] = []
+    rows_branch: list[str | None] = []
     for repo in repos:
         part = prs.filter(pl.col("repo") == repo).sort("committed_at", nulls_last=False)
         shas = part["sha"].to_list()
         index = {sha: i for i, sha in enumerate(shas)}
         parents = [[index[p] for p in (ps or []) if p in index] for ps in part["parents"].to_list()]
         pr_of = part["_pr"].to_list()
+        branch_of = part["_branch"].to_list()
         has_child = bytearray(len(shas))
         for ps in parents:
             for p in ps:
                 has_child[p] = 1
         seen = bytearray(len(shas))
-        # Tips oldest first, so a newer tip's walk stops where an older one's began.
-        for tip in (i for i in range(len(shas)) if not has_child[i]):
-            chain = []
-            node = tip
+
+        def chain(start: int) -> list[int]:
+            """First-parent chain from `start` down to the first seen commit, oldest first."""
+            out = []
+            node = start
             while node is not None and not seen[node]:
-                chain.append(node)
+                out.append(node)
                 node = parents[node][0] if parents[node] else None
-            for node in reversed(chain):
+            out.reverse()
+            return out
+
+        # Tips oldest first, so a newer tip's walk stops where an older one's began. A stack of
+        # (chain, position, number, branch) replaces recursion into side branches.
+        for tip in (i for i in range(len(shas)) if not has_child[i]):
+            stack = [(chain(tip), 0, None, None)]
+            while stack:
+                nodes, pos, number, branch = stack.pop()
+                if pos >= len(nodes):
+                    continue
+                node = nodes[pos]
+                stack.append((nodes, pos + 1, number, branch))
+                if seen[node]:
+                    continue
                 seen[node] = 1
-                number = pr_of[node]
-                for side in parents[node][1:]:
-                    stack = [side]
-                    while stack:
-                        x = stack.pop()
-                        if seen[x]:
-                            continue
-                        seen[x] = 1
-                        if number is not None:
-                            rows_repo.append(repo)
-                            rows_sha.append(shas[x])
-                            rows_pr.append(number)
-                        stack.extend(parents[x])
-    return pl.DataFrame({"repo": rows_repo, "sha": rows_sha, "merge_pr": rows_pr}, schema=out_schema)
+                if number is not None or branch is not None:
+                    rows_repo.append(repo)
+                    rows_sha.append(shas[node])
+                    rows_pr.append(number)
+                    rows_branch.append(branch)
+                sides = parents[node][1:]
+                if sides:
+                    inner_number = pr_of[node] if pr_of[node] is not None else number
+                    inner_branch = branch_of[node] if branch_of[node] is not None else branch
+                    # Last side first on the stack's top... push in reverse so the first side
+                    # is walked first.
+                    for side in reversed(sides):
+                        stack.append((chain(side), 0, inner_number, inner_branch))
+    return pl.DataFrame(
+        {"repo": rows_repo, "sha": rows_sha, "merge_pr": rows_pr, "merge_branch": rows_branch}, schema=out_schema
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -238,119 +284,156 @@ def _consecutive_pairs(df: pl.DataFrame, by: list[str]) -> pl.DataFrame:
     ).filter(pl.col("_same"))
 
 
-def assign_work_items(
-    commits: pl.DataFrame, links: pl.DataFrame, file_changes: pl.DataFrame
-) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Group commits into work items; see the module docstring for the rules."""
-    cols = commits.columns
-    is_bot = pl.col("is_bot").fill_null(False) if "is_bot" in cols else pl.lit(False)
-    df = commits.with_row_index("_row").with_columns(
-        pr_number_expr(pl.col("subject"), pl.col("message")).alias("_own_pr"),
-        (~pl.col("is_merge").fill_null(False) & ~is_bot).alias("_work"),
-        pl.col("authored_at").alias("_t"),
+_PAIRS = {"_a": pl.UInt32, "_b": pl.UInt32}
+
+
+def _no_pairs() -> pl.DataFrame:
+    return pl.DataFrame(schema=_PAIRS)
+
+
+def pr_edges(work: pl.DataFrame) -> pl.DataFrame:
+    """Commits of the same pull request in the same repository."""
+    rows = work.filter(pl.col("pr_number").is_not_null()).sort("repo", "pr_number", "_t", "_n")
+    return _consecutive_pairs(rows, ["repo", "pr_number"]).select("_a", "_b")
+
+
+def revert_chain_edges(work: pl.DataFrame, links: pl.DataFrame) -> pl.DataFrame:
+    """A change with its reverts and relands, when they are by the change's own author: a revert
+    or reland by someone else is a link to the item (commit_links), not part of it."""
+    if links is None or links.height == 0:
+        return _no_pairs()
+    node = work.select("repo", "sha", "_n", "person_id")
+    chain = links.filter(pl.col("link_type").is_in(["reverts", "relands"]))
+    return (
+        chain.join(node.rename({"_n": "_a", "person_id": "_pa"}), on=["repo", "sha"], how="inner")
+        .join(node.rename({"sha": "target_sha", "_n": "_b", "person_id": "_pb"}), on=["repo", "target_sha"], how="inner")
+        .filter(pl.col("_pa") == pl.col("_pb"))
+        .select("_a", "_b")
     )
-    members = merge_pr_membership(commits)
-    df = df.join(members, on=["repo", "sha"], how="left").sort("_row")
-    # A commit's own claim first, else the PR merge that brought it in (merges inside a PR
-    # branch, such as `Merge branch 'main' into topic`, belong to that PR too).
-    df = df.with_columns(pl.coalesce("_own_pr", "merge_pr").alias("pr_number"))
 
-    work = (
-        df.filter(pl.col("_work"))
-        .sort("repo", "_t", "sha")
-        .with_row_index("_n")
-        .with_columns(_component(pl.col("subject")).alias("_component"))
-    )
-    n = work.height
-    edges_a: list[int] = []
-    edges_b: list[int] = []
 
-    def add(pairs: pl.DataFrame) -> None:
-        if pairs.height:
-            edges_a.extend(pairs["_a"].to_list())
-            edges_b.extend(pairs["_b"].to_list())
-
-    # 1. Same pull request.
-    pr_rows = work.filter(pl.col("pr_number").is_not_null()).sort("repo", "pr_number", "_t", "_n")
-    add(_consecutive_pairs(pr_rows, ["repo", "pr_number"]))
-
-    # 2. Reverts and relands.
-    if links.height:
-        node = work.select("repo", "sha", "_n")
-        rl = links.filter(pl.col("link_type").is_in(["reverts", "relands"]))
-        pairs = (
-            rl.join(node.rename({"_n": "_a"}), on=["repo", "sha"], how="inner")
-            .join(node.rename({"sha": "target_sha", "_n": "_b"}), on=["repo", "target_sha"], how="inner")
-        )
-        add(pairs)
-
-    # 3. Numbered series.
+def series_edges(work: pl.DataFrame) -> pl.DataFrame:
+    """Parts of a numbered series (`[2/5]`, `PATCH 2/5`, `(part 3)`) of one author in one repo:
+    same total (or same subject once the number is removed), at most SERIES_GAP apart."""
     series = work.with_columns(pl.col("subject").str.extract_groups(_SERIES).alias("_s")).unnest("_s")
-    k = pl.coalesce([pl.col(f"k{i}") for i in range(1, 6)]).cast(pl.Int64, strict=False)
-    total = pl.coalesce([pl.col(f"n{i}") for i in range(1, 6)]).cast(pl.Int64, strict=False)
-    stem = pl.col("subject").str.replace_all(_SERIES_STRIP, "").str.to_lowercase().str.strip_chars()
-    series = series.with_columns(k.alias("_k"), total.alias("_total"), stem.alias("_stem")).filter(
-        pl.col("_k").is_not_null() & ((pl.col("_total").is_null()) | ((pl.col("_total") >= 2) & (pl.col("_k") <= pl.col("_total"))))
-    )
+    k = pl.coalesce([pl.col(f"k{i}") for i in range(1, _SERIES_GROUPS + 1)]).cast(pl.Int64, strict=False)
+    total_text = pl.coalesce([pl.col(f"n{i}") for i in range(1, _SERIES_GROUPS + 1)]).str.to_lowercase()
+    stem = _title(pl.col("subject")).str.to_lowercase().str.strip_chars()
     series = series.with_columns(
-        pl.when(pl.col("_total").is_not_null()).then(pl.format("of {}", pl.col("_total"))).otherwise(pl.col("_stem")).alias("_series")
+        k.alias("_k"), total_text.cast(pl.Int64, strict=False).alias("_total"),
+        (total_text == "n").fill_null(False).alias("_open"), stem.alias("_stem"),
+    ).filter(
+        pl.col("_k").is_not_null()
+        & (pl.col("_total").is_null() | ((pl.col("_total") >= 2) & (pl.col("_k") <= pl.col("_total"))))
+    )
+    # `[k/N]` (length not known yet): parts of one author in order, each the next number.
+    series = series.with_columns(
+        pl.when(pl.col("_total").is_not_null()).then(pl.format("of {}", pl.col("_total")))
+        .when(pl.col("_open")).then(pl.lit("of n"))
+        .otherwise(pl.col("_stem")).alias("_series")
     ).sort("repo", "person_id", "_series", "_t", "_n")
-    add(_consecutive_pairs(series, ["repo", "person_id", "_series"]).filter(pl.col("_gap") <= SERIES_GAP))
+    pairs = _consecutive_pairs(
+        series.with_columns(pl.col("_k").shift(1).over("repo", "person_id", "_series").alias("_prev_k")),
+        ["repo", "person_id", "_series"],
+    ).filter(pl.col("_gap") <= SERIES_GAP)
+    pairs = pairs.filter(~pl.col("_open") | (pl.col("_k") == pl.col("_prev_k") + 1))
+    return pairs.select("_a", "_b")
 
-    # 4. Closely related consecutive commits of one author.
-    stream = work.sort("repo", "person_id", "_t", "_n")
-    stream = stream.with_columns(
+
+def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
+    """Consecutive commits of one author, at most RELATED_GAP apart, neither in a pull request,
+    and evidently related: same component, a shared file, or strongly overlapping subjects."""
+    stream = work.sort("repo", "person_id", "_t", "_n").with_columns(
         pl.col("pr_number").shift(1).alias("_prev_pr"),
         pl.col("_component").shift(1).alias("_prev_component"),
     )
     cand = _consecutive_pairs(stream, ["repo", "person_id"]).filter(
         (pl.col("_gap") <= RELATED_GAP) & pl.col("pr_number").is_null() & pl.col("_prev_pr").is_null()
     )
-    if cand.height:
-        same_component = cand.filter(
-            pl.col("_component").is_not_null() & (pl.col("_component") == pl.col("_prev_component"))
-        ).select("_a", "_b")
-        pair_ids = cand.select("repo", "_a", "_b")
-        sha_of = work.select("_n", "sha")
-        files = pl.DataFrame(schema={"_a": pl.UInt32, "_b": pl.UInt32})
-        if file_changes is not None and file_changes.height:
-            fc = (
-                file_changes.select("repo", "sha", "path")
-                .filter(~pl.col("path").fill_null("").str.contains(GENERIC_FILES))
-                .unique()
-            )
-            pa = pair_ids.join(sha_of.rename({"_n": "_a", "sha": "sha_a"}), on="_a").join(
-                sha_of.rename({"_n": "_b", "sha": "sha_b"}), on="_b"
-            )
-            left = pa.join(fc.rename({"sha": "sha_a"}), on=["repo", "sha_a"], how="inner")
-            files = left.join(
-                fc.rename({"sha": "sha_b"}), on=["repo", "sha_b", "path"], how="semi"
-            ).select("_a", "_b").unique()
-        words = work.select(
-            "_n",
-            _title(pl.col("subject")).str.to_lowercase().str.extract_all(r"[a-z][a-z0-9_]{2,}").list.unique().alias("_w"),
-        ).explode("_w", empty_as_null=False).filter(~pl.col("_w").is_in(_STOPWORDS))
-        counts = words.group_by("_n").agg(pl.len().alias("_cnt"))
-        shared = (
-            pair_ids.join(words.rename({"_n": "_a"}), on="_a", how="inner")
-            .join(words.rename({"_n": "_b"}), on=["_b", "_w"], how="inner")
-            .group_by("_a", "_b").agg(pl.len().alias("_shared"))
-            .join(counts.rename({"_n": "_a", "_cnt": "_ca"}), on="_a")
-            .join(counts.rename({"_n": "_b", "_cnt": "_cb"}), on="_b")
+    if cand.height == 0:
+        return _no_pairs()
+    same_component = cand.filter(
+        pl.col("_component").is_not_null() & (pl.col("_component") == pl.col("_prev_component"))
+    ).select("_a", "_b")
+    pair_ids = cand.select("repo", "_a", "_b")
+    sha_of = work.select("_n", "sha")
+    files = _no_pairs()
+    if file_changes is not None and file_changes.height:
+        fc = (
+            file_changes.select("repo", "sha", "path")
+            .filter(~pl.col("path").fill_null("").str.contains(GENERIC_FILES))
+            .unique()
         )
-        similar = shared.filter(
-            (pl.col("_shared") >= 2)
-            & (pl.col("_shared") / (pl.col("_ca") + pl.col("_cb") - pl.col("_shared")) >= 0.5)
-        ).select("_a", "_b")
-        add(pl.concat([same_component, files.cast({"_a": pl.UInt32, "_b": pl.UInt32}), similar.cast({"_a": pl.UInt32, "_b": pl.UInt32})]))
+        pa = pair_ids.join(sha_of.rename({"_n": "_a", "sha": "sha_a"}), on="_a").join(
+            sha_of.rename({"_n": "_b", "sha": "sha_b"}), on="_b"
+        )
+        left = pa.join(fc.rename({"sha": "sha_a"}), on=["repo", "sha_a"], how="inner")
+        files = left.join(fc.rename({"sha": "sha_b"}), on=["repo", "sha_b", "path"], how="semi").select("_a", "_b").unique()
+    words = work.select(
+        "_n",
+        _title(pl.col("subject")).str.to_lowercase().str.extract_all(r"[a-z][a-z0-9_]{2,}").list.unique().alias("_w"),
+    ).explode("_w", empty_as_null=False).filter(~pl.col("_w").is_in(_STOPWORDS))
+    counts = words.group_by("_n").agg(pl.len().alias("_cnt"))
+    shared = (
+        pair_ids.join(words.rename({"_n": "_a"}), on="_a", how="inner")
+        .join(words.rename({"_n": "_b"}), on=["_b", "_w"], how="inner")
+        .group_by("_a", "_b").agg(pl.len().alias("_shared"))
+        .join(counts.rename({"_n": "_a", "_cnt": "_ca"}), on="_a")
+        .join(counts.rename({"_n": "_b", "_cnt": "_cb"}), on="_b")
+    )
+    similar = shared.filter(
+        (pl.col("_shared") >= 2)
+        & (pl.col("_shared") / (pl.col("_ca") + pl.col("_cb") - pl.col("_shared")) >= 0.5)
+    ).select("_a", "_b")
+    return pl.concat([same_component.cast(_PAIRS), files.cast(_PAIRS), similar.cast(_PAIRS)])
 
-    roots = _components(n, edges_a, edges_b)
+
+def _work_frame(commits: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(all commits with _row, _own_pr, pr_number, merge_branch, _work; the work commits sorted
+    by repo and time with _n and _component)."""
+    cols = commits.columns
+    is_bot = pl.col("is_bot").fill_null(False) if "is_bot" in cols else pl.lit(False)
+    df = commits.drop([c for c in ("work_item_id", "pr_number", "merge_branch") if c in cols]).with_row_index("_row").with_columns(
+        pr_number_expr(pl.col("subject"), pl.col("message")).alias("_own_pr"),
+        (~pl.col("is_merge").fill_null(False) & ~is_bot).alias("_work"),
+        pl.col("authored_at").alias("_t"),
+        is_bot.alias("_bot"),
+    )
+    members = merge_pr_membership(commits)
+    df = df.join(members, on=["repo", "sha"], how="left").sort("_row")
+    # A commit's own claim first, else the PR merge that brought it in (merges inside a PR
+    # branch, such as `Merge branch 'main' into topic`, belong to that PR too).
+    df = df.with_columns(pl.coalesce("_own_pr", "merge_pr").alias("pr_number"))
+    work = (
+        df.filter(pl.col("_work"))
+        .sort("repo", "_t", "sha")
+        .with_row_index("_n")
+        .with_columns(_component(pl.col("subject")).alias("_component"))
+    )
+    return df, work
+
+
+def assign_work_items(
+    commits: pl.DataFrame, links: pl.DataFrame, file_changes: pl.DataFrame
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Group commits into work items; see the module docstring for the rules.
+
+    Returns (commits with work_item_id and pr_number, work items)."""
+    cols = commits.columns
+    df, work = _work_frame(commits)
+    edges = pl.concat([
+        pr_edges(work).cast(_PAIRS),
+        revert_chain_edges(work, links).cast(_PAIRS),
+        series_edges(work).cast(_PAIRS),
+        related_edges(work, file_changes).cast(_PAIRS),
+    ])
+    roots = _components(work.height, edges["_a"].to_list(), edges["_b"].to_list())
     work = work.with_columns(pl.Series("_root", roots, dtype=pl.UInt32))
     items, work = _items(work, df, links)
 
     # Merge commits: the item of their pull request, when there is one.
     merge_items = (
-        df.filter(pl.col("is_merge").fill_null(False) & pl.col("pr_number").is_not_null() & ~is_bot)
+        df.filter(pl.col("is_merge").fill_null(False) & pl.col("pr_number").is_not_null() & ~pl.col("_bot"))
         .select("_row", "repo", "pr_number")
         .join(items.select("repo", "pr_number", "work_item_id").drop_nulls("pr_number").unique(["repo", "pr_number"]),
               on=["repo", "pr_number"], how="inner")
@@ -451,5 +534,75 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame) -> tuple[p
         )
     )
     ids = items.select("_root", "work_item_id")
+    items = items.join(chain_status(work, links, df), on="_root", how="left").with_columns(
+        pl.col("reverted_by").fill_null(pl.lit([], pl.List(pl.String))),
+        pl.col("relanded_by").fill_null(pl.lit([], pl.List(pl.String))),
+        pl.col("later_reverted").fill_null(False),
+    )
     items = items.select(list(WORK_ITEMS_SCHEMA)).cast(WORK_ITEMS_SCHEMA).sort("first_at", "work_item_id")
     return items, work.join(ids, on="_root", how="left")
+
+
+def chain_status(work: pl.DataFrame, links: pl.DataFrame, everything: pl.DataFrame) -> pl.DataFrame:
+    """Per item (`_root`): reverted_by, relanded_by, later_reverted.
+
+    The reverts that name one of the item's commits and the relands of the item's change (by
+    anyone: `relands` links to an item commit, and the item's own reland commits) are ordered by
+    commit time. The change is *later reverted* when a revert comes after its last landing (the
+    original or a reland); then `reverted_by` lists the reverts after that landing. A revert of
+    a revert (git's `Reapply`) is a reland, not a revert. `relanded_by` lists the relands.
+    """
+    empty = pl.DataFrame(schema={"_root": pl.UInt32, "reverted_by": pl.List(pl.String),
+                                 "relanded_by": pl.List(pl.String), "later_reverted": pl.Boolean})
+    if links is None or links.height == 0 or work.height == 0:
+        return empty
+    time = pl.col("committed_at") if "committed_at" in work.columns else pl.col("_t")
+    members = work.select("repo", "sha", "_root", time.alias("_ct"))
+    relanders = links.filter(pl.col("link_type") == "relands").select("repo", "sha").unique()
+    reverts = links.filter(pl.col("link_type") == "reverts").join(relanders, on=["repo", "sha"], how="anti")
+    relands = links.filter(pl.col("link_type") == "relands")
+    # Commit time of every linking commit (it may be a bot's: `everything` has all commits).
+    etime = pl.col("committed_at") if "committed_at" in everything.columns else pl.col("_t")
+    times = everything.select("repo", "sha", etime.alias("_et"))
+    events = pl.concat([
+        reverts.select("repo", pl.col("sha").alias("_by"), "target_sha", pl.lit("revert").alias("_kind")),
+        relands.select("repo", pl.col("sha").alias("_by"), "target_sha", pl.lit("reland").alias("_kind")),
+    ]).join(members.rename({"sha": "target_sha"}).drop("_ct"), on=["repo", "target_sha"], how="inner")
+    events = events.join(links_times(links, times), on=["repo", "_by"], how="left")
+    # The item's own landings: its non-revert commits (the original and relands inside it).
+    landed = (
+        members.join(reverts.select("repo", "sha").unique(), on=["repo", "sha"], how="anti")
+        .group_by("_root").agg(pl.col("_ct").max().alias("_landed"))
+    )
+    per = events.group_by("_root").agg(
+        pl.col("_by").filter(pl.col("_kind") == "reland").unique().sort().alias("relanded_by"),
+        pl.col("_et").filter(pl.col("_kind") == "reland").max().alias("_reland_t"),
+        pl.struct("_by", "_et").filter(pl.col("_kind") == "revert").alias("_reverts"),
+    )
+    per = per.join(landed, on="_root", how="left").with_columns(
+        pl.max_horizontal("_landed", "_reland_t").alias("_last_landing")
+    )
+    reverted = (
+        per.select("_root", "_last_landing", "_reverts").explode("_reverts", empty_as_null=False)
+        .unnest("_reverts")
+        .filter(pl.col("_by").is_not_null()
+                & (pl.col("_et").is_null() | pl.col("_last_landing").is_null() | (pl.col("_et") >= pl.col("_last_landing"))))
+        .group_by("_root").agg(pl.col("_by").unique().sort().alias("reverted_by"))
+    )
+    return (
+        per.select("_root", "relanded_by")
+        .join(reverted, on="_root", how="full", coalesce=True)
+        .with_columns(
+            pl.col("reverted_by").fill_null(pl.lit([], pl.List(pl.String))),
+            pl.col("relanded_by").fill_null(pl.lit([], pl.List(pl.String))),
+        )
+        .with_columns((pl.col("reverted_by").list.len() > 0).alias("later_reverted"))
+        .cast({"_root": pl.UInt32})
+    )
+
+
+def links_times(links: pl.DataFrame, times: pl.DataFrame) -> pl.DataFrame:
+    """(repo, _by, _et): commit time of each linking commit, from `times` (repo, sha, _et)."""
+    return links.select("repo", pl.col("sha").alias("_by")).unique().join(
+        times.rename({"sha": "_by"}), on=["repo", "_by"], how="left"
+    )
