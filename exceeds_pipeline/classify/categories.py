@@ -121,6 +121,10 @@ REVERT_RE = (
     r"(?i)^\s*(?:\[[^\]\n]*\]\s*)*revert(?:\s*\"|\s*'|\s*:|\s+commit\b|\s+[0-9a-f]{7,40}\b)"
     r"|this reverts commit [0-9a-f]{7,40}"
 )
+# A repository's own labels in a bracket tag: `[fix]`, `[Bug]`, `[feature]`, `[docs]`.
+LABEL_TAGS: dict[str, str] = _RULES["label_tags"]
+_LEADING_TAGS = r"^\s*((?:\[[^\]\n]*\]\s*)+)"
+_TAG_WORD = r"\[\s*[a-z][a-z -]{1,20}?\s*\]"
 ISSUE_REF_WEIGHT = 3
 BODY_DIVISOR = 2  # words in the body count half (integer division) of words in the subject
 # Re-doing a reverted change (git writes `Reapply "..."` for a revert of a revert).
@@ -347,7 +351,8 @@ def _message_scores(lf: pl.LazyFrame) -> pl.LazyFrame:
 
 
 def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
-    """Per commit: number of files, of test / docs / build files, and of new source files."""
+    """Per commit: number of files, of test / docs / build files, of new source files, new test
+    files and deleted files."""
     path = pl.col("path").fill_null("")
     is_test = path.str.contains(TEST_PATH)
     is_build = path.str.contains(BUILD_PATH) & ~is_test
@@ -358,6 +363,8 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
         .select(
             "repo", "sha", is_test.alias("t"), is_docs.alias("d"), is_build.alias("b"),
             ((status == "A") & ~is_test & ~is_docs & ~is_build).alias("a"),
+            ((status == "A") & is_test).alias("at"),
+            (status == "D").alias("x"),
         )
         .group_by("repo", "sha")
         .agg(
@@ -366,50 +373,73 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
             pl.col("d").sum().cast(pl.Int64).alias("_n_docs"),
             pl.col("b").sum().cast(pl.Int64).alias("_n_build"),
             pl.col("a").sum().cast(pl.Int64).alias("_n_new_src"),
+            pl.col("at").sum().cast(pl.Int64).alias("_n_new_test"),
+            pl.col("x").sum().cast(pl.Int64).alias("_n_del"),
         )
         .collect()
     )
 
 
+_PATH_COUNTS = ("_n", "_n_test", "_n_docs", "_n_build", "_n_new_src", "_n_new_test", "_n_del")
+
+
 def categorize_commits(commits: pl.DataFrame, file_changes: pl.DataFrame | None = None) -> pl.DataFrame:
     """Return `commits` with a `category` column (one of COMMIT_CATEGORIES), rows in order.
 
-    `commits` needs `subject` and/or `message`; `repo`, `sha` (to join file changes) and
-    `is_merge` are used when present. `file_changes` (RAW_FILE_CHANGES_SCHEMA: repo, sha, path,
-    status) may be empty or None.
+    `commits` needs `subject` and/or `message`; `repo`, `sha` (to join file changes),
+    `is_merge`, `lines_added` and `lines_deleted` are used when present. `file_changes`
+    (RAW_FILE_CHANGES_SCHEMA: repo, sha, path, status) may be empty or None.
     """
-    return _classify(commits, file_changes).drop(
-        [c for c in _classify_internal_columns() if c != "category"], strict=False
-    )
+    cols = [c for c in commits.columns if c != "category"]
+    out = _classify(commits, file_changes)
+    return out.select(*cols, "category")
 
 
-def _classify_internal_columns() -> list[str]:
-    return ["_i", "_text", "_subj", "_body", "_head", "_conv", "_n", "_n_test", "_n_docs",
-            "_n_build", "_n_new_src", *[f"_s_{c}" for c in SCORED], "category"]
-
-
-def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
+def prepare(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
+    """The commits with the classifier's working columns: `_i` (row), `_head`, `_body`,
+    `_conv`, `_tag`, rule scores `_s_<category>`, path counts `_n*` (null without files)."""
     cols = [c for c in commits.columns if c != "category"]
     subject = pl.col("subject") if "subject" in cols else pl.lit(None, pl.String)
     message = pl.col("message") if "message" in cols else pl.lit(None, pl.String)
-    is_merge = pl.col("is_merge").fill_null(False) if "is_merge" in cols else pl.lit(False)
-
     lf = normalise_messages(commits.select(cols).lazy().with_row_index("_i"), message, subject)
     lf = _message_scores(lf.collect().lazy())
-
     have_files = file_changes is not None and file_changes.height > 0 and "repo" in cols and "sha" in cols
     if have_files:
         lf = lf.join(_path_flags(file_changes).lazy(), on=["repo", "sha"], how="left")
     else:
-        lf = lf.with_columns(
-            *(pl.lit(None, pl.Int64).alias(c) for c in ("_n", "_n_test", "_n_docs", "_n_build", "_n_new_src"))
-        )
+        lf = lf.with_columns(*(pl.lit(None, pl.Int64).alias(c) for c in _PATH_COUNTS))
+    return lf.with_columns(
+        pl.col("_subj").str.extract(_LEADING_TAGS, 1).str.extract_all(_TAG_WORD)
+        .list.eval(pl.element().str.strip_chars("[] ").replace_strict(LABEL_TAGS, default=None, return_dtype=pl.String).drop_nulls())
+        .list.first().alias("_tag")
+    ).sort("_i").collect()
+
+
+def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
+    from exceeds_pipeline.classify.model import features, predict
+
+    cols = commits.columns
+    is_merge = pl.col("is_merge").fill_null(False) if "is_merge" in cols else pl.lit(False)
+    frame = prepare(commits, file_changes)
 
     score_cols = [f"_s_{c}" for c in SCORED]
     best_idx = pl.concat_list(score_cols).list.arg_max()
     by_message = pl.when(pl.max_horizontal(score_cols) > 0).then(
         best_idx.replace_strict(list(range(len(SCORED))), list(SCORED), return_dtype=pl.String)
     )
+    rules_only = (
+        pl.when(pl.col("_head").str.contains(STATEMENT)).then(pl.lit("bug"))
+        .when(pl.col("_n_new_src").fill_null(0) > 0).then(pl.lit("feature"))
+        .otherwise(pl.lit("other"))
+    )
+    predicted = predict(features(frame, SCORED), frame["_i"]) if frame.height else None
+    if predicted is not None:
+        frame = frame.join(predicted, on="_i", how="left")
+        by_content = pl.coalesce(pl.col("model_category"), by_message, rules_only)
+    else:
+        frame = frame.with_columns(pl.lit(None, pl.String).alias("model_category"), pl.lit(None, pl.Float64).alias("model_margin"))
+        by_content = pl.coalesce(by_message, rules_only)
+
     n = pl.col("_n").fill_null(0)
     by_paths = (
         pl.when(n == 0).then(pl.lit(None, pl.String))
@@ -425,18 +455,16 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
         pl.when(is_revert).then(pl.lit("revert"))
         .when(is_merge).then(pl.lit("other"))
         .when(by_conv.is_not_null()).then(by_conv)
+        .when(pl.col("_tag").is_not_null()).then(pl.col("_tag"))
         .when(by_paths.is_not_null()).then(by_paths)
-        .when(by_message.is_not_null()).then(by_message)
-        .when(pl.col("_head").str.contains(STATEMENT)).then(pl.lit("bug"))
-        .when(pl.col("_n_new_src").fill_null(0) > 0).then(pl.lit("feature"))
-        .otherwise(pl.lit("other"))
+        .otherwise(by_content)
     )
-    return lf.with_columns(category.alias("category")).sort("_i").collect()
+    return frame.with_columns(category.alias("category")).sort("_i")
 
 
-def debug_scores(commits: pl.DataFrame) -> pl.DataFrame:
-    """The classification with its intermediate columns (head, declared type, scores)."""
-    return _classify(commits, None)
+def debug_scores(commits: pl.DataFrame, file_changes: pl.DataFrame | None = None) -> pl.DataFrame:
+    """The classification with its intermediate columns (head, declared type, scores, model)."""
+    return _classify(commits, file_changes)
 
 
 assert set(SCORED) | {"revert", "other"} == set(COMMIT_CATEGORIES)

@@ -181,7 +181,8 @@ def merge_pr_membership(commits: pl.DataFrame) -> pl.DataFrame:
         "repo", "sha", "parents", "is_merge",
         # `Merge pull request #N ...`, or a merge titled with its pull request (`Title (#N)`).
         pl.when(pl.col("is_merge").fill_null(False))
-        .then(pr_number_expr(pl.col("subject"), pl.col("message"))).alias("_pr"),
+        .then(pr_number_expr(pl.col("subject"), pl.col("message") if "message" in commits.columns
+                             else pl.lit(None, pl.String))).alias("_pr"),
         pl.coalesce(
             pl.col("subject").str.extract(MERGED_BRANCH, 1), pl.col("subject").str.extract(MERGED_BRANCH, 2)
         ).alias("_branch"),
@@ -506,23 +507,38 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame) -> tuple[p
         pl.col("person_id").first().alias("_any_person"), pl.col("subject").first().alias("_any_subject")
     )
     # PR titles from GitHub merge bodies: `Merge pull request #N from x\n\n<title>`.
+    # PR titles: `Merge pull request #N from x\n\n<title>`, or a merge titled `<title> (#N)`.
+    merges = df.filter(pl.col("is_merge").fill_null(False) & pl.col("_own_pr").is_not_null())
     pr_titles = (
-        df.filter(pl.col("is_merge").fill_null(False) & pl.col("_own_pr").is_not_null())
-        .select(
+        merges.select(
             "repo", pl.col("_own_pr").alias("pr_number"),
-            pl.col("message").str.extract(r"^[^\n]*\n\s*\n([^\n]+)", 1).str.strip_chars().alias("_pr_title"),
+            pl.when(pl.col("subject").str.contains(r"^Merge\b"))
+            .then(pl.col("message").str.extract(r"^[^\n]*\n\s*\n([^\n]+)", 1))
+            .otherwise(pl.col("subject").str.replace(r"\s*\(#\d+\)\s*$", ""))
+            .str.strip_chars().alias("_pr_title"),
         )
-        .drop_nulls("_pr_title")
+        .filter(pl.col("_pr_title").str.len_chars() > 0)
         .unique(["repo", "pr_number"], keep="first")
     )
+    pr_titles = pr_titles.with_columns(_text_categories(pl.col("_pr_title"), pr_titles).alias("_title_cat"))
+    branches = (
+        work.filter(~pl.col("_is_revert")).group_by("_root")
+        .agg(pl.col("merge_branch").drop_nulls().first().alias("_branch"))
+        .with_columns(branch_category(pl.col("_branch")).alias("_branch_cat"))
+    ) if "merge_branch" in work.columns else pl.DataFrame(schema={"_root": pl.UInt32, "_branch_cat": pl.String})
     items = (
         first.join(lead, on="_root", how="left")
         .join(counts, on="_root", how="left")
         .join(people, on="_root", how="left")
         .join(everyone, on="_root", how="left")
         .join(pr_titles, on=["repo", "pr_number"], how="left")
+        .join(branches.select("_root", "_branch_cat"), on="_root", how="left")
         .with_columns(
+            # A repository's own label (the merged branch's `fix/`, `feature/`) first, then
+            # the pull request's title when it reads as a feature or a fix, then the commits.
             pl.when(pl.col("_all_reverts")).then(pl.lit("revert"))
+            .when(pl.col("_branch_cat").is_not_null()).then(pl.col("_branch_cat"))
+            .when(pl.col("_title_cat").is_in(["feature", "bug"])).then(pl.col("_title_cat"))
             .when(pl.col("_first_cat").is_in(["feature", "bug"])).then(pl.col("_first_cat"))
             .otherwise(pl.coalesce("_common_cat", pl.lit("other")))
             .alias("category"),
@@ -541,6 +557,34 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame) -> tuple[p
     )
     items = items.select(list(WORK_ITEMS_SCHEMA)).cast(WORK_ITEMS_SCHEMA).sort("first_at", "work_item_id")
     return items, work.join(ids, on="_root", how="left")
+
+
+# A merged branch's name as a label: `fix/…`, `bugfix-…`, `hotfix/…`, `feature/…`, `feat-…`.
+BRANCH_LABELS = (
+    (r"(?i)^(?:[^/]+/)?(?:fix|fixes|bugfix|bug|hotfix)(?:[/_-]|$)", "bug"),
+    (r"(?i)^(?:[^/]+/)?(?:feat|feature|features)(?:[/_-]|$)", "feature"),
+    (r"(?i)^(?:[^/]+/)?(?:docs?)(?:[/_-]|$)", "docs"),
+    (r"(?i)^(?:[^/]+/)?(?:refactor|cleanup)(?:[/_-]|$)", "refactor"),
+    (r"(?i)^(?:[^/]+/)?(?:perf)(?:[/_-]|$)", "perf"),
+)
+
+
+def branch_category(branch: pl.Expr) -> pl.Expr:
+    """The category a merged branch's name declares, else null."""
+    out = pl.lit(None, pl.String)
+    for pattern, cat in reversed(BRANCH_LABELS):
+        out = pl.when(branch.str.contains(pattern)).then(pl.lit(cat)).otherwise(out)
+    return out
+
+
+def _text_categories(text: pl.Expr, frame: pl.DataFrame) -> pl.Series:
+    """The category of each row's text (a PR title) read as a commit subject."""
+    from exceeds_pipeline.classify.categories import categorize_commits
+
+    if frame.height == 0:
+        return pl.Series([], dtype=pl.String)
+    titles = frame.select(text.alias("subject"), text.alias("message"))
+    return categorize_commits(titles, None)["category"]
 
 
 def chain_status(work: pl.DataFrame, links: pl.DataFrame, everything: pl.DataFrame) -> pl.DataFrame:

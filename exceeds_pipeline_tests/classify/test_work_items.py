@@ -368,3 +368,30 @@ def test_pull_requests_merged_into_stable_keep_their_numbers_on_main(tmp_path):
     assert _item(items, "acme/app#pr-5011")["title"] == "quickstart typo"
     members = merge_pr_membership(out)
     assert dict(members.select("sha", "merge_branch").rows())[fix] == "fix-session-cookie"
+
+
+def test_item_category_from_pr_title_and_branch_name(tmp_path):
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"app.py": "x = 1\n"})
+    # The commits say little; the PR title says it is a fix.
+    repo.branch("session-domain", checkout=True)
+    vague = repo.commit("Update sessions.py", author=BOB, date=_at(2, 9), files={"sessions.py": "d = 2\n"})
+    repo.checkout("main")
+    repo.merge("session-domain", "Merge pull request #12 from bob/session-domain\n\n"
+               "Fix crash when the session cookie domain is empty", author=ADA, date=_at(2, 12))
+    # The branch name is the repository's own label.
+    repo.branch("feature/csv-export", checkout=True)
+    tidy = repo.commit("Tidy exporter module", author=CAT, date=_at(3, 9), files={"export.py": "def csv(): ...\n"})
+    repo.checkout("main")
+    repo.merge("feature/csv-export", "Merge pull request #13 from cat/feature/csv-export", author=ADA,
+               date=_at(3, 12))
+    repo.branch("hotfix-timeout", checkout=True)
+    hot = repo.commit("Raise the default timeout", author=BOB, date=_at(4, 9), files={"net.py": "t = 30\n"})
+    repo.checkout("main")
+    repo.merge("hotfix-timeout", "Merge branch 'hotfix-timeout'", author=ADA, date=_at(4, 12))
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert _item(items, wid[vague])["category"] == "bug"
+    assert _item(items, wid[vague])["title"] == "Fix crash when the session cookie domain is empty"
+    assert _item(items, wid[tidy])["category"] == "feature"
+    assert _item(items, wid[hot])["category"] == "bug"
