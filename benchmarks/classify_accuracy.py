@@ -255,11 +255,11 @@ def run_repo(path: str, args: argparse.Namespace) -> dict:
     print(f"({name}: {typed:.0%} of non-merge commits typed; {time.perf_counter() - started:.1f} s)")
     out = report(name, scored, ten_way=True)
     if args.errors:
-        wrong = scored.filter(pl.col("label3") != pl.col("predicted")).sample(
-            min(args.errors, scored.height), seed=1, shuffle=True) if scored.height else scored
+        wrong = scored.filter(pl.col("label3") != pl.col("predicted"))
+        wrong = wrong.sample(min(args.errors, wrong.height), seed=1, shuffle=True)
+        print("label <- predicted   subject (prefix stripped)")
         for row in wrong.iter_rows(named=True):
-            if row["label3"] != row["predicted"]:
-                print(f"{row['label']:>8} <- {row['category']:<8} {row['subject'][:110]}")
+            print(f"{row['label']:>8} <- {row['category']:<8} {row['subject'][:110]}")
     return out
 
 

@@ -58,6 +58,16 @@ def repo_examples(path: Path, cache: Path | None) -> tuple[str, pl.DataFrame, pl
     return name, frame.select("_i", "label"), features(frame, SCORED)
 
 
+def message_only(source):
+    """The same examples without their diff (`nofiles`), as a labelled CSV of messages gives
+    them: the model learns to read a message alone too, instead of leaning on change
+    features that are then missing."""
+    name, lab, feats = source
+    text = feats.filter(pl.col("feature").str.contains(r"^(?:w|b|body|rule|top):"))
+    nofiles = lab.select("_i", pl.lit("nofiles").alias("feature"), pl.lit(1.0).alias("value"))
+    return name + " (messages only)", lab, pl.concat([text, nofiles])
+
+
 def csv_examples(path: Path) -> tuple[str, pl.DataFrame, pl.DataFrame]:
     labels = pl.read_csv(path, schema_overrides={"message": pl.String, "label": pl.String})
     commits = labels.select(
@@ -93,7 +103,7 @@ def matrix(sources, vocab: dict[str, int]):
 
 def build_vocab(sources, min_sources: int, min_count: int) -> dict[str, int]:
     counts = pl.concat([
-        feats.select("feature").unique().with_columns(pl.lit(name).alias("_src"))
+        feats.select("feature").unique().with_columns(pl.lit(name.removesuffix(" (messages only)")).alias("_src"))
         for name, _, feats in sources
     ]).group_by("feature").agg(pl.col("_src").n_unique().alias("_s"))
     totals = pl.concat([f.select("feature") for _, _, f in sources]).group_by("feature").len()
@@ -101,7 +111,7 @@ def build_vocab(sources, min_sources: int, min_count: int) -> dict[str, int]:
         (pl.col("_s") >= min_sources) & (pl.col("len") >= min_count)
         | ~pl.col("feature").str.contains(":") | pl.col("feature").str.starts_with("rule:")
         | pl.col("feature").str.starts_with("top:") | pl.col("feature").str.starts_with("only:")
-        | pl.col("feature").str.starts_with("share:")
+        | pl.col("feature").str.starts_with("share:") | pl.col("feature").str.starts_with("size:")
     ).sort("feature")
     return {f: i for i, f in enumerate(keep["feature"].to_list())}
 
@@ -113,7 +123,7 @@ def fold3(labels):
 def fit(x, y, w, c: float):
     from sklearn.linear_model import LogisticRegression
 
-    model = LogisticRegression(C=c, max_iter=3000)
+    model = LogisticRegression(C=c, max_iter=500, tol=1e-3)
     model.fit(x, y, sample_weight=w)
     return model
 
@@ -128,11 +138,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--min-sources", type=int, default=2)
     parser.add_argument("--min-count", type=int, default=5)
     parser.add_argument("--cv", action="store_true")
+    parser.add_argument("--message-only", action="store_true",
+                        help="also learn from each repository's examples without their diffs")
     args = parser.parse_args(argv)
 
     started = time.perf_counter()
     cache = Path(args.cache) if args.cache else None
-    sources = [repo_examples(Path(r), cache) for r in args.repos] + [csv_examples(Path(c)) for c in args.csv]
+    repos = [repo_examples(Path(r), cache) for r in args.repos]
+    sources = repos + ([message_only(r) for r in repos] if args.message_only else []) + [
+        csv_examples(Path(c)) for c in args.csv]
     for name, lab, _ in sources:
         print(f"{name:<50}{lab.height:>7} examples  " + " ".join(
             f"{k}={v}" for k, v in sorted(lab.group_by("label").len().iter_rows())))

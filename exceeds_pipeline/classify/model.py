@@ -7,8 +7,9 @@ joins and sums, no numpy or scikit-learn.
 **Features** of one commit, each a (name, value) pair:
 
 - the subject's *head* (tags, issue keys, Conventional-Commit and component prefixes removed;
-  `categories.normalise_messages`): its first word `f:<w>`, first two words `f2:<w w>`, every
-  word `w:<w>` and every pair of adjacent words `b:<w w>`;
+  `categories.normalise_messages`): every word `w:<w>` and every pair of adjacent words
+  `b:<w w>`, except the lexicon's leading verbs (see `text_features`), which speak through
+  the rule scores;
 - the first lines of the body, trailers, URLs and quoted logs removed: every word `body:<w>`
   (links, trailers and URLs are not evidence of what a change is);
 - the rule scores of `categories` (the lexicon's leading verb, verb + object phrases and word
@@ -16,7 +17,8 @@ joins and sums, no numpy or scikit-learn.
 - what the change touched (when file changes are known): `only:test`, `only:docs`,
   `only:build`, shares of test / docs / build files, `new_src` (new non-test source files),
   `new_test`, `del_files`, log(1 + lines added), log(1 + lines deleted), the deleted share,
-  log(1 + files); `nofiles` when the diff is unknown.
+  log(1 + files), a size bin `size:xs..xl` of the lines changed, the kinds of files changed
+  `ext:<extension>`; `nofiles` when the diff is unknown.
 
 **Score** per category = bias + sum(weight x value); the highest wins.
 """
@@ -41,22 +43,34 @@ def _body_text(body: pl.Expr) -> pl.Expr:
     return body.str.replace_all(_URL, " ").str.replace_all(_QUOTED, " ").str.replace_all(r"```[\s\S]*?```", " ")
 
 
+def _verbs() -> pl.Series:
+    from exceeds_pipeline.classify.categories import lead_words
+
+    return pl.Series(sorted(lead_words()), dtype=pl.String)
+
+
 def text_features(frame: pl.DataFrame, scored: tuple[str, ...]) -> pl.DataFrame:
-    """Long table (_i, feature, value) from `_i`, `_head`, `_body` and the `_s_<cat>` scores."""
+    """Long table (_i, feature, value) from `_i`, `_head`, `_body` and the `_s_<cat>` scores.
+
+    Words of the lexicon's leading verbs (fix, add, refactor, ...) are left to the rule
+    scores: in Conventional-Commit histories, the data the weights are learnt from, a subject
+    rarely repeats its type (`fix: fix x`), so learnt weights for those words would say the
+    opposite of what they say in a repository without the convention."""
+    verbs = _verbs().implode()
     heads = frame.select(
         "_i",
         pl.col("_head").str.replace_all(_URL, " ").str.extract_all(_WORD).alias("_w"),
     )
     h = heads.explode("_w", empty_as_null=False).drop_nulls("_w").with_columns(
-        pl.int_range(pl.len()).over("_i").alias("_p")
+        pl.col("_w").is_in(verbs).alias("_verb")
     )
-    nxt = h.with_columns(pl.col("_w").shift(-1).over("_i").alias("_nx"))
+    nxt = h.with_columns(
+        pl.col("_w").shift(-1).over("_i").alias("_nx"), pl.col("_verb").shift(-1).over("_i").alias("_nverb")
+    )
     parts = [
-        h.select("_i", (pl.lit("w:") + pl.col("_w")).alias("feature")),
-        nxt.drop_nulls("_nx").select("_i", (pl.lit("b:") + pl.col("_w") + " " + pl.col("_nx")).alias("feature")),
-        h.filter(pl.col("_p") == 0).select("_i", (pl.lit("f:") + pl.col("_w")).alias("feature")),
-        nxt.filter(pl.col("_p") == 0).drop_nulls("_nx").select(
-            "_i", (pl.lit("f2:") + pl.col("_w") + " " + pl.col("_nx")).alias("feature")
+        h.filter(~pl.col("_verb")).select("_i", (pl.lit("w:") + pl.col("_w")).alias("feature")),
+        nxt.drop_nulls("_nx").filter(~pl.col("_verb") & ~pl.col("_nverb")).select(
+            "_i", (pl.lit("b:") + pl.col("_w") + " " + pl.col("_nx")).alias("feature")
         ),
     ]
     body = frame.select(
@@ -103,9 +117,20 @@ def change_features(frame: pl.DataFrame) -> pl.DataFrame:
         "deleted_share": pl.when(added + deleted > 0).then(deleted / (added + deleted)).otherwise(0.0),
         "log_files": n.log1p(),
     }
+    changed = added + deleted
+    bins = (
+        pl.when(changed <= 5).then(pl.lit("size:xs")).when(changed <= 30).then(pl.lit("size:s"))
+        .when(changed <= 150).then(pl.lit("size:m")).when(changed <= 600).then(pl.lit("size:l"))
+        .otherwise(pl.lit("size:xl"))
+    )
     wide = known.select("_i", *[expr.cast(pl.Float64).alias(name) for name, expr in feats.items()])
     long = wide.unpivot(index="_i", variable_name="feature", value_name="value").filter(pl.col("value") != 0)
-    return pl.concat([long, unknown])
+    sizes = known.select("_i", bins.alias("feature"), pl.lit(1.0).alias("value"))
+    exts = (
+        known.select("_i", pl.col("_exts")).explode("_exts", empty_as_null=False).drop_nulls("_exts")
+        .select("_i", (pl.lit("ext:") + pl.col("_exts")).alias("feature"), pl.lit(1.0).alias("value"))
+    ) if "_exts" in known.columns else sizes.head(0)
+    return pl.concat([long, sizes, exts, unknown])
 
 
 def features(frame: pl.DataFrame, scored: tuple[str, ...]) -> pl.DataFrame:
@@ -146,12 +171,24 @@ def model_scores(feats: pl.DataFrame, ids: pl.Series) -> pl.DataFrame | None:
 
 
 def predict(feats: pl.DataFrame, ids: pl.Series) -> pl.DataFrame | None:
-    """(_i, model_category, model_margin): the best class and its lead over the second."""
+    """(_i, model_category, model_p): the model's category and its probability.
+
+    Features and fixes are what a profile counts, so the decision is made in two steps: the
+    probabilities of every other category are pooled, the most probable of feature, bug and
+    "the rest" wins, and "the rest" is then the most probable of its members."""
     scores = model_scores(feats, ids)
     if scores is None:
         return None
-    ranked = scores.sort(["_i", "score"], descending=[False, True]).group_by("_i", maintain_order=True).agg(
-        pl.col("cat").first().alias("model_category"),
-        (pl.col("score").first() - pl.col("score").get(1, null_on_oob=True)).alias("model_margin"),
+    probs = scores.with_columns((pl.col("score") - pl.col("score").max().over("_i")).exp().alias("_e")).with_columns(
+        (pl.col("_e") / pl.col("_e").sum().over("_i")).alias("p")
     )
-    return ranked
+    group = pl.when(pl.col("cat").is_in(["feature", "bug"])).then(pl.col("cat")).otherwise(pl.lit("rest"))
+    pooled = probs.with_columns(group.alias("_g")).group_by("_i", "_g").agg(
+        pl.col("p").sum().alias("_gp"),
+        pl.col("cat").sort_by("p", descending=True).first().alias("_best"),
+    )
+    return (
+        pooled.sort(["_i", "_gp"], descending=[False, True])
+        .group_by("_i", maintain_order=True)
+        .agg(pl.col("_best").first().alias("model_category"), pl.col("_gp").first().alias("model_p"))
+    )

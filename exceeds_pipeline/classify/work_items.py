@@ -538,7 +538,10 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame) -> tuple[p
             # the pull request's title when it reads as a feature or a fix, then the commits.
             pl.when(pl.col("_all_reverts")).then(pl.lit("revert"))
             .when(pl.col("_branch_cat").is_not_null()).then(pl.col("_branch_cat"))
-            .when(pl.col("_title_cat").is_in(["feature", "bug"])).then(pl.col("_title_cat"))
+            # ... unless its commits only touched docs, tests or build files.
+            .when(pl.col("_title_cat").is_in(["feature", "bug"])
+                  & ~pl.col("_common_cat").is_in(["docs", "test", "build"]).fill_null(False))
+            .then(pl.col("_title_cat"))
             .when(pl.col("_first_cat").is_in(["feature", "bug"])).then(pl.col("_first_cat"))
             .otherwise(pl.coalesce("_common_cat", pl.lit("other")))
             .alias("category"),
