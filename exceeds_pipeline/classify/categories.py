@@ -123,6 +123,7 @@ RULE_CONFIDENT = 8
 # Conventional-Commit histories, the model's training data, rarely open a subject that way
 # (`fix: fix x`), so the model cannot learn it: the rules keep these.
 LEAD_CONFIDENT = 6
+LEAD_CONFIDENT_FEATURE = 4  # `Add ...`, `Create ...`, `Extend ...` (when nothing says bug)
 # Below this pooled probability the model is unsure and the rules (when they say anything) decide
 # (validation repositories: -0.7, +0.8, +0.6 points).
 MODEL_SURE = 0.5
@@ -156,6 +157,7 @@ DOCS_PATH: str = _RULES["paths"]["docs"]
 BUILD_PATH: str = _RULES["paths"]["build"]
 STATEMENT: str = _RULES["statement"]
 _TOKEN = r"[a-z0-9][a-z0-9'_]*"
+_RELAND_WRAP = r'^\s*(?:\[[^\]\n]*\]\s*)*(?:re-?land(?:ed|ing)?|reapply|re-apply)\s*:?\s+"?(.+?)"?\s*(?:\(#\d+\)\s*)*$'
 _BODY_CHARS = 600  # only the start of a long body is read: it is where the change is described
 
 
@@ -249,6 +251,8 @@ def normalise_messages(lf: pl.LazyFrame, message: pl.Expr, subject: pl.Expr) -> 
         pl.col("_text").str.replace(r"^[^\n]*\n?", "").str.slice(0, _BODY_CHARS)
         .str.replace_all(_TRAILERS, "").str.to_lowercase().alias("_body"),
     )
+    # A reland reads as what it re-lands: `Reland "Add x"`, `Reapply "x"`, `reland: x` -> `x`.
+    lf = lf.with_columns(pl.col("_subj").str.replace(_RELAND_WRAP, "$1").alias("_subj"))
     subj = pl.col("_subj")
     # Matching without capture groups lets the regex engine use its fast path; the prefixes are
     # recovered from the lengths.
@@ -457,7 +461,8 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
         # A message whose rule score is high says plainly what it is (`fix typo in README`,
         # `add support for X`): the rules keep it; the model decides the rest.
         confident = (pl.max_horizontal(score_cols) >= RULE_CONFIDENT) | (
-            pl.col("_lead_cat").is_in(["bug", "feature"]) & (pl.col("_lead_w") >= LEAD_CONFIDENT)
+            (((pl.col("_lead_cat") == "bug") & (pl.col("_lead_w") >= LEAD_CONFIDENT))
+             | ((pl.col("_lead_cat") == "feature") & (pl.col("_lead_w") >= LEAD_CONFIDENT_FEATURE)))
             & (pl.col("_lead_cat") == by_message)
         )
         # No word of the message speaks, and the change adds new source modules: a feature.
