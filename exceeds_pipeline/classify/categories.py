@@ -380,6 +380,7 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
             ((status == "A") & ~is_test & ~is_docs & ~is_build).alias("a"),
             ((status == "A") & is_test).alias("at"),
             (status == "D").alias("x"),
+            (is_docs & path.str.contains(CHANGELOG_PATH)).alias("c"),
             # The kind of file: its extension, or its name when it has none (Makefile).
             path.str.extract(r"([^/]*)$", 1).str.to_lowercase().str.extract(r"(?:^.+\.([a-z0-9]{1,8})$|^([^.]+)$)", 1)
             .fill_null(path.str.extract(r"([^/.]+)$", 1).str.to_lowercase()).alias("e"),
@@ -393,13 +394,16 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
             pl.col("a").sum().cast(pl.Int64).alias("_n_new_src"),
             pl.col("at").sum().cast(pl.Int64).alias("_n_new_test"),
             pl.col("x").sum().cast(pl.Int64).alias("_n_del"),
+            pl.col("c").sum().cast(pl.Int64).alias("_n_changelog"),
             pl.col("e").drop_nulls().unique().sort().head(12).alias("_exts"),
         )
         .collect()
     )
 
 
-_PATH_COUNTS = ("_n", "_n_test", "_n_docs", "_n_build", "_n_new_src", "_n_new_test", "_n_del")
+_PATH_COUNTS = ("_n", "_n_test", "_n_docs", "_n_build", "_n_new_src", "_n_new_test", "_n_del", "_n_changelog")
+# A changelog entry records a code change; it is not documentation work (model features).
+CHANGELOG_PATH = r"(?i)(?:^|/)(?:CHANGELOG|CHANGES|NEWS|HISTORY|RELEASE[-_]?NOTES)(?:\.[a-z]+)?$|(?:^|/)\.(?:changes?|changesets?)/"
 
 
 def categorize_commits(commits: pl.DataFrame, file_changes: pl.DataFrame | None = None) -> pl.DataFrame:

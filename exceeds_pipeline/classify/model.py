@@ -98,6 +98,9 @@ def text_features(frame: pl.DataFrame, scored: tuple[str, ...]) -> pl.DataFrame:
 def change_features(frame: pl.DataFrame) -> pl.DataFrame:
     """Long table (_i, feature, value) from the per-commit path counts of `categories`."""
     n = pl.col("_n").cast(pl.Float64)
+    # Shares leave out changelog entries (they go with any change); `only:docs` keeps them.
+    changelog = pl.col("_n_changelog").fill_null(0).cast(pl.Float64) if "_n_changelog" in frame.columns else pl.lit(0.0)
+    n_real = pl.max_horizontal(n - changelog, pl.lit(1.0))
     known = frame.filter(pl.col("_n").fill_null(0) > 0)
     unknown = frame.filter(pl.col("_n").fill_null(0) == 0).select("_i", pl.lit("nofiles").alias("feature"), pl.lit(1.0).alias("value"))
     added = pl.col("lines_added").fill_null(0).cast(pl.Float64) if "lines_added" in frame.columns else pl.lit(0.0)
@@ -106,9 +109,10 @@ def change_features(frame: pl.DataFrame) -> pl.DataFrame:
         "only:test": ((pl.col("_n_test") > 0) & (pl.col("_n_test") + pl.col("_n_docs") == pl.col("_n"))).cast(pl.Float64),
         "only:docs": (pl.col("_n_docs") == pl.col("_n")).cast(pl.Float64),
         "only:build": (pl.col("_n_build") == pl.col("_n")).cast(pl.Float64),
-        "share:test": pl.col("_n_test") / n,
-        "share:docs": pl.col("_n_docs") / n,
-        "share:build": pl.col("_n_build") / n,
+        "share:test": pl.col("_n_test") / n_real,
+        "share:docs": (pl.col("_n_docs") - changelog) / n_real,
+        "share:build": pl.col("_n_build") / n_real,
+        "changelog": (changelog > 0).cast(pl.Float64),
         "new_src": (pl.col("_n_new_src") > 0).cast(pl.Float64),
         "new_test": (pl.col("_n_new_test") > 0).cast(pl.Float64),
         "del_files": (pl.col("_n_del") > 0).cast(pl.Float64),

@@ -10,7 +10,7 @@ Output: the commits (same rows, same order) with `work_item_id` (String) and `pr
 (Int64), and the work-item table with columns
 
     work_item_id, repo, person_id, category, title, first_at, last_at, commits,
-    lines_added, lines_deleted, pr_number
+    lines_added, lines_deleted, pr_number, reverted_by, relanded_by, later_reverted
 
 **Which commits are work.** Non-merge commits by non-bots. Merge commits are not work: a merge
 gets the work item of its pull request when that item exists, else null. Bot commits get null.
@@ -19,22 +19,29 @@ gets the work item of its pull request when that item exists, else null. Bot com
 
 1. *Same pull request* in the same repo. A commit's PR number comes from a `(#123)` subject
    suffix (squash/rebase merges), a `Pull Request resolved: https://.../pull/123` line, or from
-   the GitHub merge that brought it in: the commits reachable from the second parent of
-   `Merge pull request #123 from ...` and not from the mainline. That set is computed for every
-   merge at once by one walk of the first-parent chain, oldest first, visiting each commit once.
-   `Differential Revision:` lines are reviews, not pull requests.
-2. *Revert and reland*: a revert, what it reverts and the reland are one item (`reverts` and
-   `relands` links; `fixes` links are not: a fix of an older change is its own bug-fix item).
+   the merge that brought it in (`merge_pr_membership`): `Merge pull request #123` (with or
+   without `from ...`) or a merge titled `<PR title> (#123)`, also when the pull request was
+   merged into another branch first and reached the mainline by a later `Merge branch
+   'stable'` (merges nest; the innermost numbered one wins). `Differential Revision:` lines
+   are reviews, not pull requests; the `(#N)` ending a Phabricator revert names the reverted
+   change's PR. (`pr_edges`)
+2. *Revert and reland chains* (`reverts` / `relands` links, every form `links` knows), when
+   the revert or reland is by the change's own author: a revert by someone else (a sync
+   account, a colleague) is a link to the item, not part of its work or its lines. `fixes`
+   links do not join: a fix of an older change is its own item. (`revert_chain_edges`)
 3. *Numbered series* of one author in one repo: `[1/3]`, `[PATCH v2 2/5]`, `PATCH 2/5`,
-   `2/5:`, `(part 3)`, `part 2 of 4`; parts of the same series (same total, or same subject
-   once the part number is removed) no more than SERIES_GAP apart.
+   `2/5:`, `(part 3)`, `part 2 of 4`, `(72/92)`; parts of the same series (same total, or same
+   subject once the part number is removed) no more than SERIES_GAP apart; open-ended `[k/N]`
+   parts join when each is the next number. (`series_edges`)
 4. *Closely related consecutive commits* of one author in one repo: consecutive commits (by
    author time) of the same person, no more than RELATED_GAP (48 hours) apart, neither in a
    pull request (a PR is its own item), AND evidently related: the same component tag or
    conventional scope (`[dynamo]`, `feat(parser):`, `parser:`), or at least one changed file in
    common (ignoring changelogs, lock files and similar files everyone touches), or strongly
    overlapping subject words (at least two shared content words and a Jaccard overlap of at
-   least 0.5). Two unrelated commits on the same day stay two items.
+   least 0.5). Two unrelated commits on the same day stay two items. (`related_edges`)
+
+One union-find over the four edge kinds gives the items.
 
 **Item fields.** `work_item_id` is `<repo>#pr-<N>` when the item has a pull request (the PR of
 its earliest commit) and `<repo>@<first 12 hex of its earliest commit>` otherwise: stable across
@@ -43,15 +50,22 @@ the earliest commit's author). `category`:
 
 - revert commits are set aside (an item made only of reverts is `revert`); so a revert + reland
   item takes the category of the original change;
+- a merged branch whose name is a label (`fix/...`, `hotfix-...`, `feature/...`, `docs/...`)
+  decides; then the pull request's title when it reads as a feature or a fix (unless the
+  commits only touched docs, tests or build files);
 - if the earliest remaining commit is a feature or a bug fix, that is the item's category: what
   the change set out to do (a feature stays a feature when a fix follows inside it);
 - otherwise the most common category among the remaining commits, ties broken by significance:
   feature, bug, perf, refactor, docs, test, build, chore, other.
 
-`title`: the pull request's title when a GitHub merge carries it (the first body line of
-`Merge pull request #N`), else the subject of the earliest non-revert commit with tags,
+`title`: the pull request's title when a merge carries it (the first body line of `Merge pull
+request #N`, or a merge titled `<title> (#N)`), else the subject of the earliest non-revert commit with tags,
 conventional prefix, series numbering and `(#N)` removed. `first_at`/`last_at`: earliest and
 latest author time; `commits`, `lines_added`, `lines_deleted`: over the item's commits.
+
+`reverted_by` / `later_reverted` (`chain_status`): the reverts of the item's commits that come
+after its last landing (the original or a reland, by anyone); empty / false when the change
+landed again in the end. `relanded_by`: the relands of the change.
 """
 
 from __future__ import annotations
