@@ -153,7 +153,7 @@ def load_model(path: str | None = None) -> tuple[list[str], pl.DataFrame, pl.Dat
     names = list(data["weights"])
     weights = pl.DataFrame({"feature": names, "_w": [data["weights"][f] for f in names]},
                            schema={"feature": pl.String, "_w": pl.List(pl.Float64)})
-    weights = weights.with_columns(pl.lit(classes).alias("cat")).explode("_w", "cat").rename({"_w": "w"}).filter(pl.col("w") != 0)
+    weights = weights.with_columns(pl.lit(classes).alias("cat")).explode("_w", "cat", empty_as_null=False).rename({"_w": "w"}).filter(pl.col("w") != 0)
     bias = pl.DataFrame({"cat": classes, "bias": [float(b) for b in data["bias"]]})
     return classes, bias, weights
 
