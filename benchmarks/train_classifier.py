@@ -134,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--csv", action="append", default=[])
     parser.add_argument("--cache")
     parser.add_argument("--out", default=str(MODEL_PATH))
-    parser.add_argument("--c", type=float, default=1.0)
+    parser.add_argument("--c", type=float, default=1.0)  # validation repos: flat between 0.1 and 3
     parser.add_argument("--min-sources", type=int, default=2)
     parser.add_argument("--min-count", type=int, default=5)
     parser.add_argument("--cv", action="store_true")
