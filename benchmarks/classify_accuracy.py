@@ -1,37 +1,98 @@
-"""Accuracy of the commit classifier against hand-labelled commit messages.
+"""Accuracy of the commit classifier: hand-labelled CSVs and Conventional-Commit repositories.
 
-Usage: python benchmarks/classify_accuracy.py LABELS.csv [--errors N] [--by-project] [--time]
+Usage:
+    python benchmarks/classify_accuracy.py SOURCE [SOURCE ...] [--errors N] [--by-project]
+        [--humans-only] [--cache DIR] [--time]
 
-The CSV has columns project, sha, message, label (feature | bug | other). Each message is
-classified by `exceeds_pipeline.classify.categorize_commits` with no file changes (the CSV has
-none), the finer categories are folded (feature -> feature, bug -> bug, everything else ->
-other), and the script prints accuracy, Cohen's kappa and the 3x3 confusion matrix (rows = label,
-columns = prediction). `--errors N` also prints N misclassified messages.
+Each SOURCE is either
+- a CSV with columns project, sha, message, label (feature | bug | other): every message is
+  classified by `categorize_commits` with no file changes (the CSV has none); or
+- a git repository (bare or not) whose history follows Conventional Commits: it is read by the
+  pipeline's own ingest (`log_commits`: commits and file changes with git's numstat), the typed
+  prefix of every subject is taken as the label and stripped from the message
+  (`classify.conventional.label_conventional`; the diffs stay the real ones), then the real
+  derive code runs on it: identities and bots, languages and exclusions, commit links,
+  `categorize_commits`, `assign_work_items`. Only typed non-merge commits are scored
+  (`--humans-only`: also leave out bot accounts).
 
-`--by-project` adds the view used to keep rule changes honest: accuracy per project (projects
-with fewer than 20 commits pooled), the two halves of the projects in alphabetical order
-(case-insensitive; half A = 1st, 3rd, 5th, ..., half B = 2nd, 4th, ...), and leave-one-project-out
-accuracy (the accuracy on all other projects, with the swing from the overall figure), which shows
-how much any one project drives the total. A rule change is kept only when it helps both halves
-(or helps one and leaves the other within 0.2 points).
+Printed per source: commits, feature/bug/other accuracy and Cohen's kappa, the 10-way agreement
+(categories as the pipeline names them; CSV labels are 3-way only), the feature/bug/other
+confusion matrix (rows = label, columns = predicted) and, for repositories, the 10-way confusion.
+`--by-project` (CSV) adds per-project figures, halves and leave-one-project-out accuracy.
+`--cache DIR` keeps each repository's ingested frames as Parquet (keyed by its HEAD) so reruns
+skip git.
 """
 
 from __future__ import annotations
 
 import argparse
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 import polars as pl
 
 from exceeds_pipeline.classify.categories import categorize_commits
+from exceeds_pipeline.classify.conventional import fold3, label_conventional
 from exceeds_pipeline.schemas import RAW_FILE_CHANGES_SCHEMA, empty_frame
 
 CLASSES = ("feature", "bug", "other")
+CATEGORIES = ("feature", "bug", "refactor", "perf", "docs", "test", "build", "chore", "revert", "other")
+
+fold = fold3
 
 
-def fold(category: pl.Expr) -> pl.Expr:
-    return pl.when(category.is_in(["feature", "bug"])).then(category).otherwise(pl.lit("other"))
+# --------------------------------------------------------------------------------------------
+# Scoring
+# --------------------------------------------------------------------------------------------
+
+
+def confusion(result: pl.DataFrame, truth: str, pred: str, classes: tuple[str, ...]) -> list[list[int]]:
+    counts = result.group_by(truth, pred).len()
+    look = {(a, b): n for a, b, n in counts.iter_rows()}
+    return [[look.get((a, b), 0) for b in classes] for a in classes]
+
+
+def kappa_of(matrix: list[list[int]]) -> tuple[float, float]:
+    n = sum(map(sum, matrix))
+    k = len(matrix)
+    observed = sum(matrix[i][i] for i in range(k)) / n if n else 0.0
+    expected = sum(sum(matrix[i]) * sum(row[i] for row in matrix) for i in range(k)) / (n * n) if n else 0.0
+    kappa = (observed - expected) / (1 - expected) if expected < 1 else 1.0
+    return observed, kappa
+
+
+def print_matrix(matrix: list[list[int]], classes: tuple[str, ...], width: int = 9) -> None:
+    print(f"{'':>{width}}" + "".join(f"{c[:width - 1]:>{width}}" for c in classes))
+    for name, row in zip(classes, matrix):
+        print(f"{name[:width - 1]:>{width}}" + "".join(f"{v:>{width}}" for v in row))
+
+
+def report(name: str, result: pl.DataFrame, ten_way: bool) -> dict:
+    """Print the figures of one source; `result` has label, category (10-way) and predicted."""
+    label3 = "label3" if "label3" in result.columns else "label"
+    matrix = confusion(result, label3, "predicted", CLASSES)
+    accuracy, kappa = kappa_of(matrix)
+    print(f"== {name}")
+    print(f"commits:  {result.height}")
+    print(f"feature/bug/other accuracy: {accuracy:.3f}   kappa: {kappa:.3f}")
+    out = {"source": name, "commits": result.height, "accuracy3": accuracy, "kappa3": kappa}
+    if ten_way:
+        agree10 = result.select((pl.col("label") == pl.col("category")).mean()).item()
+        out["agreement10"] = agree10
+        print(f"10-way agreement: {agree10:.3f}")
+    print("feature/bug/other confusion (rows = label, columns = predicted):")
+    print_matrix(matrix, CLASSES, 10)
+    if ten_way:
+        print("10-way confusion (rows = label, columns = predicted):")
+        print_matrix(confusion(result, "label", "category", CATEGORIES), CATEGORIES)
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Labelled CSV
+# --------------------------------------------------------------------------------------------
 
 
 def evaluate(labels: pl.DataFrame) -> tuple[pl.DataFrame, float, float, list[list[int]]]:
@@ -46,14 +107,8 @@ def evaluate(labels: pl.DataFrame) -> tuple[pl.DataFrame, float, float, list[lis
     )
     result = categorize_commits(commits, empty_frame(RAW_FILE_CHANGES_SCHEMA))
     result = result.with_columns(fold(pl.col("category")).alias("predicted"))
-    n = result.height
-    matrix = [
-        [result.filter((pl.col("label") == a) & (pl.col("predicted") == b)).height for b in CLASSES]
-        for a in CLASSES
-    ]
-    observed = sum(matrix[i][i] for i in range(3)) / n if n else 0.0
-    expected = sum(sum(matrix[i]) * sum(row[i] for row in matrix) for i in range(3)) / (n * n) if n else 0.0
-    kappa = (observed - expected) / (1 - expected) if expected < 1 else 1.0
+    matrix = confusion(result, "label", "predicted", CLASSES)
+    observed, kappa = kappa_of(matrix)
     return result, observed, kappa, matrix
 
 
@@ -93,23 +148,10 @@ def print_by_project(result: pl.DataFrame) -> None:
         print(f"  leave-one-project-out accuracy over {len(loo)} projects: min {min(loo):.3f} max {max(loo):.3f}")
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("csv")
-    parser.add_argument("--errors", type=int, default=0, help="print this many misclassified messages")
-    parser.add_argument("--by-project", action="store_true", help="per-project, per-half and leave-one-project-out accuracy")
-    parser.add_argument("--time", action="store_true", help="also time classification of 100k commits")
-    args = parser.parse_args(argv)
-
-    labels = pl.read_csv(args.csv, schema_overrides={"message": pl.String, "label": pl.String})
-    result, accuracy, kappa, matrix = evaluate(labels)
-    print(f"commits:  {result.height}")
-    print(f"accuracy: {accuracy:.3f}")
-    print(f"kappa:    {kappa:.3f}")
-    print("confusion (rows = label, columns = predicted):")
-    print(f"{'':>10}" + "".join(f"{c:>10}" for c in CLASSES))
-    for name, row in zip(CLASSES, matrix):
-        print(f"{name:>10}" + "".join(f"{v:>10}" for v in row))
+def run_csv(path: str, args: argparse.Namespace) -> dict:
+    labels = pl.read_csv(path, schema_overrides={"message": pl.String, "label": pl.String})
+    result, _, _, _ = evaluate(labels)
+    out = report(path, result, ten_way=False)
     if args.by_project:
         print_by_project(result)
     if args.errors:
@@ -122,6 +164,126 @@ def main(argv: list[str] | None = None) -> int:
         start = time.perf_counter()
         evaluate(big)
         print(f"100k messages classified in {time.perf_counter() - start:.2f} s")
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Conventional-Commit repository
+# --------------------------------------------------------------------------------------------
+
+
+def repo_name(path: Path) -> str:
+    """`/x/.mirror/owner+name/repo` -> owner/name; else the directory's name."""
+    path = path.resolve()
+    for part in (path.name, path.parent.name):
+        if "+" in part:
+            return part.replace("+", "/", 1)
+    return path.name[:-4] if path.name.endswith(".git") else path.name
+
+
+def ingest(path: Path, name: str, cache: Path | None) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Commits and file changes reachable from HEAD, read by the pipeline's ingest."""
+    from types import SimpleNamespace
+
+    from exceeds_pipeline.ingest.incremental import read_commits
+
+    git_dir = Path(subprocess.run(["git", "-C", str(path), "rev-parse", "--absolute-git-dir"],
+                                  capture_output=True, text=True, check=True).stdout.strip())
+    head = subprocess.run(["git", "--git-dir", str(git_dir), "rev-parse", "HEAD"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    if cache is not None:
+        key = cache / f"{name.replace('/', '+')}-{head[:12]}"
+        if (key / "commits.parquet").exists():
+            return pl.read_parquet(key / "commits.parquet"), pl.read_parquet(key / "files.parquet")
+    shas = subprocess.run(["git", "--git-dir", str(git_dir), "rev-list", "HEAD"],
+                          capture_output=True, text=True, check=True).stdout.split()
+    # The pipeline's reader: commits git cannot read (objects missing from a snapshot) are skipped.
+    commits, files, skipped = read_commits(SimpleNamespace(git_dir=git_dir, name=name), shas, None)
+    if skipped:
+        print(f"({name}: {len(skipped)} unreadable commits skipped)")
+    if cache is not None:
+        key.mkdir(parents=True, exist_ok=True)
+        commits.write_parquet(key / "commits.parquet")
+        files.write_parquet(key / "files.parquet")
+    return commits, files
+
+
+def derive(commits: pl.DataFrame, file_changes: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+    """What the `history` assets compute: people and bots, languages and exclusions, links,
+    categories and work items. Returns (commits, work_items, links)."""
+    from exceeds_pipeline.classify.links import commit_links
+    from exceeds_pipeline.classify.work_items import assign_work_items
+    from exceeds_pipeline.enrich.exclusions import classify_exclusions
+    from exceeds_pipeline.enrich.languages import with_language
+    from exceeds_pipeline.history.tables import attach_people
+    from exceeds_pipeline.identity.people import resolve_people
+
+    people, identity_map = resolve_people(commits.lazy())
+    files = classify_exclusions(with_language(file_changes))
+    links = commit_links(commits)
+    table = categorize_commits(attach_people(commits, identity_map, people), files)
+    table, work_items = assign_work_items(table, links, files)
+    return table, work_items, links
+
+
+def stripped_history(path: Path, cache: Path | None) -> tuple[str, pl.DataFrame, pl.DataFrame]:
+    """(name, commits with the prefixes stripped and `label`/`conventional_type` (null for
+    untyped commits), file changes)."""
+    name = repo_name(path)
+    commits, files = ingest(path, name, cache)
+    labelled = label_conventional(commits).select("repo", "sha", "subject", "message", "label", "conventional_type")
+    commits = (
+        commits.join(labelled, on=["repo", "sha"], how="left", suffix="_stripped")
+        .with_columns(
+            pl.coalesce("subject_stripped", "subject").alias("subject"),
+            pl.coalesce("message_stripped", "message").alias("message"),
+        )
+        .drop("subject_stripped", "message_stripped")
+    )
+    return name, commits, files
+
+
+def run_repo(path: str, args: argparse.Namespace) -> dict:
+    started = time.perf_counter()
+    name, commits, files = stripped_history(Path(path), Path(args.cache) if args.cache else None)
+    table, work_items, _ = derive(commits, files)
+    scored = table.filter(pl.col("label").is_not_null() & ~pl.col("is_merge"))
+    if args.humans_only:
+        scored = scored.filter(~pl.col("is_bot"))
+    scored = scored.with_columns(fold(pl.col("category")).alias("predicted"), fold(pl.col("label")).alias("label3"))
+    typed = table.filter(~pl.col("is_merge")).select(pl.col("label").is_not_null().mean()).item()
+    print(f"({name}: {typed:.0%} of non-merge commits typed; {time.perf_counter() - started:.1f} s)")
+    out = report(name, scored, ten_way=True)
+    if args.errors:
+        wrong = scored.filter(pl.col("label3") != pl.col("predicted"))
+        wrong = wrong.sample(min(args.errors, wrong.height), seed=1, shuffle=True)
+        print("label <- predicted   subject (prefix stripped)")
+        for row in wrong.iter_rows(named=True):
+            print(f"{row['label']:>8} <- {row['category']:<8} {row['subject'][:110]}")
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("sources", nargs="+", help="labelled CSV files and/or Conventional-Commit repositories")
+    parser.add_argument("--errors", type=int, default=0, help="print this many misclassified commits")
+    parser.add_argument("--by-project", action="store_true", help="CSV: per-project, halves, leave-one-project-out")
+    parser.add_argument("--humans-only", action="store_true", help="repositories: leave out bot accounts")
+    parser.add_argument("--cache", help="directory for ingested repositories (Parquet, keyed by HEAD)")
+    parser.add_argument("--time", action="store_true", help="CSV: also time classification of 100k commits")
+    args = parser.parse_args(argv)
+    results = []
+    for source in args.sources:
+        try:
+            results.append(run_csv(source, args) if Path(source).is_file() else run_repo(source, args))
+        except Exception as exc:  # one unreadable repository (missing objects, ...) is reported, not fatal
+            print(f"== {source}: not measured: {exc}"[:400])
+        print()
+    if len(results) > 1:
+        print(f"{'source':<48}{'commits':>8}{'acc3':>8}{'kappa3':>8}{'agree10':>9}")
+        for r in results:
+            ten = f"{r['agreement10']:.3f}" if "agreement10" in r else "-"
+            print(f"{r['source'][:48]:<48}{r['commits']:>8}{r['accuracy3']:>8.3f}{r['kappa3']:>8.3f}{ten:>9}")
     return 0
 
 

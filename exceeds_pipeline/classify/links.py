@@ -37,6 +37,7 @@ LINKS_SCHEMA: dict[str, pl.DataType] = {
     "link_type": pl.String,
     "target_sha": pl.String,
     "evidence": pl.String,
+    "author_email": pl.String,
 }
 
 _SHA = r"[0-9a-fA-F]{7,40}"
@@ -55,38 +56,53 @@ SHA_PATTERNS: list[tuple[str, str]] = [
 # (`Revert "Revert "x""`) keep their inner quotes.
 SUBJECT_PATTERNS: list[tuple[str, str]] = [
     ("reverts", r'^\s*(?:\[[^\]]*\]\s*)*[Rr]evert\s+"(.+)"\s*(?:\(#\d+\))?\s*$'),
+    # Phabricator: `Revert D123: <subject>`.
+    ("reverts", r'(?i)^\s*(?:\[[^\]]*\]\s*)*revert\s+D\d+\s*:\s*(.+?)\s*$'),
+    # Free-form: `revert map/zip iterator related changes`, `Revert: <subject>`.
+    ("reverts", r'(?i)^\s*(?:\[[^\]]*\]\s*)*revert(?:s|ed|ing)?\s*:?\s+([^"\'#\s].*?)\s*$'),
     ("relands", r'(?i)^\s*(?:\[[^\]]*\]\s*)*(?:re-?land(?:ing|ed)?|reapply|reapplied|re-apply|redo|recommit)\s*:?\s+"(.+)"\s*(?:\(#\d+\))?\s*$'),
     ("relands", r'(?i)^\s*(?:re-?land(?:ing|ed)?|reapply|re-apply)\s*:\s+([^"].*?)\s*$'),
     ("relands", r'(?i)^\s*\[\s*re-?land(?:ed|ing)?\s*\]\s*:?\s*(.+?)\s*$'),
     ("relands", r'(?i)^\s*re-?land(?:ed|ing)?\s+([^"#\s].*?)\s*$'),
 ]
 
+# `Revert D123` (no subject): the commit whose `Differential Revision:` names D123.
+PHAB_REVERT = r"(?i)^\s*(?:\[[^\]]*\]\s*)*revert\s+(D\d+)\b"
+PHAB_DIFF = r"(?im)^differential revision:\s*(?:\n\s*)?(?:https?://\S*/)?(D\d+)\b"
+# `Revert #123`, `Revert #1, #2, #3`, `Revert PR #12`: the commits that carry those pull requests.
+PR_REVERT = r"(?i)^\s*revert(?:s|ed)?\s+(?:pr\s*|pull request\s*)?(#\d+(?:\s*(?:,|and)\s*#\d+)*)\s*(?:\(#\d+\))?\s*$"
 # `Relanding #123`, `Reland of #123`, `Re-land PR #123`.
 PR_RELAND = r"(?i)\bre-?land(?:s|ed|ing)?(?:\s+of)?\s+(?:pr\s*|pull request\s*)?#(\d+)\b"
 
 # Pull-request numbers of a commit, as GitHub writes them.
 PR_SUFFIX = r"\(#(\d+)\)\s*$"  # squash / rebase merges: `Subject (#123)`
-PR_MERGE = r"^Merge pull request #(\d+) from "  # merge commits
+PR_MERGE = r"^Merge pull request #(\d+)\b"  # merge commits, with or without `from <branch>`
 PR_RESOLVED = r"(?m)^Pull Request resolved: https?://\S+/pull/(\d+)"  # ghstack / Phabricator export
 
 
 def pr_number_expr(subject: pl.Expr, message: pl.Expr) -> pl.Expr:
     """The GitHub pull-request number a commit names for itself (Int64, null when none).
 
-    `Merge pull request #N from ...` (merge subject), a `(#N)` suffix on the subject, or a
+    `Merge pull request #N ...` (merge subject), a `(#N)` suffix on the subject, or a
     `Pull Request resolved: https://github.com/o/r/pull/N` line. `Differential Revision` (a
-    Phabricator review) is not a pull request.
+    Phabricator review) is not a pull request, and the `(#N)` that ends a Phabricator revert's
+    subject (`Revert D123: <subject> (#N)`) is the reverted change's, not the revert's.
     """
+    suffix = pl.when(subject.str.contains(PHAB_REVERT)).then(pl.lit(None, pl.String)).otherwise(
+        subject.str.extract(PR_SUFFIX, 1)
+    )
     return pl.coalesce(
         subject.str.extract(PR_MERGE, 1),
-        subject.str.extract(PR_SUFFIX, 1),
+        suffix,
         message.str.extract(PR_RESOLVED, 1),
     ).cast(pl.Int64, strict=False)
 
 
 def _normalise_subject(subject: pl.Expr) -> pl.Expr:
     return (
-        subject.str.replace(r"\s*\(#\d+\)\s*$", "")
+        subject.str.replace(r"(?:\s*\(#\d+\))+\s*$", "")
+        .str.replace(r'^\s*"(.*)"\s*$', "$1")
+        .str.replace(r"^(?:\s*\[[^\]\n]*\])+\s*", "")
         .str.replace_all(r"\s+", " ")
         .str.strip_chars()
         .str.to_lowercase()
@@ -106,12 +122,14 @@ def _base(commits: pl.DataFrame) -> pl.DataFrame:
     )
     message = pl.col("message") if "message" in cols else pl.lit(None, pl.String)
     subject = pl.col("subject") if "subject" in cols else message.str.extract(r"^([^\n]*)", 1)
+    email = pl.col("author_email") if "author_email" in cols else pl.lit(None, pl.String)
     return commits.select(
         pl.col("repo"),
         pl.col("sha").str.to_lowercase(),
         pl.coalesce(subject, message.str.extract(r"^([^\n]*)", 1), pl.lit("")).alias("subject"),
         pl.coalesce(message, subject, pl.lit("")).alias("message"),
         time.alias("time"),
+        email.alias("author_email"),
     )
 
 
@@ -158,15 +176,9 @@ def _latest_earlier(named: pl.DataFrame, base: pl.DataFrame, key: str) -> pl.Dat
     )
 
 
-def commit_links(commits: pl.DataFrame) -> pl.DataFrame:
-    """Links found in `commits` (needs repo, sha, message and/or subject; committed_at or
-    authored_at orders subject matches). Columns: repo, sha, link_type, target_sha, evidence."""
-    if commits.height == 0:
-        return _empty()
-    base = _base(commits)
-    shas = base.select("repo", "sha")
-
-    # 1. Shas written in the message.
+def _by_sha(base: pl.DataFrame) -> pl.DataFrame:
+    """Shas written in the message (`This reverts commit <sha>`, `Fixes: <sha>`, ...), resolved
+    to commits of the repository; shas from elsewhere are dropped (subjects may still match)."""
     found = []
     for link_type, pattern in SHA_PATTERNS:
         hits = base.select(
@@ -180,75 +192,184 @@ def commit_links(commits: pl.DataFrame) -> pl.DataFrame:
                     pl.col("evidence").str.extract(pattern, 1).alias("ref"),
                 )
             )
-    by_sha = resolve_prefixes(pl.concat(found), shas) if found else _empty().with_columns(pl.lit(None, pl.String).alias("ref"))
-    by_sha = by_sha.select("repo", "sha", "link_type", "target_sha", "evidence")
+    if not found:
+        return pl.DataFrame(schema={c: pl.String for c in ("repo", "sha", "link_type", "target_sha", "evidence")})
+    return resolve_prefixes(pl.concat(found), base.select("repo", "sha")).select(
+        "repo", "sha", "link_type", "target_sha", "evidence"
+    )
 
-    # 2. Subjects naming another commit's subject (only when no sha of that kind was given).
+
+def _named_subjects(base: pl.DataFrame) -> pl.DataFrame:
+    """Subjects that name another commit's subject: (repo, sha, time, link_type, evidence, _named);
+    the first pattern of SUBJECT_PATTERNS that matches, per commit and link type."""
     named = []
     for link_type, pattern in SUBJECT_PATTERNS:
-        hits = base.filter(pl.col("subject").str.contains(pattern)).select(
-            "repo", "sha", "time",
-            pl.lit(link_type).alias("link_type"),
-            pl.col("subject").alias("evidence"),
-            pl.col("subject").str.extract(pattern, 1).alias("_named"),
+        named.append(
+            base.filter(pl.col("subject").str.contains(pattern)).select(
+                "repo", "sha", "time",
+                pl.lit(link_type).alias("link_type"),
+                pl.col("subject").alias("evidence"),
+                pl.col("subject").str.extract(pattern, 1).alias("_named"),
+            )
         )
-        named.append(hits)
-    named_df = pl.concat(named).unique(["repo", "sha", "link_type"], keep="first", maintain_order=True)
-    have = by_sha.select("repo", "sha", "link_type").unique()
-    named_df = named_df.join(have, on=["repo", "sha", "link_type"], how="anti")
-    exact = _latest_earlier(named_df.rename({"_named": "subject"}), base, "subject")
-    missing = named_df.join(exact.select("repo", "sha", "link_type"), on=["repo", "sha", "link_type"], how="anti")
+    return pl.concat(named).unique(["repo", "sha", "link_type"], keep="first", maintain_order=True)
+
+
+def _by_subject(named: pl.DataFrame, base: pl.DataFrame) -> pl.DataFrame:
+    """The latest earlier commit with the named subject: exactly, else ignoring case, spacing,
+    surrounding quotes and trailing `(#N)`."""
+    exact = _latest_earlier(named.rename({"_named": "subject"}), base, "subject")
+    missing = named.join(exact.select("repo", "sha", "link_type"), on=["repo", "sha", "link_type"], how="anti")
     base_norm = base.with_columns(_normalise_subject(pl.col("subject")).alias("_norm"))
     loose = _latest_earlier(
         missing.with_columns(_normalise_subject(pl.col("_named")).alias("_norm")).drop("_named"),
         base_norm, "_norm",
     )
-    by_subject = pl.concat([exact, loose]).drop_nulls("target_sha")
+    return pl.concat([exact, loose]).drop_nulls("target_sha")
 
-    # 3. `Relanding #N`: the commit that carries pull request N.
+
+def _pr_carriers(base: pl.DataFrame) -> pl.DataFrame:
+    """(repo, _pr, target_sha): the earliest commit that names pull request N (its landing)."""
     prs = base.select("repo", "sha", "time", pr_number_expr(pl.col("subject"), pl.col("message")).alias("_pr"))
-    carriers = (
+    return (
         prs.drop_nulls("_pr")
         .sort("time", nulls_last=False)
         .group_by("repo", "_pr", maintain_order=True)
-        .first()  # the earliest commit that names the PR (the original landing)
+        .first()
         .select("repo", "_pr", pl.col("sha").alias("target_sha"))
     )
+
+
+def _by_pr(base: pl.DataFrame) -> pl.DataFrame:
+    """`Relanding #N` -> relands, `Revert #N, #M` -> reverts: the commits carrying those PRs."""
+    carriers = _pr_carriers(base)
     relanding = base.select(
-        "repo", "sha",
+        "repo", "sha", pl.lit("relands").alias("link_type"),
         pl.col("message").str.extract(PR_RELAND, 0).alias("evidence"),
         pl.col("message").str.extract(PR_RELAND, 1).cast(pl.Int64, strict=False).alias("_pr"),
     ).drop_nulls("_pr")
-    by_pr = relanding.join(carriers, on=["repo", "_pr"], how="inner").select(
-        "repo", "sha", pl.lit("relands").alias("link_type"), "target_sha", "evidence"
+    reverting = (
+        base.filter(pl.col("subject").str.contains(PR_REVERT))
+        .select(
+            "repo", "sha", pl.lit("reverts").alias("link_type"), pl.col("subject").alias("evidence"),
+            pl.col("subject").str.extract(PR_REVERT, 1).str.extract_all(r"\d+").alias("_pr"),
+        )
+        .explode("_pr", empty_as_null=False)
+        .with_columns(pl.col("_pr").cast(pl.Int64, strict=False))
+    )
+    return pl.concat([relanding, reverting]).join(carriers, on=["repo", "_pr"], how="inner").select(
+        "repo", "sha", "link_type", "target_sha", "evidence"
     )
 
-    cols = list(LINKS_SCHEMA)
-    links = pl.concat([df.select(cols).cast(LINKS_SCHEMA) for df in (by_sha, by_subject, by_pr)]).filter(pl.col("sha") != pl.col("target_sha"))
 
-    # A reland that names a revert (a Reapply is a revert of the revert) relands what that
-    # revert reverted.
-    reverts = links.filter(pl.col("link_type") == "reverts").select(
-        "repo", pl.col("sha").alias("target_sha"), pl.col("target_sha").alias("_original")
-    ).unique(["repo", "target_sha"], keep="first")
+def _by_phabricator(base: pl.DataFrame) -> pl.DataFrame:
+    """`Revert D123` -> the commit whose `Differential Revision:` is D123 (the earliest)."""
+    reverting = base.select(
+        "repo", "sha", pl.col("subject").alias("evidence"),
+        pl.col("subject").str.extract(PHAB_REVERT, 1).str.to_uppercase().alias("_diff"),
+    ).drop_nulls("_diff")
+    if reverting.height == 0:
+        return pl.DataFrame(schema={c: pl.String for c in ("repo", "sha", "link_type", "target_sha", "evidence")})
+    diffs = (
+        base.filter(~pl.col("subject").str.contains(r"(?i)^\s*revert\b"))
+        .select("repo", pl.col("sha").alias("target_sha"), "time",
+                pl.col("message").str.extract(PHAB_DIFF, 1).str.to_uppercase().alias("_diff"))
+        .drop_nulls("_diff")
+        .sort("time", nulls_last=False)
+        .unique(["repo", "_diff"], keep="first", maintain_order=True)
+    )
+    return reverting.join(diffs, on=["repo", "_diff"], how="inner").select(
+        "repo", "sha", pl.lit("reverts").alias("link_type"), "target_sha", "evidence"
+    )
+
+
+def _reland_of_revert(named: pl.DataFrame, found: pl.DataFrame) -> pl.DataFrame:
+    """A reland that matched no commit but names what an earlier revert named (`revert X
+    changes` ... `reland X changes`) relands what that revert reverted, or the revert itself
+    when that is unknown."""
+    relands = named.filter(pl.col("link_type") == "relands").join(
+        found.filter(pl.col("link_type") == "relands").select("repo", "sha"), on=["repo", "sha"], how="anti"
+    )
+    reverts = named.filter(pl.col("link_type") == "reverts").select(
+        "repo", pl.col("sha").alias("_rsha"), pl.col("time").alias("_rt"),
+        _normalise_subject(pl.col("_named")).alias("_norm"),
+    )
+    if relands.height == 0 or reverts.height == 0:
+        return pl.DataFrame(schema={c: pl.String for c in ("repo", "sha", "link_type", "target_sha", "evidence")})
+    joined = (
+        relands.with_columns(_normalise_subject(pl.col("_named")).alias("_norm"))
+        .join(reverts, on=["repo", "_norm"], how="inner")
+        .filter((pl.col("_rsha") != pl.col("sha")) & ((pl.col("_rt") <= pl.col("time")) | pl.col("_rt").is_null()))
+        .sort("_rt", nulls_last=False)
+        .group_by("repo", "sha", maintain_order=True)
+        .last()
+    )
+    return joined.select("repo", "sha", "link_type", pl.col("_rsha").alias("target_sha"), "evidence")
+
+
+MAX_REVERT_DEPTH = 8
+
+
+def revert_depths(links: pl.DataFrame) -> pl.DataFrame:
+    """(repo, sha, evidence, _original, _depth) for every reverting commit: follow `reverts`
+    links down to a commit that reverts nothing (the original change); depth 1 is a plain
+    revert, 2 a revert of a revert (a reland), 3 a revert of that, and so on."""
+    step = links.filter(pl.col("link_type") == "reverts").unique(["repo", "sha"], keep="first", maintain_order=True)
+    nxt = step.select("repo", pl.col("sha").alias("_original"), pl.col("target_sha").alias("_next"))
+    cur = step.select("repo", "sha", "evidence", pl.col("target_sha").alias("_original"), pl.lit(1).alias("_depth"))
+    for _ in range(MAX_REVERT_DEPTH):
+        moved = cur.join(nxt, on=["repo", "_original"], how="left")
+        if moved["_next"].null_count() == moved.height:
+            break
+        cur = moved.with_columns(
+            pl.coalesce("_next", "_original").alias("_original"),
+            (pl.col("_depth") + pl.col("_next").is_not_null().cast(pl.Int32)).alias("_depth"),
+        ).drop("_next")
+    return cur
+
+
+def commit_links(commits: pl.DataFrame) -> pl.DataFrame:
+    """Links found in `commits` (needs repo, sha, message and/or subject; committed_at or
+    authored_at orders subject matches). Columns: repo, sha, link_type, target_sha, evidence,
+    author_email (of the commit that reverts, fixes or relands)."""
+    if commits.height == 0:
+        return _empty()
+    base = _base(commits)
+    cols = ["repo", "sha", "link_type", "target_sha", "evidence"]
+    schema = {c: pl.String for c in cols}
+
+    by_sha = _by_sha(base)
+    found = pl.concat([by_sha.select(cols).cast(schema), _by_phabricator(base).cast(schema), _by_pr(base).cast(schema)])
+    # Subjects naming another commit: only where no sha/number of that kind was resolved.
+    named = _named_subjects(base)
+    unresolved = named.join(found.select("repo", "sha", "link_type").unique(), on=["repo", "sha", "link_type"], how="anti")
+    by_subject = _by_subject(unresolved, base)
+    found = pl.concat([found, by_subject.select(cols).cast(schema)])
+    found = pl.concat([found, _reland_of_revert(named, found).cast(schema)])
+    links = found.filter(pl.col("sha") != pl.col("target_sha"))
+
+    # Reverts of reverts: a revert at even depth (git's `Reapply`: a revert of a revert) relands
+    # the original change; at odd depth (a revert of a reapply) it reverts it again. A reland
+    # that names a revert relands what that revert reverted.
+    depth = revert_depths(links)
     links = (
-        links.join(reverts, on=["repo", "target_sha"], how="left")
+        links.join(depth.select("repo", pl.col("sha").alias("target_sha"), "_original", "_depth"),
+                   on=["repo", "target_sha"], how="left")
         .with_columns(
-            pl.when((pl.col("link_type") == "relands") & pl.col("_original").is_not_null())
+            pl.when((pl.col("link_type") == "relands") & pl.col("_original").is_not_null()
+                    & (pl.col("_depth") % 2 == 1))
             .then(pl.col("_original")).otherwise(pl.col("target_sha")).alias("target_sha")
         )
-        .drop("_original")
+        .select(cols)
     )
-    # `Reapply "x"` written by git also says `This reverts commit <revert>`: that is a revert of
-    # the revert, reported as both; the reland row carries the original.
-    reapply = (
-        links.filter(pl.col("link_type") == "reverts")
-        .join(reverts.rename({"_original": "_orig2"}), on=["repo", "target_sha"], how="inner")
-        .select("repo", "sha", pl.lit("relands").alias("link_type"), pl.col("_orig2").alias("target_sha"), "evidence")
+    reapply = depth.filter(pl.col("_depth") % 2 == 0).select(
+        "repo", "sha", pl.lit("relands").alias("link_type"), pl.col("_original").alias("target_sha"), "evidence"
     )
     links = pl.concat([links.select(cols), reapply.select(cols)]).filter(pl.col("sha") != pl.col("target_sha"))
+    authors = base.select("repo", "sha", "author_email").unique(["repo", "sha"])
     return (
         links.unique(["repo", "sha", "link_type", "target_sha"], keep="first", maintain_order=True)
+        .join(authors, on=["repo", "sha"], how="left")
         .select(list(LINKS_SCHEMA))
         .cast(LINKS_SCHEMA)
     )

@@ -10,7 +10,7 @@ Output: the commits (same rows, same order) with `work_item_id` (String) and `pr
 (Int64), and the work-item table with columns
 
     work_item_id, repo, person_id, category, title, first_at, last_at, commits,
-    lines_added, lines_deleted, pr_number
+    lines_added, lines_deleted, pr_number, reverted_by, relanded_by, later_reverted
 
 **Which commits are work.** Non-merge commits by non-bots. Merge commits are not work: a merge
 gets the work item of its pull request when that item exists, else null. Bot commits get null.
@@ -19,22 +19,29 @@ gets the work item of its pull request when that item exists, else null. Bot com
 
 1. *Same pull request* in the same repo. A commit's PR number comes from a `(#123)` subject
    suffix (squash/rebase merges), a `Pull Request resolved: https://.../pull/123` line, or from
-   the GitHub merge that brought it in: the commits reachable from the second parent of
-   `Merge pull request #123 from ...` and not from the mainline. That set is computed for every
-   merge at once by one walk of the first-parent chain, oldest first, visiting each commit once.
-   `Differential Revision:` lines are reviews, not pull requests.
-2. *Revert and reland*: a revert, what it reverts and the reland are one item (`reverts` and
-   `relands` links; `fixes` links are not: a fix of an older change is its own bug-fix item).
+   the merge that brought it in (`merge_pr_membership`): `Merge pull request #123` (with or
+   without `from ...`) or a merge titled `<PR title> (#123)`, also when the pull request was
+   merged into another branch first and reached the mainline by a later `Merge branch
+   'stable'` (merges nest; the innermost numbered one wins). `Differential Revision:` lines
+   are reviews, not pull requests; the `(#N)` ending a Phabricator revert names the reverted
+   change's PR. (`pr_edges`)
+2. *Revert and reland chains* (`reverts` / `relands` links, every form `links` knows), when
+   the revert or reland is by the change's own author: a revert by someone else (a sync
+   account, a colleague) is a link to the item, not part of its work or its lines. `fixes`
+   links do not join: a fix of an older change is its own item. (`revert_chain_edges`)
 3. *Numbered series* of one author in one repo: `[1/3]`, `[PATCH v2 2/5]`, `PATCH 2/5`,
-   `2/5:`, `(part 3)`, `part 2 of 4`; parts of the same series (same total, or same subject
-   once the part number is removed) no more than SERIES_GAP apart.
+   `2/5:`, `(part 3)`, `part 2 of 4`, `(72/92)`; parts of the same series (same total, or same
+   subject once the part number is removed) no more than SERIES_GAP apart; open-ended `[k/N]`
+   parts join when each is the next number. (`series_edges`)
 4. *Closely related consecutive commits* of one author in one repo: consecutive commits (by
    author time) of the same person, no more than RELATED_GAP (48 hours) apart, neither in a
    pull request (a PR is its own item), AND evidently related: the same component tag or
    conventional scope (`[dynamo]`, `feat(parser):`, `parser:`), or at least one changed file in
    common (ignoring changelogs, lock files and similar files everyone touches), or strongly
    overlapping subject words (at least two shared content words and a Jaccard overlap of at
-   least 0.5). Two unrelated commits on the same day stay two items.
+   least 0.5). Two unrelated commits on the same day stay two items. (`related_edges`)
+
+One union-find over the four edge kinds gives the items.
 
 **Item fields.** `work_item_id` is `<repo>#pr-<N>` when the item has a pull request (the PR of
 its earliest commit) and `<repo>@<first 12 hex of its earliest commit>` otherwise: stable across
@@ -43,15 +50,22 @@ the earliest commit's author). `category`:
 
 - revert commits are set aside (an item made only of reverts is `revert`); so a revert + reland
   item takes the category of the original change;
+- a merged branch whose name is a label (`fix/...`, `hotfix-...`, `feature/...`, `docs/...`)
+  decides; then the pull request's title when it reads as a feature or a fix (unless the
+  commits only touched docs, tests or build files);
 - if the earliest remaining commit is a feature or a bug fix, that is the item's category: what
   the change set out to do (a feature stays a feature when a fix follows inside it);
 - otherwise the most common category among the remaining commits, ties broken by significance:
   feature, bug, perf, refactor, docs, test, build, chore, other.
 
-`title`: the pull request's title when a GitHub merge carries it (the first body line of
-`Merge pull request #N`), else the subject of the earliest non-revert commit with tags,
+`title`: the pull request's title when a merge carries it (the first body line of `Merge pull
+request #N`, or a merge titled `<title> (#N)`), else the subject of the earliest non-revert commit with tags,
 conventional prefix, series numbering and `(#N)` removed. `first_at`/`last_at`: earliest and
 latest author time; `commits`, `lines_added`, `lines_deleted`: over the item's commits.
+
+`reverted_by` / `later_reverted` (`chain_status`): the reverts of the item's commits that come
+after its last landing (the original or a reland, by anyone); empty / false when the change
+landed again in the end. `relanded_by`: the relands of the change.
 """
 
 from __future__ import annotations
@@ -79,23 +93,31 @@ WORK_ITEMS_SCHEMA: dict[str, pl.DataType] = {
     "lines_added": pl.Int64,
     "lines_deleted": pl.Int64,
     "pr_number": pl.Int64,
+    "reverted_by": pl.List(pl.String),
+    "relanded_by": pl.List(pl.String),
+    "later_reverted": pl.Boolean,
 }
 
 # Numbered series: (regex over the subject; group "k" = part, "n" = total when given).
 _SERIES = (
-    r"(?i)\[(?:[a-z ]*patch[a-z ]*\s+)?(?:v\d+\s+)?(?P<k1>\d{1,3})\s*/\s*(?P<n1>\d{1,3})\]"
+    r"(?i)\[(?:[a-z ]*patch[a-z ]*\s+)?(?:v\d+\s+)?(?P<k1>\d{1,3})\s*/\s*(?P<n1>\d{1,3}|n)\]"
     r"|^\s*patch\s+(?:v\d+\s+)?(?P<k2>\d{1,3})/(?P<n2>\d{1,3})\b"
-    r"|^\s*(?P<k3>\d{1,3})/(?P<n3>\d{1,3})\s*[:\-]"
+    r"|^\s*(?P<k3>\d{1,3})/(?P<n3>\d{1,3}|n)\s*[:\-]"
     r"|\(\s*(?:part|pt\.?)\s*(?P<k4>\d{1,3})(?:\s*(?:of|/)\s*(?P<n4>\d{1,3}))?\s*\)"
     r"|\bpart\s+(?P<k5>\d{1,3})(?:\s+of\s+(?P<n5>\d{1,3}))?\b"
+    r"|\(\s*(?P<k6>\d{1,3})\s*/\s*(?P<n6>\d{1,3}|n)\s*\)"
+    r"|\b(?P<k7>\d{1,3})\s*/\s*(?P<n7>n)\b"
 )
 _SERIES_STRIP = (
-    r"(?i)\[(?:[a-z ]*patch[a-z ]*\s+)?(?:v\d+\s+)?\d{1,3}\s*/\s*\d{1,3}\]\s*"
+    r"(?i)\[(?:[a-z ]*patch[a-z ]*\s+)?(?:v\d+\s+)?\d{1,3}\s*/\s*(?:\d{1,3}|n)\]\s*"
     r"|^\s*patch\s+(?:v\d+\s+)?\d{1,3}/\d{1,3}\s*:?\s*"
-    r"|^\s*\d{1,3}/\d{1,3}\s*[:\-]\s*"
+    r"|^\s*\d{1,3}/(?:\d{1,3}|n)\s*[:\-]\s*"
     r"|\s*\(\s*(?:part|pt\.?)\s*\d{1,3}(?:\s*(?:of|/)\s*\d{1,3})?\s*\)"
     r"|,?\s*\bpart\s+\d{1,3}(?:\s+of\s+\d{1,3})?\b"
+    r"|\s*\(\s*\d{1,3}\s*/\s*(?:\d{1,3}|n)\s*\)"
+    r"|\s*\b\d{1,3}\s*/\s*n\b"
 )
+_SERIES_GROUPS = 7
 
 _GENERIC_TAGS = r"(?i)^(?:wip|rfc|draft|patch.*|v\d+|\d+\s*/\s*\d+|resend|reland|re-land|revert|nfc|nfci|skip ci|ci skip|minor|trivial|hotfix|fix|bug|feature|test|tests|docs?)$"
 _CONV_SCOPE = r"^\s*[A-Za-z]+\(([^)\n]{1,60})\)!?:"
@@ -146,58 +168,97 @@ def _component(subject: pl.Expr) -> pl.Expr:
 # --------------------------------------------------------------------------------------------
 
 
-def merge_pr_membership(commits: pl.DataFrame) -> pl.DataFrame:
-    """(repo, sha, merge_pr): for every commit brought in by a `Merge pull request #N` merge
-    (reachable from its second parent and not from the mainline), N.
+# The branch a merge brings in: `Merge pull request #N from owner/branch`, `Merge branch 'x'`,
+# `Merge remote-tracking branch 'origin/x'`.
+MERGED_BRANCH = (
+    r"^Merge pull request #\d+ from [^/\s]+/(\S+)"
+    r"|^Merge (?:remote-tracking )?branch '(?:origin/)?([^']+)'"
+)
 
-    One walk per repository over the first-parent chain from the tip, oldest first; each
-    commit is visited once (O(commits + parent edges)). Only repositories that have such merges
-    are walked. Parents outside the frame (shallow clones, windows) are ignored.
+
+def merge_pr_membership(commits: pl.DataFrame) -> pl.DataFrame:
+    """(repo, sha, merge_pr, merge_branch): for every commit brought in by a merge (reachable
+    from one of its other parents and not from the chain it was merged into), the pull request
+    number and the branch name of the innermost merge that brought it in.
+
+    Merges nest: a pull request merged into `stable` (`Merge pull request #N from x/fix`) and
+    `stable` merged into `main` later (`Merge branch 'stable'`) keep N for the pull request's
+    commits. Each side branch is walked as its own first-parent chain, oldest first; commits
+    inside a pull request branch that no inner merge claims (a `Merge branch 'main' into topic`
+    brings nothing new: main's commits were seen first) inherit the enclosing number.
+
+    Every commit is visited once (O(commits + parent edges)). Parents outside the frame
+    (shallow clones, windows) are ignored.
     """
-    out_schema = {"repo": pl.String, "sha": pl.String, "merge_pr": pl.Int64}
+    out_schema = {"repo": pl.String, "sha": pl.String, "merge_pr": pl.Int64, "merge_branch": pl.String}
     prs = commits.select(
         "repo", "sha", "parents", "is_merge",
-        pl.col("subject").str.extract(PR_MERGE, 1).cast(pl.Int64, strict=False).alias("_pr"),
+        # `Merge pull request #N ...`, or a merge titled with its pull request (`Title (#N)`).
+        pl.when(pl.col("is_merge").fill_null(False))
+        .then(pr_number_expr(pl.col("subject"), pl.col("message") if "message" in commits.columns
+                             else pl.lit(None, pl.String))).alias("_pr"),
+        pl.coalesce(
+            pl.col("subject").str.extract(MERGED_BRANCH, 1), pl.col("subject").str.extract(MERGED_BRANCH, 2)
+        ).alias("_branch"),
         pl.col("committed_at"),
     )
-    repos = prs.filter(pl.col("is_merge") & pl.col("_pr").is_not_null())["repo"].unique().to_list()
+    repos = prs.filter(pl.col("is_merge").fill_null(False))["repo"].unique().to_list()
     rows_repo: list[str] = []
     rows_sha: list[str] = []
-    rows_pr: list[int] = []
+    rows_pr: list[int | None] = []
+    rows_branch: list[str | None] = []
     for repo in repos:
         part = prs.filter(pl.col("repo") == repo).sort("committed_at", nulls_last=False)
         shas = part["sha"].to_list()
         index = {sha: i for i, sha in enumerate(shas)}
         parents = [[index[p] for p in (ps or []) if p in index] for ps in part["parents"].to_list()]
         pr_of = part["_pr"].to_list()
+        branch_of = part["_branch"].to_list()
         has_child = bytearray(len(shas))
         for ps in parents:
             for p in ps:
                 has_child[p] = 1
         seen = bytearray(len(shas))
-        # Tips oldest first, so a newer tip's walk stops where an older one's began.
-        for tip in (i for i in range(len(shas)) if not has_child[i]):
-            chain = []
-            node = tip
+
+        def chain(start: int) -> list[int]:
+            """First-parent chain from `start` down to the first seen commit, oldest first."""
+            out = []
+            node = start
             while node is not None and not seen[node]:
-                chain.append(node)
+                out.append(node)
                 node = parents[node][0] if parents[node] else None
-            for node in reversed(chain):
+            out.reverse()
+            return out
+
+        # Tips oldest first, so a newer tip's walk stops where an older one's began. A stack of
+        # (chain, position, number, branch) replaces recursion into side branches.
+        for tip in (i for i in range(len(shas)) if not has_child[i]):
+            stack = [(chain(tip), 0, None, None)]
+            while stack:
+                nodes, pos, number, branch = stack.pop()
+                if pos >= len(nodes):
+                    continue
+                node = nodes[pos]
+                stack.append((nodes, pos + 1, number, branch))
+                if seen[node]:
+                    continue
                 seen[node] = 1
-                number = pr_of[node]
-                for side in parents[node][1:]:
-                    stack = [side]
-                    while stack:
-                        x = stack.pop()
-                        if seen[x]:
-                            continue
-                        seen[x] = 1
-                        if number is not None:
-                            rows_repo.append(repo)
-                            rows_sha.append(shas[x])
-                            rows_pr.append(number)
-                        stack.extend(parents[x])
-    return pl.DataFrame({"repo": rows_repo, "sha": rows_sha, "merge_pr": rows_pr}, schema=out_schema)
+                if number is not None or branch is not None:
+                    rows_repo.append(repo)
+                    rows_sha.append(shas[node])
+                    rows_pr.append(number)
+                    rows_branch.append(branch)
+                sides = parents[node][1:]
+                if sides:
+                    inner_number = pr_of[node] if pr_of[node] is not None else number
+                    inner_branch = branch_of[node] if branch_of[node] is not None else branch
+                    # Last side first on the stack's top... push in reverse so the first side
+                    # is walked first.
+                    for side in reversed(sides):
+                        stack.append((chain(side), 0, inner_number, inner_branch))
+    return pl.DataFrame(
+        {"repo": rows_repo, "sha": rows_sha, "merge_pr": rows_pr, "merge_branch": rows_branch}, schema=out_schema
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -238,119 +299,156 @@ def _consecutive_pairs(df: pl.DataFrame, by: list[str]) -> pl.DataFrame:
     ).filter(pl.col("_same"))
 
 
-def assign_work_items(
-    commits: pl.DataFrame, links: pl.DataFrame, file_changes: pl.DataFrame
-) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Group commits into work items; see the module docstring for the rules."""
-    cols = commits.columns
-    is_bot = pl.col("is_bot").fill_null(False) if "is_bot" in cols else pl.lit(False)
-    df = commits.with_row_index("_row").with_columns(
-        pr_number_expr(pl.col("subject"), pl.col("message")).alias("_own_pr"),
-        (~pl.col("is_merge").fill_null(False) & ~is_bot).alias("_work"),
-        pl.col("authored_at").alias("_t"),
+_PAIRS = {"_a": pl.UInt32, "_b": pl.UInt32}
+
+
+def _no_pairs() -> pl.DataFrame:
+    return pl.DataFrame(schema=_PAIRS)
+
+
+def pr_edges(work: pl.DataFrame) -> pl.DataFrame:
+    """Commits of the same pull request in the same repository."""
+    rows = work.filter(pl.col("pr_number").is_not_null()).sort("repo", "pr_number", "_t", "_n")
+    return _consecutive_pairs(rows, ["repo", "pr_number"]).select("_a", "_b")
+
+
+def revert_chain_edges(work: pl.DataFrame, links: pl.DataFrame) -> pl.DataFrame:
+    """A change with its reverts and relands, when they are by the change's own author: a revert
+    or reland by someone else is a link to the item (commit_links), not part of it."""
+    if links is None or links.height == 0:
+        return _no_pairs()
+    node = work.select("repo", "sha", "_n", "person_id")
+    chain = links.filter(pl.col("link_type").is_in(["reverts", "relands"]))
+    return (
+        chain.join(node.rename({"_n": "_a", "person_id": "_pa"}), on=["repo", "sha"], how="inner")
+        .join(node.rename({"sha": "target_sha", "_n": "_b", "person_id": "_pb"}), on=["repo", "target_sha"], how="inner")
+        .filter(pl.col("_pa") == pl.col("_pb"))
+        .select("_a", "_b")
     )
-    members = merge_pr_membership(commits)
-    df = df.join(members, on=["repo", "sha"], how="left").sort("_row")
-    # A commit's own claim first, else the PR merge that brought it in (merges inside a PR
-    # branch, such as `Merge branch 'main' into topic`, belong to that PR too).
-    df = df.with_columns(pl.coalesce("_own_pr", "merge_pr").alias("pr_number"))
 
-    work = (
-        df.filter(pl.col("_work"))
-        .sort("repo", "_t", "sha")
-        .with_row_index("_n")
-        .with_columns(_component(pl.col("subject")).alias("_component"))
-    )
-    n = work.height
-    edges_a: list[int] = []
-    edges_b: list[int] = []
 
-    def add(pairs: pl.DataFrame) -> None:
-        if pairs.height:
-            edges_a.extend(pairs["_a"].to_list())
-            edges_b.extend(pairs["_b"].to_list())
-
-    # 1. Same pull request.
-    pr_rows = work.filter(pl.col("pr_number").is_not_null()).sort("repo", "pr_number", "_t", "_n")
-    add(_consecutive_pairs(pr_rows, ["repo", "pr_number"]))
-
-    # 2. Reverts and relands.
-    if links.height:
-        node = work.select("repo", "sha", "_n")
-        rl = links.filter(pl.col("link_type").is_in(["reverts", "relands"]))
-        pairs = (
-            rl.join(node.rename({"_n": "_a"}), on=["repo", "sha"], how="inner")
-            .join(node.rename({"sha": "target_sha", "_n": "_b"}), on=["repo", "target_sha"], how="inner")
-        )
-        add(pairs)
-
-    # 3. Numbered series.
+def series_edges(work: pl.DataFrame) -> pl.DataFrame:
+    """Parts of a numbered series (`[2/5]`, `PATCH 2/5`, `(part 3)`) of one author in one repo:
+    same total (or same subject once the number is removed), at most SERIES_GAP apart."""
     series = work.with_columns(pl.col("subject").str.extract_groups(_SERIES).alias("_s")).unnest("_s")
-    k = pl.coalesce([pl.col(f"k{i}") for i in range(1, 6)]).cast(pl.Int64, strict=False)
-    total = pl.coalesce([pl.col(f"n{i}") for i in range(1, 6)]).cast(pl.Int64, strict=False)
-    stem = pl.col("subject").str.replace_all(_SERIES_STRIP, "").str.to_lowercase().str.strip_chars()
-    series = series.with_columns(k.alias("_k"), total.alias("_total"), stem.alias("_stem")).filter(
-        pl.col("_k").is_not_null() & ((pl.col("_total").is_null()) | ((pl.col("_total") >= 2) & (pl.col("_k") <= pl.col("_total"))))
-    )
+    k = pl.coalesce([pl.col(f"k{i}") for i in range(1, _SERIES_GROUPS + 1)]).cast(pl.Int64, strict=False)
+    total_text = pl.coalesce([pl.col(f"n{i}") for i in range(1, _SERIES_GROUPS + 1)]).str.to_lowercase()
+    stem = _title(pl.col("subject")).str.to_lowercase().str.strip_chars()
     series = series.with_columns(
-        pl.when(pl.col("_total").is_not_null()).then(pl.format("of {}", pl.col("_total"))).otherwise(pl.col("_stem")).alias("_series")
+        k.alias("_k"), total_text.cast(pl.Int64, strict=False).alias("_total"),
+        (total_text == "n").fill_null(False).alias("_open"), stem.alias("_stem"),
+    ).filter(
+        pl.col("_k").is_not_null()
+        & (pl.col("_total").is_null() | ((pl.col("_total") >= 2) & (pl.col("_k") <= pl.col("_total"))))
+    )
+    # `[k/N]` (length not known yet): parts of one author in order, each the next number.
+    series = series.with_columns(
+        pl.when(pl.col("_total").is_not_null()).then(pl.format("of {}", pl.col("_total")))
+        .when(pl.col("_open")).then(pl.lit("of n"))
+        .otherwise(pl.col("_stem")).alias("_series")
     ).sort("repo", "person_id", "_series", "_t", "_n")
-    add(_consecutive_pairs(series, ["repo", "person_id", "_series"]).filter(pl.col("_gap") <= SERIES_GAP))
+    pairs = _consecutive_pairs(
+        series.with_columns(pl.col("_k").shift(1).over("repo", "person_id", "_series").alias("_prev_k")),
+        ["repo", "person_id", "_series"],
+    ).filter(pl.col("_gap") <= SERIES_GAP)
+    pairs = pairs.filter(~pl.col("_open") | (pl.col("_k") == pl.col("_prev_k") + 1))
+    return pairs.select("_a", "_b")
 
-    # 4. Closely related consecutive commits of one author.
-    stream = work.sort("repo", "person_id", "_t", "_n")
-    stream = stream.with_columns(
+
+def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
+    """Consecutive commits of one author, at most RELATED_GAP apart, neither in a pull request,
+    and evidently related: same component, a shared file, or strongly overlapping subjects."""
+    stream = work.sort("repo", "person_id", "_t", "_n").with_columns(
         pl.col("pr_number").shift(1).alias("_prev_pr"),
         pl.col("_component").shift(1).alias("_prev_component"),
     )
     cand = _consecutive_pairs(stream, ["repo", "person_id"]).filter(
         (pl.col("_gap") <= RELATED_GAP) & pl.col("pr_number").is_null() & pl.col("_prev_pr").is_null()
     )
-    if cand.height:
-        same_component = cand.filter(
-            pl.col("_component").is_not_null() & (pl.col("_component") == pl.col("_prev_component"))
-        ).select("_a", "_b")
-        pair_ids = cand.select("repo", "_a", "_b")
-        sha_of = work.select("_n", "sha")
-        files = pl.DataFrame(schema={"_a": pl.UInt32, "_b": pl.UInt32})
-        if file_changes is not None and file_changes.height:
-            fc = (
-                file_changes.select("repo", "sha", "path")
-                .filter(~pl.col("path").fill_null("").str.contains(GENERIC_FILES))
-                .unique()
-            )
-            pa = pair_ids.join(sha_of.rename({"_n": "_a", "sha": "sha_a"}), on="_a").join(
-                sha_of.rename({"_n": "_b", "sha": "sha_b"}), on="_b"
-            )
-            left = pa.join(fc.rename({"sha": "sha_a"}), on=["repo", "sha_a"], how="inner")
-            files = left.join(
-                fc.rename({"sha": "sha_b"}), on=["repo", "sha_b", "path"], how="semi"
-            ).select("_a", "_b").unique()
-        words = work.select(
-            "_n",
-            _title(pl.col("subject")).str.to_lowercase().str.extract_all(r"[a-z][a-z0-9_]{2,}").list.unique().alias("_w"),
-        ).explode("_w", empty_as_null=False).filter(~pl.col("_w").is_in(_STOPWORDS))
-        counts = words.group_by("_n").agg(pl.len().alias("_cnt"))
-        shared = (
-            pair_ids.join(words.rename({"_n": "_a"}), on="_a", how="inner")
-            .join(words.rename({"_n": "_b"}), on=["_b", "_w"], how="inner")
-            .group_by("_a", "_b").agg(pl.len().alias("_shared"))
-            .join(counts.rename({"_n": "_a", "_cnt": "_ca"}), on="_a")
-            .join(counts.rename({"_n": "_b", "_cnt": "_cb"}), on="_b")
+    if cand.height == 0:
+        return _no_pairs()
+    same_component = cand.filter(
+        pl.col("_component").is_not_null() & (pl.col("_component") == pl.col("_prev_component"))
+    ).select("_a", "_b")
+    pair_ids = cand.select("repo", "_a", "_b")
+    sha_of = work.select("_n", "sha")
+    files = _no_pairs()
+    if file_changes is not None and file_changes.height:
+        fc = (
+            file_changes.select("repo", "sha", "path")
+            .filter(~pl.col("path").fill_null("").str.contains(GENERIC_FILES))
+            .unique()
         )
-        similar = shared.filter(
-            (pl.col("_shared") >= 2)
-            & (pl.col("_shared") / (pl.col("_ca") + pl.col("_cb") - pl.col("_shared")) >= 0.5)
-        ).select("_a", "_b")
-        add(pl.concat([same_component, files.cast({"_a": pl.UInt32, "_b": pl.UInt32}), similar.cast({"_a": pl.UInt32, "_b": pl.UInt32})]))
+        pa = pair_ids.join(sha_of.rename({"_n": "_a", "sha": "sha_a"}), on="_a").join(
+            sha_of.rename({"_n": "_b", "sha": "sha_b"}), on="_b"
+        )
+        left = pa.join(fc.rename({"sha": "sha_a"}), on=["repo", "sha_a"], how="inner")
+        files = left.join(fc.rename({"sha": "sha_b"}), on=["repo", "sha_b", "path"], how="semi").select("_a", "_b").unique()
+    words = work.select(
+        "_n",
+        _title(pl.col("subject")).str.to_lowercase().str.extract_all(r"[a-z][a-z0-9_]{2,}").list.unique().alias("_w"),
+    ).explode("_w", empty_as_null=False).filter(~pl.col("_w").is_in(_STOPWORDS))
+    counts = words.group_by("_n").agg(pl.len().alias("_cnt"))
+    shared = (
+        pair_ids.join(words.rename({"_n": "_a"}), on="_a", how="inner")
+        .join(words.rename({"_n": "_b"}), on=["_b", "_w"], how="inner")
+        .group_by("_a", "_b").agg(pl.len().alias("_shared"))
+        .join(counts.rename({"_n": "_a", "_cnt": "_ca"}), on="_a")
+        .join(counts.rename({"_n": "_b", "_cnt": "_cb"}), on="_b")
+    )
+    similar = shared.filter(
+        (pl.col("_shared") >= 2)
+        & (pl.col("_shared") / (pl.col("_ca") + pl.col("_cb") - pl.col("_shared")) >= 0.5)
+    ).select("_a", "_b")
+    return pl.concat([same_component.cast(_PAIRS), files.cast(_PAIRS), similar.cast(_PAIRS)])
 
-    roots = _components(n, edges_a, edges_b)
+
+def _work_frame(commits: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(all commits with _row, _own_pr, pr_number, merge_branch, _work; the work commits sorted
+    by repo and time with _n and _component)."""
+    cols = commits.columns
+    is_bot = pl.col("is_bot").fill_null(False) if "is_bot" in cols else pl.lit(False)
+    df = commits.drop([c for c in ("work_item_id", "pr_number", "merge_branch") if c in cols]).with_row_index("_row").with_columns(
+        pr_number_expr(pl.col("subject"), pl.col("message")).alias("_own_pr"),
+        (~pl.col("is_merge").fill_null(False) & ~is_bot).alias("_work"),
+        pl.col("authored_at").alias("_t"),
+        is_bot.alias("_bot"),
+    )
+    members = merge_pr_membership(commits)
+    df = df.join(members, on=["repo", "sha"], how="left").sort("_row")
+    # A commit's own claim first, else the PR merge that brought it in (merges inside a PR
+    # branch, such as `Merge branch 'main' into topic`, belong to that PR too).
+    df = df.with_columns(pl.coalesce("_own_pr", "merge_pr").alias("pr_number"))
+    work = (
+        df.filter(pl.col("_work"))
+        .sort("repo", "_t", "sha")
+        .with_row_index("_n")
+        .with_columns(_component(pl.col("subject")).alias("_component"))
+    )
+    return df, work
+
+
+def assign_work_items(
+    commits: pl.DataFrame, links: pl.DataFrame, file_changes: pl.DataFrame
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Group commits into work items; see the module docstring for the rules.
+
+    Returns (commits with work_item_id and pr_number, work items)."""
+    cols = commits.columns
+    df, work = _work_frame(commits)
+    edges = pl.concat([
+        pr_edges(work).cast(_PAIRS),
+        revert_chain_edges(work, links).cast(_PAIRS),
+        series_edges(work).cast(_PAIRS),
+        related_edges(work, file_changes).cast(_PAIRS),
+    ])
+    roots = _components(work.height, edges["_a"].to_list(), edges["_b"].to_list())
     work = work.with_columns(pl.Series("_root", roots, dtype=pl.UInt32))
     items, work = _items(work, df, links)
 
     # Merge commits: the item of their pull request, when there is one.
     merge_items = (
-        df.filter(pl.col("is_merge").fill_null(False) & pl.col("pr_number").is_not_null() & ~is_bot)
+        df.filter(pl.col("is_merge").fill_null(False) & pl.col("pr_number").is_not_null() & ~pl.col("_bot"))
         .select("_row", "repo", "pr_number")
         .join(items.select("repo", "pr_number", "work_item_id").drop_nulls("pr_number").unique(["repo", "pr_number"]),
               on=["repo", "pr_number"], how="inner")
@@ -423,23 +521,41 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame) -> tuple[p
         pl.col("person_id").first().alias("_any_person"), pl.col("subject").first().alias("_any_subject")
     )
     # PR titles from GitHub merge bodies: `Merge pull request #N from x\n\n<title>`.
+    # PR titles: `Merge pull request #N from x\n\n<title>`, or a merge titled `<title> (#N)`.
+    merges = df.filter(pl.col("is_merge").fill_null(False) & pl.col("_own_pr").is_not_null())
     pr_titles = (
-        df.filter(pl.col("is_merge").fill_null(False) & pl.col("_own_pr").is_not_null())
-        .select(
+        merges.select(
             "repo", pl.col("_own_pr").alias("pr_number"),
-            pl.col("message").str.extract(r"^[^\n]*\n\s*\n([^\n]+)", 1).str.strip_chars().alias("_pr_title"),
+            pl.when(pl.col("subject").str.contains(r"^Merge\b"))
+            .then(pl.col("message").str.extract(r"^[^\n]*\n\s*\n([^\n]+)", 1))
+            .otherwise(pl.col("subject").str.replace(r"\s*\(#\d+\)\s*$", ""))
+            .str.strip_chars().alias("_pr_title"),
         )
-        .drop_nulls("_pr_title")
+        .filter(pl.col("_pr_title").str.len_chars() > 0)
         .unique(["repo", "pr_number"], keep="first")
     )
+    pr_titles = pr_titles.with_columns(_text_categories(pl.col("_pr_title"), pr_titles).alias("_title_cat"))
+    branches = (
+        work.filter(~pl.col("_is_revert")).group_by("_root")
+        .agg(pl.col("merge_branch").drop_nulls().first().alias("_branch"))
+        .with_columns(branch_category(pl.col("_branch")).alias("_branch_cat"))
+    ) if "merge_branch" in work.columns else pl.DataFrame(schema={"_root": pl.UInt32, "_branch_cat": pl.String})
     items = (
         first.join(lead, on="_root", how="left")
         .join(counts, on="_root", how="left")
         .join(people, on="_root", how="left")
         .join(everyone, on="_root", how="left")
         .join(pr_titles, on=["repo", "pr_number"], how="left")
+        .join(branches.select("_root", "_branch_cat"), on="_root", how="left")
         .with_columns(
+            # A repository's own label (the merged branch's `fix/`, `feature/`) first, then
+            # the pull request's title when it reads as a feature or a fix, then the commits.
             pl.when(pl.col("_all_reverts")).then(pl.lit("revert"))
+            .when(pl.col("_branch_cat").is_not_null()).then(pl.col("_branch_cat"))
+            # ... unless its commits only touched docs, tests or build files.
+            .when(pl.col("_title_cat").is_in(["feature", "bug"])
+                  & ~pl.col("_common_cat").is_in(["docs", "test", "build"]).fill_null(False))
+            .then(pl.col("_title_cat"))
             .when(pl.col("_first_cat").is_in(["feature", "bug"])).then(pl.col("_first_cat"))
             .otherwise(pl.coalesce("_common_cat", pl.lit("other")))
             .alias("category"),
@@ -451,5 +567,103 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame) -> tuple[p
         )
     )
     ids = items.select("_root", "work_item_id")
+    items = items.join(chain_status(work, links, df), on="_root", how="left").with_columns(
+        pl.col("reverted_by").fill_null(pl.lit([], pl.List(pl.String))),
+        pl.col("relanded_by").fill_null(pl.lit([], pl.List(pl.String))),
+        pl.col("later_reverted").fill_null(False),
+    )
     items = items.select(list(WORK_ITEMS_SCHEMA)).cast(WORK_ITEMS_SCHEMA).sort("first_at", "work_item_id")
     return items, work.join(ids, on="_root", how="left")
+
+
+# A merged branch's name as a label: `fix/…`, `bugfix-…`, `hotfix/…`, `feature/…`, `feat-…`.
+BRANCH_LABELS = (
+    (r"(?i)^(?:[^/]+/)?(?:fix|fixes|bugfix|bug|hotfix)(?:[/_-]|$)", "bug"),
+    (r"(?i)^(?:[^/]+/)?(?:feat|feature|features)(?:[/_-]|$)", "feature"),
+    (r"(?i)^(?:[^/]+/)?(?:docs?)(?:[/_-]|$)", "docs"),
+    (r"(?i)^(?:[^/]+/)?(?:refactor|cleanup)(?:[/_-]|$)", "refactor"),
+    (r"(?i)^(?:[^/]+/)?(?:perf)(?:[/_-]|$)", "perf"),
+)
+
+
+def branch_category(branch: pl.Expr) -> pl.Expr:
+    """The category a merged branch's name declares, else null."""
+    out = pl.lit(None, pl.String)
+    for pattern, cat in reversed(BRANCH_LABELS):
+        out = pl.when(branch.str.contains(pattern)).then(pl.lit(cat)).otherwise(out)
+    return out
+
+
+def _text_categories(text: pl.Expr, frame: pl.DataFrame) -> pl.Series:
+    """The category of each row's text (a PR title) read as a commit subject."""
+    from exceeds_pipeline.classify.categories import categorize_commits
+
+    if frame.height == 0:
+        return pl.Series([], dtype=pl.String)
+    titles = frame.select(text.alias("subject"), text.alias("message"))
+    return categorize_commits(titles, None)["category"]
+
+
+def chain_status(work: pl.DataFrame, links: pl.DataFrame, everything: pl.DataFrame) -> pl.DataFrame:
+    """Per item (`_root`): reverted_by, relanded_by, later_reverted.
+
+    The reverts that name one of the item's commits and the relands of the item's change (by
+    anyone: `relands` links to an item commit, and the item's own reland commits) are ordered by
+    commit time. The change is *later reverted* when a revert comes after its last landing (the
+    original or a reland); then `reverted_by` lists the reverts after that landing. A revert of
+    a revert (git's `Reapply`) is a reland, not a revert. `relanded_by` lists the relands.
+    """
+    empty = pl.DataFrame(schema={"_root": pl.UInt32, "reverted_by": pl.List(pl.String),
+                                 "relanded_by": pl.List(pl.String), "later_reverted": pl.Boolean})
+    if links is None or links.height == 0 or work.height == 0:
+        return empty
+    time = pl.col("committed_at") if "committed_at" in work.columns else pl.col("_t")
+    members = work.select("repo", "sha", "_root", time.alias("_ct"))
+    relanders = links.filter(pl.col("link_type") == "relands").select("repo", "sha").unique()
+    reverts = links.filter(pl.col("link_type") == "reverts").join(relanders, on=["repo", "sha"], how="anti")
+    relands = links.filter(pl.col("link_type") == "relands")
+    # Commit time of every linking commit (it may be a bot's: `everything` has all commits).
+    etime = pl.col("committed_at") if "committed_at" in everything.columns else pl.col("_t")
+    times = everything.select("repo", "sha", etime.alias("_et"))
+    events = pl.concat([
+        reverts.select("repo", pl.col("sha").alias("_by"), "target_sha", pl.lit("revert").alias("_kind")),
+        relands.select("repo", pl.col("sha").alias("_by"), "target_sha", pl.lit("reland").alias("_kind")),
+    ]).join(members.rename({"sha": "target_sha"}).drop("_ct"), on=["repo", "target_sha"], how="inner")
+    events = events.join(links_times(links, times), on=["repo", "_by"], how="left")
+    # The item's own landings: its non-revert commits (the original and relands inside it).
+    landed = (
+        members.join(reverts.select("repo", "sha").unique(), on=["repo", "sha"], how="anti")
+        .group_by("_root").agg(pl.col("_ct").max().alias("_landed"))
+    )
+    per = events.group_by("_root").agg(
+        pl.col("_by").filter(pl.col("_kind") == "reland").unique().sort().alias("relanded_by"),
+        pl.col("_et").filter(pl.col("_kind") == "reland").max().alias("_reland_t"),
+        pl.struct("_by", "_et").filter(pl.col("_kind") == "revert").alias("_reverts"),
+    )
+    per = per.join(landed, on="_root", how="left").with_columns(
+        pl.max_horizontal("_landed", "_reland_t").alias("_last_landing")
+    )
+    reverted = (
+        per.select("_root", "_last_landing", "_reverts").explode("_reverts", empty_as_null=False)
+        .unnest("_reverts")
+        .filter(pl.col("_by").is_not_null()
+                & (pl.col("_et").is_null() | pl.col("_last_landing").is_null() | (pl.col("_et") >= pl.col("_last_landing"))))
+        .group_by("_root").agg(pl.col("_by").unique().sort().alias("reverted_by"))
+    )
+    return (
+        per.select("_root", "relanded_by")
+        .join(reverted, on="_root", how="full", coalesce=True)
+        .with_columns(
+            pl.col("reverted_by").fill_null(pl.lit([], pl.List(pl.String))),
+            pl.col("relanded_by").fill_null(pl.lit([], pl.List(pl.String))),
+        )
+        .with_columns((pl.col("reverted_by").list.len() > 0).alias("later_reverted"))
+        .cast({"_root": pl.UInt32})
+    )
+
+
+def links_times(links: pl.DataFrame, times: pl.DataFrame) -> pl.DataFrame:
+    """(repo, _by, _et): commit time of each linking commit, from `times` (repo, sha, _et)."""
+    return links.select("repo", pl.col("sha").alias("_by")).unique().join(
+        times.rename({"sha": "_by"}), on=["repo", "_by"], how="left"
+    )

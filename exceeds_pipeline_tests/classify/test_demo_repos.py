@@ -52,10 +52,13 @@ def test_pull_requests_series_and_revert_reland_items(demo):
             assert {wid[s] for s in merges} <= ({item_id} if work else {None}), (repo.name, number)
         for series in repo.series:
             assert len({wid[s] for s in series}) == 1, repo.name
+        person = dict(zip(out["sha"], out["person_id"]))
+        # A revert or reland joins the change's item only when its author made the change: a
+        # revert by someone else is a link (commit_links), not part of the author's work.
         for revert, original in repo.reverts:
-            assert wid[revert] == wid[original]
+            assert (wid[revert] == wid[original]) == (person[revert] == person[original])
         for reland, original in repo.relands:
-            assert wid[reland] == wid[original]
+            assert (wid[reland] == wid[original]) == (person[reland] == person[original])
             item = items.filter(pl.col("work_item_id") == wid[original]).row(0, named=True)
             planted = {c.sha: c.category for c in repo.commits}
             assert item["category"] == planted[original]

@@ -108,27 +108,95 @@ def test_pr_numbers_from_squash_suffix_and_pull_request_resolved(tmp_path):
     assert _item(items, "acme/app#pr-1234")["title"] == "Support tracing of dataclasses"
 
 
-def test_revert_and_reland_are_one_item_with_the_original_category(tmp_path):
+def test_revert_by_someone_else_is_a_link_and_the_reland_joins_the_item(tmp_path):
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"core.py": "0\n"})
     original = repo.commit("Add streaming decoder (#7)", author=ADA, date=_at(1, 9),
                            files={"decode.py": "stream = True\n"})
     repo.commit("Update copyright year", author=CAT, date=_at(2, 9), files={"NOTICE": "2025\n"})
-    repo.revert(original, author=BOB, date=_at(3, 9), reason="Breaks the ARM build.")
-    repo.commit('Reland "Add streaming decoder (#7)" (#9)', author=ADA, date=_at(10, 9),
-                files={"decode.py": "stream = True  # arm ok\n"})
+    revert = repo.revert(original, author=BOB, date=_at(3, 9), reason="Breaks the ARM build.")
+    reland = repo.commit('Reland "Add streaming decoder (#7)" (#9)', author=ADA, date=_at(10, 9),
+                         files={"decode.py": "stream = True  # arm ok\n"})
     out, items = _run(repo)
     wid = by_subject(out, "work_item_id")
     one = wid["Add streaming decoder (#7)"]
-    assert wid['Revert "Add streaming decoder (#7)"'] == one
-    assert wid['Reland "Add streaming decoder (#7)" (#9)'] == one
     assert one == "acme/app#pr-7"
+    assert wid['Reland "Add streaming decoder (#7)" (#9)'] == one
+    # Bob's revert is his own (revert) item, linked to Ada's, and adds nothing to hers.
+    bobs = wid['Revert "Add streaming decoder (#7)"']
+    assert bobs != one
+    assert _item(items, bobs)["category"] == "revert" and _item(items, bobs)["person_id"] == "bob"
     assert wid["Update copyright year"] != one
     item = _item(items, one)
-    assert item["commits"] == 3
+    assert item["commits"] == 2
+    assert item["lines_added"] == 2 and item["lines_deleted"] == 0  # original +1, reland (new file) +1
     assert item["category"] == "feature"  # the original change, not "revert"
-    assert item["person_id"] == "ada"  # the author of the change, not the person who reverted it
+    assert item["person_id"] == "ada"
     assert item["title"] == "Add streaming decoder"
+    # It landed again in the end: not later reverted; the reland is named.
+    assert item["later_reverted"] is False and item["reverted_by"] == []
+    assert item["relanded_by"] == [reland]
+    links = commit_links(out)
+    assert links.filter(pl.col("sha") == revert).select("link_type", "target_sha", "author_email").rows() == [
+        ("reverts", original, BOB[1])]
+
+
+def test_reverted_and_never_relanded_is_later_reverted(tmp_path):
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"core.py": "0\n"})
+    first = repo.commit("Add retry budget", author=ADA, date=_at(1, 9), files={"retry.py": "budget = 3\n"})
+    revert1 = repo.revert(first, author=BOB, date=_at(2, 9))
+    # git's revert of the revert: `Reapply "..."`, by the author.
+    reapply = repo.revert(revert1, author=ADA, date=_at(3, 9))
+    revert2 = repo.revert(reapply, author=BOB, date=_at(4, 9))
+    out, items = _run(repo)
+    wid = by_subject(out, "work_item_id")
+    ada = _item(items, wid["Add retry budget"])
+    assert wid[out.filter(pl.col("sha") == reapply)["subject"].item()] == ada["work_item_id"]
+    assert ada["commits"] == 2  # the change and its reapply; Bob's reverts are links
+    assert ada["relanded_by"] == [reapply]
+    assert ada["later_reverted"] is True and ada["reverted_by"] == [revert2]  # the last word was a revert
+
+
+def test_phabricator_and_free_form_revert_reland_chains(tmp_path):
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"core.py": "0\n"})
+    spec = repo.commit("pipe dynamic spec in dynamo compile (#181995)\n\nDifferential Revision: D105603961",
+                       author=ADA, date=_at(1, 9), files={"spec.py": "dynamic = 1\n"})
+    phab = repo.commit("Revert D105603961: pipe dynamic spec in dynamo compile (#181995)\n\n"
+                       "Original Phabricator Diff: D105603961", author=BOB, date=_at(2, 9),
+                       files={"spec.py": ""})
+    again = repo.commit("reland pipe dynamic spec in dynamo compile (#2691)", author=ADA, date=_at(3, 9),
+                        files={"spec.py": "dynamic = 2\n"})
+    guards = repo.commit("Skip guards on unused constant ops (#189642)\n\nDifferential Revision:\nD113643215",
+                         author=CAT, date=_at(4, 9), files={"guards.py": "skip = 1\n"})
+    bare = repo.commit("Revert D113643215", author=BOB, date=_at(5, 9), files={"guards.py": ""})
+    zipped = repo.commit("revert map/zip iterator related changes (#132528)", author=CAT, date=_at(6, 9),
+                         files={"iter.py": "old = 1\n"})
+    rezip = repo.commit("reland map/zip iterator related changes (#135074)", author=CAT, date=_at(7, 9),
+                        files={"iter.py": "new = 1\n"})
+    # A `This reverts commit` naming a sha from another repository: matched by its subject.
+    cache = repo.commit("Enable model caching on shared cache (#174596)", author=ADA, date=_at(8, 9),
+                        files={"cache.py": "on = 1\n"})
+    foreign = repo.commit('Revert "Enable model caching on shared cache (#174596)"\n\n'
+                          "This reverts commit 47b744d0e57cbfd69708c5bbd871f7df02a59e9c.",
+                          author=BOB, date=_at(9, 9), files={"cache.py": ""})
+    out, items = _run(repo)
+    links = commit_links(out)
+    pairs = set(links.select("sha", "link_type", "target_sha").rows())
+    assert (phab, "reverts", spec) in pairs
+    assert (again, "relands", spec) in pairs
+    assert (bare, "reverts", guards) in pairs
+    assert (rezip, "relands", zipped) in pairs
+    assert (foreign, "reverts", cache) in pairs
+    wid = dict(out.select("sha", "work_item_id").rows())
+    spec_item = _item(items, wid[spec])
+    assert wid[again] == wid[spec] and wid[phab] != wid[spec]
+    assert spec_item["later_reverted"] is False and spec_item["relanded_by"] == [again]
+    assert _item(items, wid[guards])["later_reverted"] is True
+    assert _item(items, wid[guards])["reverted_by"] == [bare]
+    assert _item(items, wid[cache])["reverted_by"] == [foreign]
+    assert wid[zipped] == wid[rezip]  # one author's revert and reland of the same changes
 
 
 def test_numbered_series_of_one_author_is_one_item(tmp_path):
@@ -243,3 +311,87 @@ def test_merge_walk_is_linear_in_commits():
     assert members.height == 4 * n_prs
     assert members.filter(pl.col("sha") == "0000000701".ljust(40, "a"))["merge_pr"].to_list() == [7]
     assert elapsed < 10, f"merge walk took {elapsed:.1f}s"
+
+
+def test_open_ended_series_with_pull_requests_is_one_item(tmp_path):
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"README.md": "x\n"})
+    one = repo.commit("improved graph break messages for common sites [1/N] (#146525)", author=ADA,
+                      date=_at(2, 9), files={"dynamo/a.py": "1\n"})
+    repo.commit("Update copyright year", author=BOB, date=_at(3, 9), files={"NOTICE": "2025\n"})
+    two = repo.commit("make some more graph break messages readable in English [2/N] (#147385)", author=ADA,
+                      date=_at(9, 9), files={"dynamo/b.py": "1\n"})
+    three = repo.commit("more better error messages [3/N] (#147494)", author=ADA, date=_at(10, 9),
+                        files={"dynamo/c.py": "1\n"})
+    other = repo.commit("Clean up assert in dynamo [2/N] (#165745)", author=BOB, date=_at(11, 9),
+                        files={"dynamo/d.py": "1\n"})
+    cut = repo.commit("apply Black style in fbcode (72/92)", author=CAT, date=_at(12, 9), files={"x.py": "1\n"})
+    cut2 = repo.commit("apply Black style in fbcode (73/92)", author=CAT, date=_at(12, 10), files={"y.py": "1\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[one] == wid[two] == wid[three] == "acme/app#pr-146525"
+    assert _item(items, wid[one])["commits"] == 3
+    assert wid[other] != wid[one]  # another author's series
+    assert wid[cut] == wid[cut2]
+
+
+def test_pull_requests_merged_into_stable_keep_their_numbers_on_main(tmp_path):
+    """flask: PRs merge into `stable`, `stable` merges into `main` by `Merge branch 'stable'`."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"app.py": "x = 1\n"})
+    repo.branch("stable")
+    repo.commit("Start 3.2 development", author=ADA, date=_at(1, 9), files={"CHANGES.rst": "3.2\n"})
+    repo.checkout("stable")
+    repo.branch("fix-session-cookie", checkout=True)
+    fix = repo.commit("Fix session cookie domain", author=BOB, date=_at(2, 9), files={"sessions.py": "d = 1\n"})
+    test = repo.commit("Test session cookie domain", author=BOB, date=_at(2, 10),
+                       files={"tests/test_sessions.py": "ok\n"})
+    repo.checkout("stable")
+    repo.merge("fix-session-cookie", "Merge pull request #5010 from bob/fix-session-cookie\n\n"
+               "Session cookie ignores SERVER_NAME", author=ADA, date=_at(3, 9))
+    repo.branch("docs-typo", checkout=True)
+    typo = repo.commit("Fix typo in quickstart", author=CAT, date=_at(3, 10), files={"docs/quick.rst": "ok\n"})
+    repo.checkout("stable")
+    # GitHub's wording without `from <branch>` (web-UI merges of some eras).
+    repo.merge("docs-typo", "Merge pull request #5011\n\nquickstart typo", author=ADA, date=_at(3, 11))
+    on_stable = repo.commit("Release 3.1.1", author=ADA, date=_at(4, 9), files={"VERSION.txt": "3.1.1\n"})
+    repo.checkout("main")
+    repo.merge("stable", "Merge branch 'stable'", author=ADA, date=_at(5, 9))
+    out, items = _run(repo)
+    prs = dict(out.select("sha", "pr_number").rows())
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert prs[fix] == prs[test] == 5010
+    assert wid[fix] == wid[test] == "acme/app#pr-5010"
+    assert prs[typo] == 5011 and wid[typo] == "acme/app#pr-5011"
+    assert prs[on_stable] is None  # a direct commit on stable is in no pull request
+    assert _item(items, "acme/app#pr-5010")["title"] == "Session cookie ignores SERVER_NAME"
+    assert _item(items, "acme/app#pr-5011")["title"] == "quickstart typo"
+    members = merge_pr_membership(out)
+    assert dict(members.select("sha", "merge_branch").rows())[fix] == "fix-session-cookie"
+
+
+def test_item_category_from_pr_title_and_branch_name(tmp_path):
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"app.py": "x = 1\n"})
+    # The commits say little; the PR title says it is a fix.
+    repo.branch("session-domain", checkout=True)
+    vague = repo.commit("Update sessions.py", author=BOB, date=_at(2, 9), files={"sessions.py": "d = 2\n"})
+    repo.checkout("main")
+    repo.merge("session-domain", "Merge pull request #12 from bob/session-domain\n\n"
+               "Fix crash when the session cookie domain is empty", author=ADA, date=_at(2, 12))
+    # The branch name is the repository's own label.
+    repo.branch("feature/csv-export", checkout=True)
+    tidy = repo.commit("Tidy exporter module", author=CAT, date=_at(3, 9), files={"export.py": "def csv(): ...\n"})
+    repo.checkout("main")
+    repo.merge("feature/csv-export", "Merge pull request #13 from cat/feature/csv-export", author=ADA,
+               date=_at(3, 12))
+    repo.branch("hotfix-timeout", checkout=True)
+    hot = repo.commit("Raise the default timeout", author=BOB, date=_at(4, 9), files={"net.py": "t = 30\n"})
+    repo.checkout("main")
+    repo.merge("hotfix-timeout", "Merge branch 'hotfix-timeout'", author=ADA, date=_at(4, 12))
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert _item(items, wid[vague])["category"] == "bug"
+    assert _item(items, wid[vague])["title"] == "Fix crash when the session cookie domain is empty"
+    assert _item(items, wid[tidy])["category"] == "feature"
+    assert _item(items, wid[hot])["category"] == "bug"

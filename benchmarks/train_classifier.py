@@ -1,0 +1,198 @@
+"""Train the commit-category model shipped as exceeds_pipeline/classify/category_model.json.
+
+    pip install scikit-learn   # training only (the `train` extra); the pipeline scores with Polars
+    python benchmarks/train_classifier.py REPO [REPO ...] [--csv LABELS.csv] [--cache DIR]
+        [--out PATH] [--c C] [--min-sources K] [--cv]
+
+Training data:
+- Conventional-Commit repositories (bare or not): every typed, non-merge commit by a person who
+  is not a bot; the `type(scope):` prefix is the label (feat -> feature, fix -> bug, perf,
+  refactor/style -> refactor, docs, test, build/ci -> build, chore -> chore; reverts are left to
+  the revert rule) and is stripped from the message before the features are computed; file
+  changes are the real ones, read by the pipeline's ingest. Repeated subjects count once.
+- a hand-labelled CSV (project, sha, message, label feature|bug|other), messages only; `other`
+  (perfective maintenance in its source) is taken as refactor.
+
+Each source carries the same total weight (a large history does not drown a small one), and a
+feature is kept only when it occurs in at least `--min-sources` sources (a project's own jargon
+is not evidence elsewhere). Multinomial logistic regression (scikit-learn, L2, `--c`).
+`--cv` prints leave-one-source-out feature/bug/other accuracy for a few values of C first.
+
+Never pass a hold-out repository here: the benchmark's figures on hold-outs only count when the
+model never saw them. The repositories used for the shipped weights are listed in the JSON.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import polars as pl
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from classify_accuracy import stripped_history  # noqa: E402
+
+from exceeds_pipeline.classify.categories import SCORED, prepare  # noqa: E402
+from exceeds_pipeline.classify.model import MODEL_PATH, features  # noqa: E402
+
+CLASSES = list(SCORED)  # bug, feature, perf, refactor, docs, test, build, chore
+
+
+def repo_examples(path: Path, cache: Path | None) -> tuple[str, pl.DataFrame, pl.DataFrame]:
+    """(name, labelled human commits, their features)."""
+    from exceeds_pipeline.history.tables import attach_people
+    from exceeds_pipeline.identity.people import resolve_people
+
+    name, commits, files = stripped_history(path, cache)
+    people, identity_map = resolve_people(commits.lazy())
+    commits = attach_people(commits, identity_map, people)
+    commits = (
+        commits.filter(pl.col("label").is_in(CLASSES) & ~pl.col("is_merge") & ~pl.col("is_bot"))
+        .unique("subject", keep="first", maintain_order=True)
+    )
+    frame = prepare(commits, files)
+    return name, frame.select("_i", "label"), features(frame, SCORED)
+
+
+def message_only(source):
+    """The same examples without their diff (`nofiles`), as a labelled CSV of messages gives
+    them: the model learns to read a message alone too, instead of leaning on change
+    features that are then missing."""
+    name, lab, feats = source
+    text = feats.filter(pl.col("feature").str.contains(r"^(?:w|b|body|rule|top):"))
+    nofiles = lab.select("_i", pl.lit("nofiles").alias("feature"), pl.lit(1.0).alias("value"))
+    return name + " (messages only)", lab, pl.concat([text, nofiles])
+
+
+def csv_examples(path: Path) -> tuple[str, pl.DataFrame, pl.DataFrame]:
+    labels = pl.read_csv(path, schema_overrides={"message": pl.String, "label": pl.String})
+    commits = labels.select(
+        pl.lit("csv").alias("repo"), pl.col("sha").cast(pl.String), pl.col("message"),
+        pl.col("message").str.extract(r"^([^\n]*)", 1).alias("subject"),
+        pl.col("label").replace({"other": "refactor"}),
+    )
+    frame = prepare(commits, None)
+    return path.name, frame.select("_i", "label"), features(frame, SCORED)
+
+
+def matrix(sources, vocab: dict[str, int]):
+    from scipy.sparse import csr_matrix
+
+    rows, cols, vals, labels, groups, weights = [], [], [], [], [], []
+    offset = 0
+    total = sum(s[1].height for s in sources)
+    for g, (name, lab, feats) in enumerate(sources):
+        keep = feats.filter(pl.col("feature").is_in(list(vocab)))
+        idx = keep["feature"].replace_strict(vocab, return_dtype=pl.Int64)
+        rows.extend((keep["_i"].cast(pl.Int64) + offset).to_list())
+        cols.extend(idx.to_list())
+        vals.extend(keep["value"].to_list())
+        order = lab.sort("_i")  # `_i` is the row number in the prepared frame: 0..n-1
+        assert order["_i"].to_list() == list(range(order.height))
+        labels.extend(order["label"].to_list())
+        groups.extend([g] * order.height)
+        weights.extend([total / len(sources) / order.height] * order.height)
+        offset += order.height
+    x = csr_matrix((vals, (rows, cols)), shape=(offset, len(vocab)))
+    return x, labels, groups, weights
+
+
+def build_vocab(sources, min_sources: int, min_count: int) -> dict[str, int]:
+    counts = pl.concat([
+        feats.select("feature").unique().with_columns(pl.lit(name.removesuffix(" (messages only)")).alias("_src"))
+        for name, _, feats in sources
+    ]).group_by("feature").agg(pl.col("_src").n_unique().alias("_s"))
+    totals = pl.concat([f.select("feature") for _, _, f in sources]).group_by("feature").len()
+    keep = counts.join(totals, on="feature").filter(
+        (pl.col("_s") >= min_sources) & (pl.col("len") >= min_count)
+        | ~pl.col("feature").str.contains(":") | pl.col("feature").str.starts_with("rule:")
+        | pl.col("feature").str.starts_with("top:") | pl.col("feature").str.starts_with("only:")
+        | pl.col("feature").str.starts_with("share:") | pl.col("feature").str.starts_with("size:")
+    ).sort("feature")
+    return {f: i for i, f in enumerate(keep["feature"].to_list())}
+
+
+def fold3(labels):
+    return ["feature" if v == "feature" else "bug" if v == "bug" else "other" for v in labels]
+
+
+def fit(x, y, w, c: float):
+    from sklearn.linear_model import LogisticRegression
+
+    model = LogisticRegression(C=c, max_iter=500, tol=1e-3)
+    model.fit(x, y, sample_weight=w)
+    return model
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("repos", nargs="*")
+    parser.add_argument("--csv", action="append", default=[])
+    parser.add_argument("--cache")
+    parser.add_argument("--out", default=str(MODEL_PATH))
+    parser.add_argument("--c", type=float, default=1.0)  # validation repos: flat between 0.1 and 3
+    parser.add_argument("--min-sources", type=int, default=2)
+    parser.add_argument("--min-count", type=int, default=5)
+    parser.add_argument("--cv", action="store_true")
+    parser.add_argument("--message-only", action="store_true",
+                        help="also learn from each repository's examples without their diffs")
+    args = parser.parse_args(argv)
+
+    started = time.perf_counter()
+    cache = Path(args.cache) if args.cache else None
+    repos = [repo_examples(Path(r), cache) for r in args.repos]
+    sources = repos + ([message_only(r) for r in repos] if args.message_only else []) + [
+        csv_examples(Path(c)) for c in args.csv]
+    for name, lab, _ in sources:
+        print(f"{name:<50}{lab.height:>7} examples  " + " ".join(
+            f"{k}={v}" for k, v in sorted(lab.group_by("label").len().iter_rows())))
+    vocab = build_vocab(sources, args.min_sources, args.min_count)
+    x, y, groups, w = matrix(sources, vocab)
+    print(f"{x.shape[0]} examples, {x.shape[1]} features ({time.perf_counter() - started:.0f} s)")
+
+    if args.cv:
+        import numpy as np
+
+        g = np.array(groups)
+        y_arr = np.array(y)
+        w_arr = np.array(w)
+        for c in (0.1, 0.3, 1.0, 3.0):
+            accs = []
+            for k, (name, _, _) in enumerate(sources):
+                train, test = g != k, g == k
+                model = fit(x[train], y_arr[train], w_arr[train], c)
+                pred = model.predict(x[test])
+                accs.append(np.mean(np.array(fold3(pred)) == np.array(fold3(y_arr[test]))))
+            print(f"C={c}: leave-one-source-out feature/bug/other accuracy "
+                  + " ".join(f"{a:.3f}" for a in accs) + f"  mean {np.mean(accs):.3f}")
+
+    model = fit(x, y, w, args.c)
+    names = list(vocab)
+    classes = list(model.classes_)
+    coef = model.coef_
+    weights = {}
+    for j, name in enumerate(names):
+        col = [round(float(coef[i, j]), 4) for i in range(len(classes))]
+        if max(abs(v) for v in col) >= 0.002:
+            weights[name] = col
+    out = {
+        "about": "Multinomial logistic regression over commit features (exceeds_pipeline/classify/model.py); "
+                 "trained by benchmarks/train_classifier.py.",
+        "trained_on": [s[0] for s in sources],
+        "examples": int(x.shape[0]),
+        "C": args.c,
+        "classes": classes,
+        "bias": [round(float(b), 4) for b in model.intercept_],
+        "weights": weights,
+    }
+    Path(args.out).write_text(json.dumps(out, separators=(",", ":"), sort_keys=False) + "\n", encoding="utf-8")
+    print(f"wrote {args.out}: {len(weights)} features x {len(classes)} classes ({time.perf_counter() - started:.0f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
