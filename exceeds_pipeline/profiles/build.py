@@ -105,8 +105,11 @@ def _ranked(frame: pl.DataFrame, keys: list[str], value: str, weight: str, alias
     )
 
 
-def _month_items(credit: pl.DataFrame, loc: pl.DataFrame, links: pl.DataFrame | None) -> dict:
-    """(person, month, category) -> list of item dicts, largest first."""
+def _month_items(credit: pl.DataFrame, loc: pl.DataFrame, links: pl.DataFrame | None,
+                 work_items: pl.DataFrame | None = None) -> dict:
+    """(person, month, category) -> list of item dicts, largest first. `reverted_by` only for a
+    change that did not land again in the end (work_items.later_reverted); `relanded_by` names
+    the commits that landed it again."""
     if credit.height == 0:
         return {}
     per_sha = credit.select("work_item_id", "shas").explode("shas", empty_as_null=False).rename({"shas": "sha"})
@@ -117,7 +120,17 @@ def _month_items(credit: pl.DataFrame, loc: pl.DataFrame, links: pl.DataFrame | 
              pl.col("loc_deleted").fill_null(0).sum().alias("lines_deleted"))
     )
     items = credit.join(item_loc, on="work_item_id", how="left")
-    if links is not None and links.height:
+    if work_items is not None and {"later_reverted", "reverted_by", "relanded_by"} <= set(work_items.columns):
+        items = items.join(
+            work_items.select(
+                "work_item_id",
+                pl.when(pl.col("later_reverted").fill_null(False)).then(pl.col("reverted_by"))
+                .otherwise(pl.lit(None, _EMPTY_STR_LIST)).alias("reverted_by"),
+                pl.col("relanded_by"),
+            ).unique("work_item_id"),
+            on="work_item_id", how="left",
+        )
+    elif links is not None and links.height:
         reverted = (
             per_sha.join(
                 links.filter(pl.col("link_type") == "reverts").select(pl.col("target_sha").alias("sha"),
@@ -149,6 +162,8 @@ def _month_items(credit: pl.DataFrame, loc: pl.DataFrame, links: pl.DataFrame | 
         }
         if row["reverted_by"]:
             item["reverted_by"] = list(row["reverted_by"])
+        if row.get("relanded_by"):
+            item["relanded_by"] = list(row["relanded_by"])
         out.setdefault((row["person_id"], row["month"], row["category"]), []).append(item)
     return out
 
@@ -190,7 +205,7 @@ def build_profiles(
     counted = counted.filter(pl.col("person_id").is_in(person_ids))
     loc = commit_profile_loc(file_changes)
     credit = work_item_credit(commits, work_items)
-    month_items = _month_items(credit, loc, commit_links)
+    month_items = _month_items(credit, loc, commit_links, work_items)
     month_categories: dict = {}
     for pid_, month_, category_, n_ in (
         credit.group_by("person_id", "month", "category").agg(pl.len()).sort("person_id", "month", "category").iter_rows()
