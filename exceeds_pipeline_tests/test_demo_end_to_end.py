@@ -107,3 +107,13 @@ def test_demo_planted_facts_show_in_the_database(demo):
     assert reverts >= 1 and relands >= 1
     assert bot_counted == 0
     assert {"feature", "bug", "docs", "test", "refactor"} <= categories
+
+
+def test_a_relanded_change_is_not_later_reverted_in_the_profile(demo):
+    """mlkit's fused softmax kernel was reverted and relanded: one feature, landed in the end."""
+    root, _ = demo
+    profile = json.loads((root / "data" / "exports" / "profiles" / "priya-natarajan.json").read_text())
+    items = [i for m in profile["work_history"] for i in m["key_features"]
+             if "fused softmax" in i["title"].lower()]
+    assert len(items) == 1
+    assert items[0].get("relanded_by") and not items[0].get("reverted_by")
