@@ -64,7 +64,9 @@ def test_profiles_validate_and_carry_the_facts(profiles, story):
     st = ada["stats"]
     assert (st["commits"], st["repository_contributions"], st["features"], st["bugs"]) == (5, 1, 4, 1)
     assert st["feature_pct"] == 80.0  # a percent, not a fraction
-    assert st["lines_of_code"] == {"added": 71, "deleted": 1, "total": 72}
+    loc = st["lines_of_code"]
+    assert {k: loc[k] for k in ("added", "deleted", "total")} == {"added": 71, "deleted": 1, "total": 72}
+    assert loc["raw_added"] >= loc["added"] and loc["raw_deleted"] >= loc["deleted"]
     assert st["activity_months"] == 2
     assert [e["month"] for e in ada["work_history"]] == ["2025-03", "2025-01"]  # newest first
     jan = ada["work_history"][1]
