@@ -64,6 +64,7 @@ log = logging.getLogger(__name__)
 __all__ = ["REWORK_DAYS", "SURVIVAL_SCHEMA", "line_owners_at_tip", "survival_for_repository"]
 
 REWORK_DAYS = 21
+MAX_UNREADABLE = 200
 FORMAT_VERSION = 1
 SURVIVAL_SCHEMA: dict[str, pl.DataType] = {
     "repo": pl.String,
@@ -214,6 +215,25 @@ class _Walker:
         self.window = window
         self.groups: dict[str, dict[bytes, list[int]]] = {}
         self.commits = 0
+        self.last_sha: str | None = None
+        self.unreadable: list[str] = []
+
+    def run_all(self, git_dir: Path, repo: str, order: list[str]) -> None:
+        """Stream ``order``; a commit git cannot read (missing objects) is skipped, the rest
+        is read by a new stream (at most :data:`MAX_UNREADABLE` skips)."""
+        index = {sha: i for i, sha in enumerate(order)}
+        start = 0
+        while start < len(order):
+            self.last_sha = None
+            try:
+                self.run(_stream(git_dir, repo, order[start:]))
+                return
+            except GitError:
+                if self.last_sha is None or len(self.unreadable) >= MAX_UNREADABLE:
+                    raise
+                self.unreadable.append(self.last_sha)
+                log.warning("survival: %s: commit %s unreadable, skipped", repo, self.last_sha)
+                start = index[self.last_sha] + 1
 
     def _kill(self, origins: list[int], time: int) -> None:
         st, window = self.st, self.window
@@ -297,6 +317,8 @@ class _Walker:
                     elif group is not None and origin >= 0:
                         group.setdefault(raw[1:], []).append(origin)
                     continue
+                if c == b"\\":  # "\\ No newline at end of file"
+                    continue
                 add_left = del_left = 0  # malformed: leave the hunk
             if raw.startswith(_MARK):
                 close_file()
@@ -304,6 +326,7 @@ class _Walker:
                 parts = raw[len(_MARK):].split()
                 sha, time = parts[0].decode(), int(parts[1])
                 self.commits += 1
+                self.last_sha = sha
                 on_main = sha in self.mainline
                 key = self.merge_group.get(sha)
                 consume = on_main and key == sha
@@ -450,7 +473,7 @@ def line_owners_at_tip(git_dir: str | os.PathLike, commits_of_repo: pl.DataFrame
     order, mainline, groups = _mainline_and_groups(commits_of_repo, tip)
     st = _State()
     walker = _Walker(st, mainline, groups, REWORK_DAYS * 86400)
-    walker.run(_stream(Path(git_dir), "test", order))
+    walker.run_all(Path(git_dir), "test", order)
     return {p: [st.origin_sha[o] if o >= 0 else None for o in lst] for p, lst in st.files.items()}
 
 
@@ -545,7 +568,7 @@ def survival_for_repository(
         order, mainline, groups = _mainline_and_groups(commits, tip, stop)
         order = [s for s in order if s in known]
         walker = _Walker(st, mainline, groups, window)
-        walker.run(_stream(Path(git_dir), repo_name, order))
+        walker.run_all(Path(git_dir), repo_name, order)
         log.info("survival: %d commits streamed for %s", walker.commits, repo_name)
         if cache_dir is not None:
             _save_cache(cache_dir, repo_name, tip, st, window)
