@@ -172,8 +172,15 @@ def _tip_of(commits: pl.DataFrame) -> str | None:
     return frame.sort(["committed_at", "sha"], descending=[True, False])["sha"][0]
 
 
+def _resolve_git_dir(path: Path) -> Path:
+    """A work tree's ``.git`` folder, or the path itself (a bare repository / git dir)."""
+    dot = Path(path) / ".git"
+    return dot if dot.is_dir() else Path(path)
+
+
 def _stream(git_dir: Path, repo: str, shas: list[str]):
     """Yield the raw lines of ``git log -p`` for exactly ``shas``, in the order given."""
+    git_dir = _resolve_git_dir(git_dir)
     args = ["log", "--no-walk=unsorted", "--stdin", "--format=%x1e%x1eSURV %H %ct", *DIFF_OPTIONS]
     proc = subprocess.Popen(
         git_command(git_dir, args, {"core.quotePath": "false"}), stdin=subprocess.PIPE,
