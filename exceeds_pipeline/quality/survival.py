@@ -18,7 +18,7 @@ topological order, oldest first:
 * a mainline merge is applied as its diff against its first parent (what it brings into the
   mainline). Each line it adds is given to the branch commit brought in by that merge that
   added the same text (same path first, the latest such commit); lines no branch commit added
-  (conflict resolutions) have no origin and count for nobody.
+  (conflict resolutions) belong to the merge, which is never a counted commit.
 
 So a line's survival depends only on edits to *that line*: another person's change elsewhere in
 the file moves it but does not touch it. On a linear history the ownership at any commit is
@@ -268,7 +268,8 @@ class _Walker:
             dst = rename_to if rename_to is not None else new_path
             path = dst if dst is not None else src
             offset = 0
-            origin = st.origin(sha, dst, time) if (dst is not None and not consume) else -1
+            # a merge owns the lines no branch commit added (conflict resolutions), as in blame
+            origin = st.origin(sha, dst, time) if dst is not None else -1
             if not on_main:
                 lst = None
                 return
