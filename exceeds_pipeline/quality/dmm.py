@@ -60,7 +60,7 @@ __all__ = [
     "lizard_supported",
 ]
 
-DMM_PER_PERSON = 8
+DMM_PER_PERSON = 5
 DMM_MIN_COMMITS = 3  # people with fewer eligible commits get no DMM-based value (null)
 DMM_PER_PERSON_MONTH = DMM_PER_PERSON  # old name, kept for callers
 MAX_DMM_LINES = 2000  # raw lines added + deleted
