@@ -31,7 +31,8 @@ is null with a ``Pending:`` method text, never a partial value.
   person's code-changing work items in repositories that keep tests beside code (at least
   :data:`TESTS_BESIDE_CODE_MIN_RATE` of all their code-changing items also change a test file),
   (tested + K * base) / (items + K), K = :data:`TESTS_PRIOR_ITEMS`, base = those repositories'
-  rate for the person's items. A repository that keeps tests elsewhere says nothing here.
+  rate for the person's items; needs :data:`MIN_TEST_ITEMS` items. A repository that keeps
+  tests elsewhere says nothing here.
 * **performance** (21-day survival) = 1 - rewritten / added over the lines the person's counted
   commits added to non-excluded files, tracked line by line (:mod:`.survival`): a line is
   rewritten when it is deleted or replaced within 21 days; only commits at least 21 days older
@@ -57,6 +58,7 @@ CORRECTNESS_PRIOR_ITEMS = 5
 TESTS_PRIOR_ITEMS = 5
 TESTS_BESIDE_CODE_MIN_RATE = 0.10
 MIN_MEASURED = 3
+MIN_TEST_ITEMS = 3  # code-changing items needed for the tests-beside-code part
 MIN_PERFORMANCE_COMMITS = 3
 
 QUALITY_SCHEMA: dict[str, pl.DataType] = {
@@ -89,7 +91,8 @@ METHODS = {
         "parameters) of the person's measured commits (>= 3 needed; sample as for maintainability) "
         "and (b) (tested + 5 x base) / (items + 5) over their code-changing work items in "
         "repositories where >= 10% of all code-changing items also change tests (base = those "
-        "repositories' rate); evidence_count = measured commits + those items."
+        "repositories' rate; >= 3 such items needed); null when neither part has enough evidence; "
+        "evidence_count = measured commits + those items."
     ),
     "performance": (
         "Share of the lines the person added (counted commits, non-excluded files) still present "
@@ -244,7 +247,8 @@ def _architecture(measured, commits, work_items, file_changes, cap) -> tuple[pl.
         pl.len().cast(pl.Int64).alias("_n_t"),
     ).select(
         "person_id",
-        ((pl.col("_t") + k * pl.col("_b") / pl.col("_n_t")) / (pl.col("_n_t") + k)).alias("_v_t"),
+        pl.when(pl.col("_n_t") >= MIN_TEST_ITEMS)
+        .then((pl.col("_t") + k * pl.col("_b") / pl.col("_n_t")) / (pl.col("_n_t") + k)).alias("_v_t"),
         "_n_t",
     )
     per_person = (
