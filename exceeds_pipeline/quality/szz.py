@@ -224,13 +224,22 @@ def compute_szz(
         if probe.returncode != 0:
             raise RuntimeError(f"{repo_path}: not a git repository: {probe.stderr.decode('utf-8', 'replace').strip()}")
         shallow = probe.stdout.strip() == b"true"
-        rows = []
-        for sha in todo:
+        def trace(sha: str) -> tuple:
             try:
-                rows.append((sha, "ok", blame_deleted_lines(repo_path, sha, shallow=shallow)))
+                return (sha, "ok", blame_deleted_lines(repo_path, sha, shallow=shallow))
             except Exception as exc:
                 log.warning("SZZ of %s in %s failed: %s", sha, repo_path, exc)
-                rows.append((sha, "error", []))
+                return (sha, "error", [])
+
+        # The work happens in git processes: threads keep every core busy.
+        workers = max(1, min(os.cpu_count() or 1, len(todo)))
+        if workers > 1:
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                rows = list(pool.map(trace, todo))
+        else:
+            rows = [trace(sha) for sha in todo]
         new = pl.DataFrame(rows, schema=SZZ_CACHE_SCHEMA, orient="row")
         cached = pl.concat([cached, new]).unique("fix_sha", keep="last", maintain_order=True)
         write_cache(cache_path, cached)

@@ -49,7 +49,7 @@ def test_szz_cache_is_reused_and_bounded(story, tmp_path, monkeypatch):
     monkeypatch.setattr(szz_mod, "blame_deleted_lines", lambda *a, **k: calls.append(a[1]) or real(*a, **k))
     fixes = [s["fix"], s["util"], s["complex"]]
     first = compute_szz(repo.path, fixes, cache, max_new=2)
-    assert calls == [s["fix"], s["util"]]  # bounded: the third waits for the next run
+    assert sorted(calls) == sorted([s["fix"], s["util"]])  # max_new (tests only) bounds the call
     assert first["fix_sha"].to_list() == [s["fix"]]  # util deletes nothing: no pairs
     calls.clear()
     compute_szz(repo.path, fixes, cache, max_new=2)
