@@ -22,8 +22,12 @@ topological order, oldest first:
 
 So a line's survival depends only on edits to *that line*: another person's change elsewhere in
 the file moves it but does not touch it. On a linear history the ownership at any commit is
-exactly ``git blame`` (no -w/-M/-C) at that commit (tests compare them line by line); a merge
-of a topic branch hands the merged lines to their branch commits as blame does.
+exactly ``git blame`` (no -w/-M/-C) at that commit: tests compare them line by line, and on
+pytorch/benchmark (linear) every sampled file whose history git can read is identical to
+``git blame`` at the tip. Lines merged from topic branches are matched to their branch commits by
+text, which is blame's answer for most lines but not all (several branch lines with the same
+text, e.g. blank lines, go to the latest of them): on 60 sampled files at the tip, 86% of
+flask's lines and 90% of git/git's have the commit ``git blame`` names (90% the same author).
 
 For every (commit, path) the result counts ``lines_added`` (the lines the commit's own diff
 adds to the path: ``git log --numstat`` for text files) and ``lines_rewritten``: its lines that
