@@ -176,6 +176,20 @@ def _tip_of(commits: pl.DataFrame) -> str | None:
     return frame.sort(["committed_at", "sha"], descending=[True, False])["sha"][0]
 
 
+def _graph(git_dir: Path, repo: str, tip: str) -> pl.DataFrame:
+    """``[sha, parents]`` of every commit reachable from ``tip``, from git itself: commits the
+    pipeline could not read (missing blobs) still have their place in the graph, so the
+    first-parent chain does not break at them."""
+    out = git_text(_resolve_git_dir(git_dir), ["rev-list", "--parents", tip], repo)
+    shas, parents = [], []
+    for line in out.splitlines():
+        parts = line.split()
+        if parts:
+            shas.append(parts[0])
+            parents.append(parts[1:])
+    return pl.DataFrame({"sha": shas, "parents": parents}, schema={"sha": pl.String, "parents": pl.List(pl.String)})
+
+
 def _resolve_git_dir(path: Path) -> Path:
     """A work tree's ``.git`` folder, or the path itself (a bare repository / git dir)."""
     dot = Path(path) / ".git"
@@ -482,7 +496,9 @@ def line_owners_at_tip(git_dir: str | os.PathLike, commits_of_repo: pl.DataFrame
                        ) -> dict[str, list[str | None]]:
     """{path: [sha owning each line]} on the tip after a full pass (for tests against blame)."""
     tip = tip or _tip_of(commits_of_repo)
-    order, mainline, groups = _mainline_and_groups(commits_of_repo, tip)
+    order, mainline, groups = _mainline_and_groups(_graph(Path(git_dir), "test", tip), tip)
+    known = set(commits_of_repo["sha"].to_list())
+    order = [s for s in order if s in known]
     st = _State()
     walker = _Walker(st, mainline, groups, REWORK_DAYS * 86400)
     walker.run_all(Path(git_dir), "test", order)
@@ -558,9 +574,11 @@ def survival_for_repository(
     known = set(commits["sha"].to_list())
     cached_tip, st = (None, None) if cache_dir is None else _load_cache(cache_dir, repo_name, window)
     stop = None
+    graph = None
     if st is not None and cached_tip != tip:
         # continue only if the cached tip is on the new tip's first-parent chain
-        parents = dict(zip(commits["sha"].to_list(), commits["parents"].to_list()))
+        graph = _graph(Path(git_dir), repo_name, tip)
+        parents = dict(zip(graph["sha"].to_list(), graph["parents"].to_list()))
         c, on_chain = tip, False
         while c is not None and c in parents:
             if c == cached_tip:
@@ -577,7 +595,9 @@ def survival_for_repository(
     else:
         if st is None:
             st, stop = _State(), None
-        order, mainline, groups = _mainline_and_groups(commits, tip, stop)
+        if graph is None:
+            graph = _graph(Path(git_dir), repo_name, tip)
+        order, mainline, groups = _mainline_and_groups(graph, tip, stop)
         order = [s for s in order if s in known]
         walker = _Walker(st, mainline, groups, window)
         walker.run_all(Path(git_dir), repo_name, order)
