@@ -15,6 +15,11 @@ Marker kinds (:data:`MARKER_KINDS`); e-mail comparisons ignore case, texts are m
 - ``message_line_prefix``: some message line starts with the pattern (case-sensitive).
 - ``message_text``: the message contains the pattern verbatim (used only for tool signatures
   with markdown link syntax, e.g. ``Generated with [Claude Code](``).
+- ``statement``: a plain statement of AI authorship in the message, a *phrase* (verb +
+  preposition + tool name + an end: "Authored with Claude.", "Generated with Codex", "Drafted
+  via Codex", "with assistance from Claude Code"). The phrase grammar and tool names are data,
+  in ``ai_statements.yaml`` next to this module (see its header); :func:`statement_regex` builds
+  the regular expression. A bare tool name never counts.
 
 Several tools on one commit: their names joined with ``", "`` in :data:`AI_TOOLS` order (the
 order of the table). No marker: null.
@@ -24,8 +29,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
 
 import polars as pl
+import yaml
+
+STATEMENTS_FILE = Path(__file__).with_name("ai_statements.yaml")
 
 __all__ = [
     "AI_TOOLS",
@@ -33,6 +43,7 @@ __all__ = [
     "AiToolMarker",
     "MARKER_KINDS",
     "detect_ai_tool",
+    "statement_regex",
     "with_ai_tool",
 ]
 
@@ -43,6 +54,7 @@ MARKER_KINDS = (
     "subject_prefix",
     "message_line_prefix",
     "message_text",
+    "statement",
 )
 
 
@@ -125,6 +137,40 @@ AI_TOOL_MARKERS: tuple[AiToolMarker, ...] = (
 )
 del _M
 
+
+@lru_cache(maxsize=4)
+def _statement_data(path: str = str(STATEMENTS_FILE)) -> dict:
+    with open(path, encoding="utf-8") as fh:
+        return yaml.safe_load(fh)
+
+
+def _words(items) -> str:
+    # Longest first so that "Claude Code" wins over "Claude"; spaces match any blank run.
+    return "|".join(re.escape(w).replace(r"\ ", r"[ \t]+") for w in sorted(items, key=len, reverse=True))
+
+
+def statement_regex(tool: str, data: dict | None = None) -> str | None:
+    """The (Rust-regex) pattern of plain authorship statements naming ``tool``, or None."""
+    data = data or _statement_data()
+    names = [t["name"] for t in data["tools"] if t["tool"] == tool]
+    if not names:
+        return None
+    verbs, preps = _words(data["verbs"]), _words(data["prepositions"])
+    helps, conts = _words(data["help_forms"]), _words(data["continuations"])
+    lead = (
+        rf"(?i:\b(?:{verbs})[ \t]+(?:{preps})[ \t]+(?:(?:the[ \t]+)?(?:{helps})[ \t]+)?"
+        rf"|\b(?:with|by|through)[ \t]+(?:the[ \t]+)?(?:{helps})[ \t]+)"
+    )
+    end = rf"[ \t]*(?:$|[.,;:!)\]]|\([^)]|(?i:(?:{conts}))(?:[ \t]|$))"
+    return rf"(?m){lead}(?:{_words(names)}){end}"
+
+
+_STATEMENT_TOOLS = tuple(dict.fromkeys(t["tool"] for t in _statement_data()["tools"]))
+AI_TOOL_MARKERS = AI_TOOL_MARKERS + tuple(
+    AiToolMarker(tool, "statement", statement_regex(tool), "plain statement (ai_statements.yaml)")
+    for tool in _STATEMENT_TOOLS
+)
+
 for _marker in AI_TOOL_MARKERS:  # the table is data; keep it well-formed
     assert _marker.kind in MARKER_KINDS, _marker
 
@@ -195,6 +241,8 @@ def _tool_condition(markers: list[AiToolMarker], columns: set[str]) -> pl.Expr:
         conds.append(message.str.contains(rf"(?:^|\n)[ \t]*(?:{alternation})"))
     for text in by_kind.get("message_text", []):
         conds.append(message.str.contains(text, literal=True))
+    for pattern in by_kind.get("statement", []):
+        conds.append(message.str.contains(pattern))
     return pl.any_horizontal(conds) if conds else pl.lit(False)
 
 

@@ -21,6 +21,18 @@ Rules (the data below is the documentation; first matching reason wins, in this 
    (:data:`BUNDLE_DIRS` x :data:`BUNDLE_EXTENSIONS`). ``dist/`` is not excluded wholesale:
    Python projects keep packaging scripts there; only built web assets are.
 
+Repository-dependent rules (``exclusions.yaml``, applied by :func:`classify_exclusions` after the
+path rules, only where the earlier ones gave no reason):
+
+6. ``bulk_import`` -- the new files of a commit that copies in a large tree of existing code
+   (at least ``min_files`` new text files and ``min_lines`` added lines in them, and those
+   carrying ``min_new_share`` of the commit's added lines).
+7. ``data_file`` / ``prose_file`` -- the file's Linguist language is of type data (JSON, YAML,
+   CSV, XML, ...) or prose (Markdown, Text, reStructuredText, ...), unless that type is the
+   repository's product (at least ``product_share`` of the distinct paths of its history that
+   have a language). Needs the ``language`` column (``enrich.languages.with_language``);
+   without it the rule is skipped.
+
 Only the path *after* the change (``path``) is classified. For a rename that means moving code
 into ``vendor/`` counts as vendoring (excluded) and moving it out of ``vendor/`` counts as taking
 ownership (kept); git's line counts for a rename are only the edits made alongside it anyway.
@@ -30,8 +42,13 @@ For a deletion ``path`` is the deleted file, so deleting a vendored tree is excl
 from __future__ import annotations
 
 import re
+from functools import lru_cache
+from pathlib import Path
 
 import polars as pl
+import yaml
+
+RULES = yaml.safe_load(Path(__file__).with_name("exclusions.yaml").read_text(encoding="utf-8"))
 
 __all__ = [
     "BUNDLE_DIRS",
@@ -47,7 +64,9 @@ __all__ = [
 ]
 
 # Reasons in priority order (the first one that applies is recorded).
-EXCLUSION_REASONS: tuple[str, ...] = ("submodule", "binary", "vendored", "lock_file", "generated")
+EXCLUSION_REASONS: tuple[str, ...] = (
+    "submodule", "binary", "vendored", "lock_file", "generated", "bulk_import", "data_file", "prose_file",
+)
 
 # Directory names that hold third-party code copied into the repository (case-insensitive).
 VENDORED_DIRS: tuple[str, ...] = (
@@ -212,16 +231,81 @@ def exclusion_reason_expr(
     )
 
 
+@lru_cache(maxsize=4096)
+def linguist_type(language: str) -> str | None:
+    """Linguist's type of a language (programming, markup, data, prose), None if unknown."""
+    try:
+        import enry
+
+        kind = enry.get_language_type(language)
+    except Exception:  # no enry wheel on this platform, or an unknown name
+        return None
+    text = str(getattr(kind, "name", kind)).lower()
+    return text if text in ("programming", "markup", "data", "prose") else None
+
+
+def _bulk_import_expr() -> pl.Expr:
+    rule = RULES["bulk_import"]
+    new = (pl.col("status").fill_null("") == "A") & ~pl.col("is_binary").fill_null(False)
+    added = pl.col("lines_added").fill_null(0)
+    new_files = new.sum().over("repo", "sha")
+    new_lines = pl.when(new).then(added).otherwise(0).sum().over("repo", "sha")
+    all_lines = added.sum().over("repo", "sha")
+    return (
+        new
+        & (new_files >= rule["min_files"])
+        & (new_lines >= rule["min_lines"])
+        & (new_lines >= rule["min_new_share"] * all_lines)
+    )
+
+
+def _data_type_reason(frame: pl.DataFrame) -> pl.Series:
+    """``data_file`` / ``prose_file`` / null per row (see module doc, rule 7)."""
+    langs = [lang for lang in frame.get_column("language").unique().to_list() if lang is not None]
+    types = {lang: linguist_type(lang) for lang in langs}
+    kinds = frame.get_column("language").replace_strict(types, default=None, return_dtype=pl.String)
+    tagged = frame.select("repo", "path").with_columns(kinds.alias("_type"))
+    product = (
+        tagged.filter(pl.col("_type").is_not_null())
+        .unique(["repo", "path"])
+        .group_by("repo", "_type").agg(pl.len().alias("_n"))
+        .with_columns((pl.col("_n") / pl.col("_n").sum().over("repo")).alias("_share"))
+        .filter(pl.col("_share") >= RULES["product_share"])
+        .select("repo", "_type", pl.lit(True).alias("_product"))
+    )
+    reasons = RULES["excluded_types"]
+    return (
+        tagged.with_row_index("_i")
+        .join(product, on=["repo", "_type"], how="left")
+        .sort("_i")
+        .select(
+            pl.when(pl.col("_product").is_null())
+            .then(pl.col("_type").replace_strict(reasons, default=None, return_dtype=pl.String))
+            .otherwise(None)
+        )
+        .to_series()
+    )
+
+
 def classify_exclusions(file_changes: pl.DataFrame) -> pl.DataFrame:
     """Add ``excluded: Boolean`` and ``exclusion_reason: String`` (null when kept).
 
     Input: a frame with at least ``path`` and ``is_binary`` (``RAW_FILE_CHANGES_SCHEMA``);
-    ``is_submodule`` is used when present. Every other column is returned unchanged; existing
-    ``excluded``/``exclusion_reason`` columns are replaced.
+    ``is_submodule`` is used when present, ``repo``/``sha``/``status``/``lines_added`` for bulk
+    imports and ``language`` for data and prose files. Every other column is returned
+    unchanged; existing ``excluded``/``exclusion_reason`` columns are replaced.
     """
     has_submodule = "is_submodule" in file_changes.columns
     reason = exclusion_reason_expr(is_submodule="is_submodule" if has_submodule else None)
-    return file_changes.with_columns(reason.alias("exclusion_reason")).with_columns(
+    out = file_changes.with_columns(reason.alias("exclusion_reason"))
+    if {"repo", "sha", "status", "lines_added"} <= set(out.columns) and out.height:
+        out = out.with_columns(
+            pl.when(pl.col("exclusion_reason").is_null() & _bulk_import_expr())
+            .then(pl.lit("bulk_import")).otherwise(pl.col("exclusion_reason")).alias("exclusion_reason")
+        )
+    if "language" in out.columns and "repo" in out.columns and out.height:
+        out = out.with_columns(pl.coalesce(pl.col("exclusion_reason"), _data_type_reason(out)).alias("exclusion_reason"))
+    return out.with_columns(
         pl.col("exclusion_reason").is_not_null().alias("excluded")
     ).select(
         [c for c in file_changes.columns if c not in ("excluded", "exclusion_reason")]

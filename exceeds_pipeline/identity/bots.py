@@ -5,42 +5,31 @@ Built-in rules (any match makes the whole person a bot):
 2. Known automation accounts below (exact e-mails, or logins with GitHub's numeric ids).
 3. A name or e-mail local part that ends in a separate `bot`/`robot` word (`k8s-ci-robot`,
    `facebook-github-bot`, `ci_bot`), never a name merely ending in the letters (`Talbot`).
-4. The config's `bots.extra_patterns` (regular expressions searched in the name and e-mail).
+4. Service and sync accounts (`bots.yaml` `service_accounts`): Meta's `generatedunixname<digits>`
+   users and numbered no-reply addresses, `facebook-github-bot`, `meta-codesync[bot]`.
+5. Sync accounts replayed by a bot: an author whose name is a machine handle (no space, a run of
+   digits, :data:`SYNC_HANDLE`) and every one of whose commits was committed by a bot identity
+   (:func:`is_sync_account`; applied per person by `people.resolve_people`). A human whose
+   commits a bot lands (Meta's ShipIt commits everyone's work as `Facebook GitHub Bot`) has a
+   real name and stays a person.
+6. The config's `bots.extra_patterns` (regular expressions searched in the name and e-mail).
+
+The lists are data: `bots.yaml` next to this module.
 """
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 from typing import Iterable
 
-KNOWN_BOT_EMAILS = frozenset(
-    {
-        "49699333+dependabot[bot]@users.noreply.github.com",
-        "support@dependabot.com",
-        "41898282+github-actions[bot]@users.noreply.github.com",
-        "action@github.com",
-        "actions@github.com",
-        "bot@renovateapp.com",
-        "29139614+renovate[bot]@users.noreply.github.com",
-        "66853113+pre-commit-ci[bot]@users.noreply.github.com",
-        "snyk-bot@snyk.io",
-        "facebook-github-bot@users.noreply.github.com",
-        "6422482+facebook-github-bot@users.noreply.github.com",
-        "pytorchmergebot@users.noreply.github.com",
-        "97764156+pytorchmergebot@users.noreply.github.com",
-        "pytorchbot@users.noreply.github.com",
-        "21957446+pytorchbot@users.noreply.github.com",
-        "gardener@tensorflow.org",
-        "copybara-worker@google.com",
-        "198982749+copilot@users.noreply.github.com",  # GitHub Copilot coding agent
-        "cursoragent@cursor.com",  # Cursor background agent
-        "noreply@weblate.org",
-        "greenkeeper[bot]@users.noreply.github.com",
-    }
-)
-KNOWN_BOT_NAMES = frozenset(
-    {"dependabot", "renovate", "github actions", "pytorchmergebot", "pytorchbot", "tensorflower-gardener", "copybara-service", "greenkeeper", "mergify"}
-)
+import yaml
+
+_DATA = yaml.safe_load((Path(__file__).with_name("bots.yaml")).read_text(encoding="utf-8"))
+KNOWN_BOT_EMAILS = frozenset(e.lower() for e in _DATA["known_emails"])
+KNOWN_BOT_NAMES = frozenset(n.lower() for n in _DATA["known_names"])
+SERVICE_ACCOUNTS = tuple(re.compile(p, re.IGNORECASE) for p in _DATA["service_accounts"])
+SYNC_HANDLE = re.compile(rf"^[^\s]*\d{{{int(_DATA['sync_handle_min_digits'])},}}[^\s]*$")
 
 _APP = re.compile(r"\[bot\]", re.IGNORECASE)
 _BOT_WORD = re.compile(r"(?:^|[-_.\s])(?:ro)?bot$", re.IGNORECASE)
@@ -60,4 +49,12 @@ def is_bot_identity(name: str, email: str, extra: list[re.Pattern[str]] = ()) ->
     local = email.split("@", 1)[0].split("+", 1)[-1]
     if _BOT_WORD.search(local) or (" " not in name and _BOT_WORD.search(name)):
         return True
+    if any(p.search(name) or p.search(email) for p in SERVICE_ACCOUNTS):
+        return True
     return any(p.search(name) or p.search(email) for p in extra)
+
+
+def is_sync_account(names: Iterable[str], committed_by_bot_only: bool) -> bool:
+    """Rule 5: every name of the identity is a machine handle and a bot committed all its commits."""
+    names = [n.strip() for n in names if n and n.strip()]
+    return bool(committed_by_bot_only and names and all(SYNC_HANDLE.match(n) for n in names))

@@ -10,6 +10,8 @@ Identities are joined, in this order of evidence:
 A name alone never joins two identities. Commits without any e-mail are keyed by name, kept apart
 from every identity that has an e-mail.
 
+Display names are the most used name after removing employer tags such as "(Meta Employee)"
+(:func:`display_name_expr`, patterns in ``names.yaml``); tags never join or split identities.
 Person ids are slugs of the display name (the most used name), made unique with a short hash of
 the person's first e-mail when two people share a name; config identities keep their own id.
 """
@@ -20,12 +22,17 @@ import hashlib
 import re
 import unicodedata
 from dataclasses import dataclass
+from pathlib import Path
 
 import polars as pl
 
-from exceeds_pipeline.common.union_find import UnionFind
+import yaml
 
-from exceeds_pipeline.identity.bots import compile_patterns, is_bot_identity
+from exceeds_pipeline.common.union_find import UnionFind
+from exceeds_pipeline.identity.bots import compile_patterns, is_bot_identity, is_sync_account
+
+_NAMES_DATA = yaml.safe_load(Path(__file__).with_name("names.yaml").read_text(encoding="utf-8"))
+EMPLOYER_TAGS: tuple[str, ...] = tuple(_NAMES_DATA["employer_tags"])
 
 _NOREPLY = re.compile(r"^(?:(\d+)\+)?([^@]+)@users\.noreply\.github\.com$", re.IGNORECASE)
 
@@ -56,6 +63,14 @@ def slugify(text: str, max_len: int = 60) -> str:
     return slug[:max_len].strip("-")
 
 
+def display_name_expr(column: str = "mailmap_name") -> pl.Expr:
+    """The name without employer tags (``names.yaml``), blanks collapsed; null stays null."""
+    expr = pl.col(column)
+    for tag in EMPLOYER_TAGS:
+        expr = expr.str.replace_all(f"(?i){tag}", "")
+    return expr.str.replace_all(r"\s+", " ").str.strip_chars()
+
+
 def identity_key_expr() -> pl.Expr:
     """Key a commit's author by lower-cased mailmapped e-mail (by name when there is none)."""
     email = pl.col("mailmap_email").str.strip_chars().str.to_lowercase()
@@ -80,7 +95,7 @@ def resolve_people(
     keyed = lf.with_columns(
         identity_key_expr().alias("identity_key"),
         pl.col("author_email").str.strip_chars().str.to_lowercase().alias("raw_email"),
-    )
+    ).with_columns(display_name_expr().alias("mailmap_name"))
     names = (
         keyed.group_by("identity_key", "mailmap_name")
         .agg(pl.len().alias("n"), pl.col("authored_at").max().alias("last"))
@@ -95,6 +110,20 @@ def resolve_people(
             pl.col("raw_email").unique().alias("raw_emails"),
         )
         .collect()
+    )
+    committers = keyed.select(
+        "identity_key",
+        pl.col("committer_name").fill_null("").alias("_cn"),
+        pl.col("committer_email").fill_null("").alias("_ce"),
+    ).unique().collect()
+    pairs = committers.select("_cn", "_ce").unique()
+    pair_bot = pairs.with_columns(
+        pl.Series("_cbot", [is_bot_identity(n, e) for n, e in pairs.iter_rows()], dtype=pl.Boolean)
+    )
+    bot_committed = dict(
+        committers.join(pair_bot, on=["_cn", "_ce"], how="left")
+        .group_by("identity_key").agg(pl.col("_cbot").all())
+        .iter_rows()
     )
     if keys.height == 0:
         return pl.DataFrame(schema=PEOPLE_SCHEMA), pl.DataFrame(schema=IDENTITY_MAP_SCHEMA)
@@ -156,6 +185,8 @@ def resolve_people(
         stats.group_by("cluster")
         .agg(
             pl.col("identity_key").sort().alias("keys"),
+            pl.col("identity_key").replace_strict(bot_committed, default=False, return_dtype=pl.Boolean)
+            .all().alias("_bot_committed"),
             pl.col("raw_emails").list.explode(keep_nulls=False, empty_as_null=False).unique().sort().alias("raw_emails"),
             pl.col("commits").sum(),
             pl.col("first_at").min(),
@@ -175,8 +206,10 @@ def resolve_people(
         display = (ident.name if ident and ident.name else None) or row["display_name"] or (
             emails[0].split("@")[0] if emails else "unknown"
         )
-        is_bot = any(is_bot_identity(n or "", "", patterns) for n in row["names"] or ()) or any(
-            is_bot_identity("", e, patterns) for e in emails
+        is_bot = (
+            any(is_bot_identity(n or "", "", patterns) for n in row["names"] or ())
+            or any(is_bot_identity("", e, patterns) for e in emails)
+            or is_sync_account(row["names"] or (), row["_bot_committed"])
         )
         rows.append((row, ident, emails, display, is_bot))
 

@@ -54,7 +54,9 @@ DEFINITIONS = {
                  "commits of one author); features and bugs are counted per work item, in the month of the "
                  "person's last counted commit of it.",
     "lines_of_code": "Lines added and deleted in counted commits, leaving out binary, vendored, generated and "
-                     "lock files and submodules (file_changes.excluded).",
+                     "lock files, submodules, data and prose files (unless the repository's product) and bulk "
+                     "imports (file_changes.excluded/exclusion_reason); raw_added/raw_deleted are git's numstat "
+                     "totals with nothing left out.",
     "feature_pct": "Percent: 100 * features / (features + bugs), one decimal; null when both are 0.",
     "activity_months": "Distinct months with at least one counted commit.",
 }
@@ -276,6 +278,10 @@ def build_profiles(
         .unique("person_id", keep="first")
     )
     fallback_names = dict(zip(names["person_id"], names["author_name"]))
+    raw_loc = {
+        r[0]: (int(r[1] or 0), int(r[2] or 0))
+        for r in counted.group_by("person_id").agg(pl.col("lines_added").sum(), pl.col("lines_deleted").sum()).iter_rows()
+    }
 
     def rows(kind: str, pid: str) -> list[dict]:
         g = by_person[kind].get(pid)
@@ -336,7 +342,8 @@ def build_profiles(
                 "features": features,
                 "bugs": bugs,
                 "feature_pct": round(100.0 * features / (features + bugs), 1) if features + bugs else None,
-                "lines_of_code": {"added": added, "deleted": deleted, "total": added + deleted},
+                "lines_of_code": {"added": added, "deleted": deleted, "total": added + deleted,
+                                  "raw_added": raw_loc.get(pid, (0, 0))[0], "raw_deleted": raw_loc.get(pid, (0, 0))[1]},
                 "activity_months": len(work_history),
                 "first_month": min((e["month"] for e in work_history), default=None),
                 "last_month": max((e["month"] for e in work_history), default=None),

@@ -310,8 +310,8 @@ def profile_sentences(profile: dict) -> list[dict]:
     corr = q["correctness"]
     if corr["value"] is not None:
         out.append(_sentence(
-            f"{_pct(corr['value'])} of their {_plural(corr['evidence_count'], 'work item')} "
-            + ("was" if corr["evidence_count"] == 1 else "were") + " not later reverted or fixed by another change.", []))
+            f"Correctness is {_pct(corr['value'])} over {_plural(corr['evidence_count'], 'work item')} "
+            "(work items later reverted or fixed by another change count against it).", []))
     ai = q["ai_usage"]
     if ai["value"] is not None and ai["value"] > 0:
         declared = round(ai["value"] * ai["evidence_count"])

@@ -14,16 +14,17 @@ Cost and bounds. Measuring a commit means diffing it and parsing every changed f
   none, and a status) in a Parquet file the caller names, and only measures shas not in it.
   A commit that cannot be measured (missing object, parse failure) is stored with status
   ``error`` and not retried.
-* **Sampling.** :func:`dmm_sample` picks which commits to measure: counted commits that change
-  at least one non-excluded file lizard can read, with at most :data:`MAX_DMM_LINES` changed lines
-  and :data:`MAX_DMM_FILES` files, and at most ``per_person_month`` (default
-  :data:`DMM_PER_PERSON_MONTH`) of them per person and month, chosen by ascending sha (a fixed,
-  content-independent order: the same commits are chosen on every run, so the cache keeps
-  hitting). A cold run of a history with M person-months therefore measures at most
-  ``per_person_month * M`` commits; ``max_new`` in :func:`compute_dmm` caps one call further
-  (default :data:`DMM_MAX_NEW_PER_RUN` when called through
-  :func:`exceeds_pipeline.quality.git_facts.repository_quality_facts`; the rest is measured by
-  later runs, so a cold run of a large history stays bounded and the nightly runs catch up).
+* **Sampling.** :func:`dmm_sample` picks which commits to measure, as a function of the
+  history alone: counted commits that change at least one non-excluded file lizard can read,
+  with at most :data:`MAX_DMM_LINES` changed lines and :data:`MAX_DMM_FILES` files; of those,
+  for every person with at least :data:`DMM_MIN_COMMITS` such commits, the ``per_person``
+  (default :data:`DMM_PER_PERSON`) with the smallest shas (a sha is a hash: a fixed,
+  content-independent, uniform choice). The sample is the same whatever the number of earlier
+  runs; a new commit enters it only if its sha is among its author's smallest, so a nightly run
+  measures at most one commit per new commit. The sample size is each person's evidence count.
+* **Per repository.** :func:`dmm_for_repository` is the per-repository fact (one cache file per
+  repository, keyed by sha; a damaged cache is read as empty and rebuilt); it measures the
+  uncached part of the sample in parallel processes (one per core).
 
 The three values are computed from one diff and one lizard pass per file (PyDriller's public
 properties redo both for each property); the arithmetic is PyDriller's own
@@ -37,6 +38,7 @@ import logging
 import os
 from collections.abc import Iterable
 from functools import lru_cache
+from pathlib import Path
 
 import polars as pl
 
@@ -47,7 +49,10 @@ log = logging.getLogger(__name__)
 __all__ = [
     "DMM_CACHE_SCHEMA",
     "DMM_MAX_NEW_PER_RUN",
+    "DMM_MIN_COMMITS",
+    "DMM_PER_PERSON",
     "DMM_PER_PERSON_MONTH",
+    "dmm_for_repository",
     "MAX_DMM_FILES",
     "MAX_DMM_LINES",
     "compute_dmm",
@@ -55,12 +60,12 @@ __all__ = [
     "lizard_supported",
 ]
 
-DMM_PER_PERSON_MONTH = 4
-MAX_DMM_LINES = 5000  # raw lines added + deleted
-MAX_DMM_FILES = 100
-# Commits measured per repository in a run that ingested new commits (about 0.1-0.2 s each, so
-# a cold run of a huge history stays within seconds; the backlog is worked off night by night).
-DMM_MAX_NEW_PER_RUN = 40
+DMM_PER_PERSON = 5
+DMM_MIN_COMMITS = 3  # people with fewer eligible commits get no DMM-based value (null)
+DMM_PER_PERSON_MONTH = DMM_PER_PERSON  # old name, kept for callers
+MAX_DMM_LINES = 2000  # raw lines added + deleted
+MAX_DMM_FILES = 50
+DMM_MAX_NEW_PER_RUN = None  # no per-run cap: values never depend on how many runs happened
 
 DMM_CACHE_SCHEMA: dict[str, pl.DataType] = {
     "sha": pl.String,
@@ -89,14 +94,15 @@ def lizard_supported(paths: pl.Series) -> pl.Series:
 def dmm_sample(
     commits: pl.DataFrame,
     file_changes: pl.DataFrame,
-    per_person_month: int = DMM_PER_PERSON_MONTH,
+    per_person: int = DMM_PER_PERSON,
+    min_commits: int = DMM_MIN_COMMITS,
+    *,
+    per_person_month: int | None = None,
 ) -> pl.DataFrame:
-    """``[repo, sha, person_id, month]``: the commits whose DMM is worth measuring (see module doc).
-
-    Ordered for measuring under a per-run cap (``compute_dmm(max_new=...)``): first the
-    lowest-sha commit of every person-month, newest months first, then the second of each, and
-    so on; so a capped run spreads over people and recent work instead of exhausting one person.
-    """
+    """``[repo, sha, person_id, month]``: the commits whose DMM is measured (see module doc),
+    ordered by person and sha. (``per_person_month`` is an old alias of ``per_person``.)"""
+    if per_person_month is not None:
+        per_person = per_person_month
     files = file_changes.filter(~pl.col("excluded").fill_null(False)).select("repo", "sha", "path")
     readable = (
         files.with_columns(lizard_supported(files["path"]))
@@ -115,14 +121,47 @@ def dmm_sample(
             & (pl.col("files_changed").fill_null(0) <= MAX_DMM_FILES)
         )
         .select("repo", "sha", "person_id", "month")
+        .unique(["repo", "sha"])
         .join(readable.lazy(), on=["repo", "sha"], how="semi")
-        .sort("repo", "person_id", "month", "sha")
-        .with_columns(pl.int_range(pl.len()).over("repo", "person_id", "month").alias("_rank"))
-        .filter(pl.col("_rank") < per_person_month)
-        .sort(["_rank", "month", "person_id", "repo", "sha"], descending=[False, True, False, False, False])
-        .drop("_rank")
+        .filter(pl.len().over("person_id") >= min_commits)
+        .sort("person_id", "sha", "repo")
+        .filter(pl.int_range(pl.len()).over("person_id") < per_person)
         .collect()
     )
+
+
+def _measure_many(repo_path: str, shas: list[str]) -> list[tuple]:
+    """Worker: measure ``shas`` in one process (its own repository handle)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as tmp:
+        out = compute_dmm(repo_path, shas, Path(tmp) / "part.parquet", workers=1)
+    return out.rows()
+
+
+def dmm_for_repository(
+    repo_name: str,
+    git_dir: str | os.PathLike,
+    commits_of_repo: pl.DataFrame,
+    file_changes_of_repo: pl.DataFrame,
+    cache_dir: str | os.PathLike,
+    *,
+    per_person: int = DMM_PER_PERSON,
+    workers: int | None = None,
+) -> pl.DataFrame:
+    """DMM of the repository's sample (:data:`DMM_CACHE_SCHEMA` rows plus ``repo``).
+
+    Cached per sha under ``cache_dir`` (one file per repository); only uncached sample commits
+    cost anything, measured by ``workers`` processes (default: one per core).
+    """
+    from exceeds_pipeline.quality.git_facts import cache_files
+
+    commits = commits_of_repo.filter(pl.col("repo") == repo_name)
+    files = file_changes_of_repo.filter(pl.col("repo") == repo_name)
+    sample = dmm_sample(commits, files, per_person=per_person)
+    dmm_cache, _ = cache_files(cache_dir, repo_name)
+    out = compute_dmm(git_dir, sample["sha"], dmm_cache, workers=workers)
+    return out.select(pl.lit(repo_name).alias("repo"), *DMM_CACHE_SCHEMA)
 
 
 def _measure_commit(commit) -> tuple[float | None, float | None, float | None]:
@@ -168,12 +207,14 @@ def compute_dmm(
     cache_path: str | os.PathLike,
     *,
     max_new: int | None = None,
+    workers: int | None = 1,
 ) -> pl.DataFrame:
     """DMM values of ``shas`` (``DMM_CACHE_SCHEMA`` columns), measuring only shas not cached.
 
-    The repository is opened once. At most ``max_new`` uncached shas are measured (in the order
-    given); shas left unmeasured are absent from the result. The cache file is rewritten only
-    when something new was measured.
+    The repository is opened once per process. ``max_new`` (tests only; the pipeline never caps)
+    bounds how many uncached shas are measured; ``workers`` > 1 (None: one per core) measures
+    them in that many processes. The cache file is rewritten only when something new was
+    measured.
     """
     wanted = list(dict.fromkeys(s for s in shas if s))
     cached = read_cache(cache_path, DMM_CACHE_SCHEMA)
@@ -181,6 +222,19 @@ def compute_dmm(
     todo = [s for s in wanted if s not in known]
     if max_new is not None:
         todo = todo[: max(0, max_new)]
+    workers = workers or os.cpu_count() or 1
+    if todo and workers > 1 and len(todo) >= 2 * workers:
+        import multiprocessing
+        from concurrent.futures import ProcessPoolExecutor
+
+        chunks = [todo[i::workers] for i in range(workers)]
+        # spawn: never fork a process that holds threads (Dagster, pytest, GitPython pipes)
+        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+            parts = list(pool.map(_measure_many, [os.fspath(repo_path)] * workers, chunks))
+        new = pl.DataFrame([r for part in parts for r in part], schema=DMM_CACHE_SCHEMA, orient="row")
+        cached = pl.concat([cached, new]).unique("sha", keep="last", maintain_order=True)
+        write_cache(cache_path, cached)
+        todo = []
     if todo:
         git = _open_git(repo_path)
         rows = []

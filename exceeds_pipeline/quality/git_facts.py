@@ -1,10 +1,21 @@
-"""The git-backed inputs of the quality metrics for one repository, in one call.
+"""The git-backed inputs of the quality metrics for one repository.
 
-:func:`repository_quality_facts` samples the commits worth measuring, measures DMM and traces
-SZZ for them (each bounded per run and cached under ``cache_dir``), and returns the two frames
-:func:`exceeds_pipeline.quality.quality_metrics` takes. Plain Python; the orchestration layer
-calls it once per repository (in parallel if it likes: each repository has its own cache files)
-and concatenates the results.
+Three per-repository facts, each a plain function with the same signature
+``<fact>_for_repository(repo_name, git_dir, commits_of_repo, file_changes_of_repo, cache_dir)
+-> pl.DataFrame``, each incremental (cached per commit sha under ``cache_dir``, one file per
+repository; a damaged cache is detected and rebuilt) and each a function of the history alone
+(no per-run caps; where a sample is taken it is deterministic, by sha):
+
+* :func:`exceeds_pipeline.quality.dmm.dmm_for_repository` -> ``[repo, sha, dmm_unit_size,
+  dmm_unit_complexity, dmm_unit_interfacing, status]``;
+* :func:`exceeds_pipeline.quality.szz.szz_for_repository` -> ``[repo, fix_sha, blamed_sha]``;
+* :func:`exceeds_pipeline.quality.survival.survival_for_repository` -> ``[repo, sha, path,
+  lines_added, lines_rewritten, final]``.
+
+The orchestration layer runs them once per repository (in parallel processes, or on Dask),
+concatenates each fact over repositories and passes the three frames to
+:func:`exceeds_pipeline.quality.quality_metrics`. :func:`repository_facts` runs all three for
+one repository in one call.
 """
 
 from __future__ import annotations
@@ -16,10 +27,11 @@ from pathlib import Path
 
 import polars as pl
 
-from exceeds_pipeline.quality.dmm import DMM_MAX_NEW_PER_RUN, DMM_PER_PERSON_MONTH, compute_dmm, dmm_sample
-from exceeds_pipeline.quality.szz import SZZ_MAX_NEW_PER_RUN, compute_szz, szz_candidates
+from exceeds_pipeline.quality.dmm import dmm_for_repository
+from exceeds_pipeline.quality.survival import survival_for_repository
+from exceeds_pipeline.quality.szz import szz_for_repository
 
-__all__ = ["cache_files", "measured_tip_file", "repository_quality_facts"]
+__all__ = ["cache_files", "measured_tip_file", "repository_facts", "repository_quality_facts"]
 
 
 def cache_files(cache_dir: str | os.PathLike, repo: str) -> tuple[Path, Path]:
@@ -31,9 +43,27 @@ def cache_files(cache_dir: str | os.PathLike, repo: str) -> tuple[Path, Path]:
 
 
 def measured_tip_file(cache_dir: str | os.PathLike, repo: str) -> Path:
-    """Where the tip whose new commits were last measured is recorded."""
+    """Deprecated: nothing reads this file any more (the facts are cached per sha and no run
+    measures less than the whole sample). Kept only until the quality asset stops writing it."""
     dmm, _ = cache_files(cache_dir, repo)
     return dmm.with_name(dmm.name.replace(".dmm.parquet", ".tip"))
+
+
+def repository_facts(
+    repo: str,
+    git_dir: str | os.PathLike,
+    commits: pl.DataFrame,
+    file_changes: pl.DataFrame,
+    cache_dir: str | os.PathLike,
+) -> dict[str, pl.DataFrame]:
+    """``{"dmm": ..., "szz": ..., "survival": ...}`` for repository ``repo``."""
+    mine = commits.filter(pl.col("repo") == repo)
+    files = file_changes.filter(pl.col("repo") == repo)
+    return {
+        "dmm": dmm_for_repository(repo, git_dir, mine, files, cache_dir),
+        "szz": szz_for_repository(repo, git_dir, mine, files, cache_dir),
+        "survival": survival_for_repository(repo, git_dir, mine, files, cache_dir),
+    }
 
 
 def repository_quality_facts(
@@ -43,22 +73,13 @@ def repository_quality_facts(
     file_changes: pl.DataFrame,
     cache_dir: str | os.PathLike,
     *,
-    dmm_per_person_month: int = DMM_PER_PERSON_MONTH,
-    dmm_max_new: int | None = DMM_MAX_NEW_PER_RUN,
-    szz_max_new: int | None = SZZ_MAX_NEW_PER_RUN,
     measure_new: bool = True,
+    **_ignored,
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """``(dmm, szz)`` for repository ``repo`` (its rows of ``commits``/``file_changes`` are used).
-
-    With ``measure_new=False`` only cached facts are returned (nothing is measured): callers
-    pass it when the repository has no new commits, so a no-change run costs no git work.
-    """
-    if not measure_new:
-        dmm_max_new = szz_max_new = 0
+    """``(dmm, szz)`` for ``repo`` (compatibility wrapper; ``measure_new`` is ignored: the
+    whole deterministic sample is always measured, only uncached commits cost anything)."""
     mine = commits.filter(pl.col("repo") == repo)
     files = file_changes.filter(pl.col("repo") == repo)
-    dmm_cache, szz_cache = cache_files(cache_dir, repo)
-    sample = dmm_sample(mine, files, per_person_month=dmm_per_person_month)
-    dmm = compute_dmm(repo_path, sample["sha"], dmm_cache, max_new=dmm_max_new)
-    szz = compute_szz(repo_path, szz_candidates(mine)["sha"], szz_cache, max_new=szz_max_new)
+    dmm = dmm_for_repository(repo, repo_path, mine, files, cache_dir).drop("repo")
+    szz = szz_for_repository(repo, repo_path, mine, files, cache_dir).drop("repo")
     return dmm, szz

@@ -11,34 +11,37 @@ Every person with at least one counted commit gets one row per metric in :data:`
 ``evidence_shas`` lists the person's commits behind it, those that lower the value first, then
 the rest newest first, at most ``evidence_cap`` (default 50) of them.
 
-Formulas (``method`` carries each as a sentence):
+Formulas (``method`` carries each as a sentence). Small evidence is handled as each says:
+shrunk toward a base rate (correctness, the tests part of architecture) or null below a
+minimum (DMM-based parts, performance). A metric whose git facts were not supplied (``None``)
+is null with a ``Pending:`` method text, never a partial value.
 
-* **correctness** = 1 - broken / items over the person's credited work items (see
-  :func:`exceeds_pipeline.rollups.work_item_credit`). An item is *broken* when one of its
-  commits is the target of a ``reverts`` link (any reverting commit), or of a ``fixes`` link
-  (``Fixes: <sha>``) or an SZZ trace (a bug fix whose deleted lines were last touched by the
-  commit) coming from a commit outside that work item (follow-up commits inside one change are
-  iteration, not breakage).
-* **maintainability** = mean over the person's measured commits of the mean of PyDriller's
-  ``dmm_unit_size`` and ``dmm_unit_complexity`` (each commit counts once; a commit with only one
-  of the two uses that one). Commits are measured on the sample of :func:`dmm_sample`.
+* **correctness** = (unbroken + K * base) / (items + K) over the person's credited work items
+  (:func:`exceeds_pipeline.rollups.work_item_credit`), K = :data:`CORRECTNESS_PRIOR_ITEMS`,
+  base = the share of unbroken items over everyone's items (empirical-Bayes shrinkage: one or
+  two items say little, many items speak for themselves). An item is *broken* when one of its
+  commits is the target of a ``reverts`` link, or of a ``fixes`` link (``Fixes: <sha>``) or an
+  SZZ trace (:mod:`.szz`; moves and whitespace-only changes are not traced) coming from a commit
+  outside that work item.
+* **maintainability** = mean over the person's measured commits (the DMM sample, :mod:`.dmm`)
+  of the mean of PyDriller's ``dmm_unit_size`` and ``dmm_unit_complexity``; null below
+  :data:`MIN_MEASURED` measured commits.
 * **architecture** = mean of the available parts of (a) the mean ``dmm_unit_interfacing`` of the
-  person's measured commits and (b) the share of the person's code-changing work items (items
-  whose commits change a non-excluded, non-test source file lizard can read) that also change a
-  test file (``classify.categories.TEST_PATH``). Each part counts once whatever its size;
-  ``evidence_count`` = measured commits + code-changing items.
-* **performance** (21-day survival, the inverse of rework) = surviving / added lines over the
-  person's counted commits' additions to non-excluded files. File-level approximation, not a
-  line-exact blame: an addition of ``a`` lines to file F at commit time t is "rewritten" up to
-  min(a, lines deleted from F by any later commits with commit time in (t, t + 21 days]); a
-  rename's deletions count against its old path. Only additions at least 21 days older than the
-  repository's newest commit are evaluated (younger ones have not had the chance to survive).
+  person's measured commits (needs :data:`MIN_MEASURED`) and (b) tests beside code: over the
+  person's code-changing work items in repositories that keep tests beside code (at least
+  :data:`TESTS_BESIDE_CODE_MIN_RATE` of all their code-changing items also change a test file),
+  (tested + K * base) / (items + K), K = :data:`TESTS_PRIOR_ITEMS`, base = those repositories'
+  rate for the person's items; needs :data:`MIN_TEST_ITEMS` items. A repository that keeps
+  tests elsewhere says nothing here.
+* **performance** (21-day survival) = 1 - rewritten / added over the lines the person's counted
+  commits added to non-excluded files, tracked line by line (:mod:`.survival`): a line is
+  rewritten when it is deleted or replaced within 21 days; only commits at least 21 days older
+  than the repository's newest commit count; null below :data:`MIN_PERFORMANCE_COMMITS`
+  evaluated commits.
 * **ai_usage** = share of the person's counted commits with a declared ``ai_tool``.
 """
 
 from __future__ import annotations
-
-from datetime import timedelta
 
 import polars as pl
 
@@ -51,6 +54,12 @@ __all__ = ["METHODS", "METRICS", "QUALITY_SCHEMA", "REWORK_DAYS", "quality_metri
 METRICS = ("correctness", "maintainability", "architecture", "performance", "ai_usage")
 REWORK_DAYS = 21
 EVIDENCE_CAP = 50
+CORRECTNESS_PRIOR_ITEMS = 5
+TESTS_PRIOR_ITEMS = 5
+TESTS_BESIDE_CODE_MIN_RATE = 0.10
+MIN_MEASURED = 3
+MIN_TEST_ITEMS = 3  # code-changing items needed for the tests-beside-code part
+MIN_PERFORMANCE_COMMITS = 3
 
 QUALITY_SCHEMA: dict[str, pl.DataType] = {
     "person_id": pl.String,
@@ -63,36 +72,46 @@ QUALITY_SCHEMA: dict[str, pl.DataType] = {
 
 METHODS = {
     "correctness": (
-        "1 - broken/items over the person's work items, where an item is broken if a commit of it "
-        "was later reverted (Revert / This reverts commit), or was named by a 'Fixes: <sha>' "
-        "trailer or traced by SZZ (git blame of the lines a bug fix deletes) from a commit outside "
-        "the item; evidence_count = work items."
+        "(unbroken + 5 x base) / (items + 5) over the person's work items, base = share of unbroken "
+        "items over everyone's items (small evidence is shrunk toward it); an item is broken if a "
+        "commit of it was later reverted (Revert / This reverts commit), named by a 'Fixes: <sha>' "
+        "trailer, or traced by SZZ (git blame -w -M of the lines a bug fix deletes, moved and "
+        "whitespace-only lines ignored; fixes sampled as the {szz} smallest shas per repository) from "
+        "a commit outside the item; evidence_count = work items."
     ),
     "maintainability": (
         "Mean over the person's measured commits of the average of PyDriller's DMM unit size and "
         "unit complexity (share of changed method volume that is low-risk: <= 15 lines, "
-        "cyclomatic complexity <= 5), measured on at most {k} commits per person-month; "
-        "evidence_count = measured commits."
+        "cyclomatic complexity <= 5); measured on the person's {k} smallest-sha commits that change "
+        "lizard-readable code (<= 2000 lines, <= 50 files; people with >= 3 such commits); null "
+        "below 3 measured commits; evidence_count = measured commits."
     ),
     "architecture": (
-        "Average of (a) the mean PyDriller DMM unit interfacing (methods with <= 2 parameters) of "
-        "the person's measured commits and (b) the share of their work items changing source code "
-        "that also change tests, using whichever parts have evidence; evidence_count = measured "
-        "commits + code-changing work items."
+        "Average of the available parts: (a) mean PyDriller DMM unit interfacing (methods with <= 2 "
+        "parameters) of the person's measured commits (>= 3 needed; sample as for maintainability) "
+        "and (b) (tested + 5 x base) / (items + 5) over their code-changing work items in "
+        "repositories where >= 10% of all code-changing items also change tests (base = those "
+        "repositories' rate; >= 3 such items needed); null when neither part has enough evidence; "
+        "evidence_count = measured commits + those items."
     ),
     "performance": (
-        "Share of the lines the person added that were not rewritten within {days} days: per "
-        "commit and file, added lines minus (capped at them) lines deleted from the same file by "
-        "later commits within {days} days (file-level approximation, no line-exact blame), over "
-        "additions at least {days} days older than the repository's newest commit; "
+        "Share of the lines the person added (counted commits, non-excluded files) still present "
+        "{days} days later, tracked line by line through the history (git log -p, line ownership "
+        "as git blame assigns it; a line deleted or replaced within {days} days is rewritten, edits "
+        "to other lines of the file do not count); commits younger than {days} days before the "
+        "repository's newest commit are not judged; null below 3 evaluated commits; "
         "evidence_count = commits evaluated."
     ),
     "ai_usage": (
         "Share of the person's counted commits that carry a declared AI-assistance marker "
-        "(co-author trailer or bot identity of an AI coding tool); evidence_count = counted commits."
+        "(co-author trailer or bot identity of an AI coding tool, or a plain statement such as "
+        "'Authored with Claude' / 'Generated with Codex'); evidence_count = counted commits."
     ),
 }
+PENDING = "Pending: the repository facts this metric needs ({fact}) are not computed yet."
 
+_SURVIVAL_SCHEMA = {"repo": pl.String, "sha": pl.String, "path": pl.String, "lines_added": pl.Int64,
+                    "lines_rewritten": pl.Int64, "final": pl.Boolean}
 _PART_SCHEMA = {"person_id": pl.String, "value": pl.Float64, "evidence_count": pl.Int64}
 
 
@@ -156,7 +175,14 @@ def _correctness(commits, work_items, commit_links, szz, cap) -> tuple[pl.LazyFr
             pl.len().cast(pl.Int64).alias("evidence_count"),
             pl.col("_broken").fill_null(False).sum().alias("_n_broken"),
         )
-        .select("person_id", (1.0 - pl.col("_n_broken") / pl.col("evidence_count")).alias("value"), "evidence_count")
+    )
+    base = per_person.select(1.0 - pl.col("_n_broken").sum() / pl.col("evidence_count").sum()).collect().item()
+    base = 1.0 if base is None else base
+    k = CORRECTNESS_PRIOR_ITEMS
+    per_person = per_person.select(
+        "person_id",
+        ((pl.col("evidence_count") - pl.col("_n_broken") + k * base) / (pl.col("evidence_count") + k)).alias("value"),
+        "evidence_count",
     )
     times = commits.lazy().select("sha", "authored_at").unique("sha")
     ev_rows = (
@@ -183,6 +209,8 @@ def _maintainability(measured: pl.LazyFrame, cap: int) -> tuple[pl.LazyFrame, pl
     ).filter(pl.col("_score").is_not_null())
     per_person = scored.group_by("person_id").agg(
         pl.col("_score").mean().alias("value"), pl.len().cast(pl.Int64).alias("evidence_count")
+    ).with_columns(
+        pl.when(pl.col("evidence_count") >= MIN_MEASURED).then(pl.col("value")).otherwise(None).alias("value")
     )
     return per_person, _evidence(scored, ["_score", "authored_at", "sha"], [False, True, False], cap)
 
@@ -191,7 +219,7 @@ def _architecture(measured, commits, work_items, file_changes, cap) -> tuple[pl.
     inter = measured.filter(pl.col("dmm_unit_interfacing").is_not_null())
     part_i = inter.group_by("person_id").agg(
         pl.col("dmm_unit_interfacing").mean().alias("_v_i"), pl.len().cast(pl.Int64).alias("_n_i")
-    )
+    ).with_columns(pl.when(pl.col("_n_i") >= MIN_MEASURED).then(pl.col("_v_i")).otherwise(None).alias("_v_i"))
     credit = work_item_credit(commits, work_items)
     item_commits = (
         credit.select("work_item_id", "person_id", "repo", "shas")
@@ -203,16 +231,25 @@ def _architecture(measured, commits, work_items, file_changes, cap) -> tuple[pl.
     per_item = (
         item_commits.lazy()
         .join(files.lazy(), on=["repo", "sha"], how="inner")
-        .group_by("person_id", "work_item_id")
+        .group_by("person_id", "work_item_id", "repo")
         .agg(
             (pl.col("_src") & ~pl.col("_test")).any().alias("_code"),
             pl.col("_test").any().alias("_tested"),
             pl.col("sha").unique().alias("_shas"),
         )
         .filter(pl.col("_code"))
+        .with_columns(pl.col("_tested").cast(pl.Float64).mean().over("repo").alias("_base"))
+        .filter(pl.col("_base") >= TESTS_BESIDE_CODE_MIN_RATE)
     )
+    k = TESTS_PRIOR_ITEMS
     part_t = per_item.group_by("person_id").agg(
-        pl.col("_tested").mean().alias("_v_t"), pl.len().cast(pl.Int64).alias("_n_t")
+        pl.col("_tested").sum().cast(pl.Float64).alias("_t"), pl.col("_base").sum().alias("_b"),
+        pl.len().cast(pl.Int64).alias("_n_t"),
+    ).select(
+        "person_id",
+        pl.when(pl.col("_n_t") >= MIN_TEST_ITEMS)
+        .then((pl.col("_t") + k * pl.col("_b") / pl.col("_n_t")) / (pl.col("_n_t") + k)).alias("_v_t"),
+        "_n_t",
     )
     per_person = (
         pl.concat([part_i.select("person_id"), part_t.select("person_id")]).unique()
@@ -236,44 +273,23 @@ def _architecture(measured, commits, work_items, file_changes, cap) -> tuple[pl.
     return per_person, _evidence(ev_rows, ["_score", "_rank", "authored_at", "sha"], [False, False, True, False], cap)
 
 
-def _performance(counted, commits, file_changes, days, cap) -> tuple[pl.LazyFrame, pl.LazyFrame]:
-    window = timedelta(days=days)
-    when = commits.lazy().select("repo", "sha", pl.col("committed_at").alias("_t")).unique(["repo", "sha"])
-    horizon = commits.lazy().group_by("repo").agg(pl.col("committed_at").max().alias("_horizon"))
-    fc = file_changes.lazy().join(when, on=["repo", "sha"], how="inner")
-    deletions = (
-        fc.filter(pl.col("lines_deleted").fill_null(0) > 0)
-        .select("repo", pl.coalesce("old_path", "path").alias("_key"), "_t", pl.col("lines_deleted").alias("_d"))
-        .group_by("repo", "_key", "_t").agg(pl.col("_d").sum())
-        .sort("_t")
-        .with_columns(pl.col("_d").cum_sum().over("repo", "_key").alias("_cum"))
-        .select("repo", "_key", "_t", "_cum")
+def _performance(counted, file_changes, survival, cap) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    kept = file_changes.lazy().filter(~pl.col("excluded").fill_null(False)).select("repo", "sha", "path")
+    rows = (
+        survival.lazy()
+        .filter(pl.col("final") & (pl.col("lines_added") > 0))
+        .join(kept, on=["repo", "sha", "path"], how="semi")
+        .join(counted.lazy().select("repo", "sha", "person_id", pl.col("committed_at").alias("_t")),
+              on=["repo", "sha"], how="inner")
     )
-    adds = (
-        fc.join(counted.lazy().select("repo", "sha", "person_id"), on=["repo", "sha"], how="inner")
-        .filter(~pl.col("excluded").fill_null(False) & (pl.col("lines_added").fill_null(0) > 0))
-        .join(horizon, on="repo", how="left")
-        .filter(pl.col("_t") + window <= pl.col("_horizon"))
-        .select("person_id", "repo", "sha", pl.col("path").alias("_key"), "_t",
-                (pl.col("_t") + window).alias("_t_end"), pl.col("lines_added").alias("_a"))
-        .sort("_t")
-    )
-    at_start = adds.join_asof(deletions.rename({"_cum": "_c0"}), on="_t", by=["repo", "_key"], strategy="backward",
-                                  check_sortedness=False)
-    at_end = (
-        at_start.sort("_t_end")
-        .join_asof(deletions.rename({"_t": "_t_end", "_cum": "_c1"}), on="_t_end", by=["repo", "_key"],
-                   strategy="backward", check_sortedness=False)
-    )
-    rows = at_end.with_columns(
-        pl.min_horizontal(pl.col("_a"), (pl.col("_c1").fill_null(0) - pl.col("_c0").fill_null(0)).clip(0)).alias("_rw")
-    )
-    per_commit = rows.group_by("person_id", "sha").agg(
-        pl.col("_a").sum(), pl.col("_rw").sum(), pl.col("_t").first()
+    per_commit = rows.group_by("person_id", "repo", "sha").agg(
+        pl.col("lines_added").sum().alias("_a"), pl.col("lines_rewritten").sum().alias("_rw"), pl.col("_t").first()
     )
     per_person = per_commit.group_by("person_id").agg(
         (1.0 - pl.col("_rw").sum() / pl.col("_a").sum()).alias("value"),
         pl.len().cast(pl.Int64).alias("evidence_count"),
+    ).with_columns(
+        pl.when(pl.col("evidence_count") >= MIN_PERFORMANCE_COMMITS).then(pl.col("value")).otherwise(None).alias("value")
     )
     return per_person, _evidence(per_commit, ["_rw", "_t", "sha"], [True, True, False], cap)
 
@@ -293,6 +309,7 @@ def quality_metrics(
     file_changes: pl.DataFrame,
     dmm: pl.DataFrame | None = None,
     szz: pl.DataFrame | None = None,
+    survival: pl.DataFrame | None = None,
     *,
     rework_days: int = REWORK_DAYS,
     evidence_cap: int = EVIDENCE_CAP,
@@ -301,10 +318,15 @@ def quality_metrics(
     """Person x metric table (:data:`QUALITY_SCHEMA`), one row per person and metric.
 
     ``dmm``: ``[sha, dmm_unit_size, dmm_unit_complexity, dmm_unit_interfacing]`` from
-    :func:`compute_dmm`; ``szz``: ``[fix_sha, blamed_sha]`` from :func:`compute_szz`.
+    :func:`dmm_for_repository`; ``szz``: ``[fix_sha, blamed_sha]`` from
+    :func:`szz_for_repository`; ``survival``: ``[repo, sha, path, lines_added, lines_rewritten,
+    final]`` from :func:`survival_for_repository`. A fact given as None makes the metrics that
+    need it null with a ``Pending:`` method (maintainability/architecture: dmm; performance:
+    survival); correctness without szz rests on reverts and Fixes: links only.
     ``dmm_per_person_month`` is only quoted in the method text (default: the sampling default).
     """
-    from exceeds_pipeline.quality.dmm import DMM_PER_PERSON_MONTH
+    from exceeds_pipeline.quality.dmm import DMM_PER_PERSON
+    from exceeds_pipeline.quality.szz import SZZ_SAMPLE
 
     counted = counted_commits(commits)
     persons = counted.select("person_id").unique().sort("person_id")
@@ -315,13 +337,19 @@ def quality_metrics(
         "correctness": _correctness(commits, work_items, commit_links, szz, evidence_cap),
         "maintainability": _maintainability(measured, evidence_cap),
         "architecture": _architecture(measured, commits, work_items, file_changes, evidence_cap),
-        "performance": _performance(counted, commits, file_changes, rework_days, evidence_cap),
+        "performance": _performance(
+            counted, file_changes,
+            survival if survival is not None else pl.DataFrame(schema=_SURVIVAL_SCHEMA), evidence_cap),
         "ai_usage": _ai_usage(counted, evidence_cap),
     }
     methods = {
-        name: text.format(k=dmm_per_person_month or DMM_PER_PERSON_MONTH, days=rework_days)
+        name: text.format(k=dmm_per_person_month or DMM_PER_PERSON, days=rework_days, szz=SZZ_SAMPLE)
         for name, text in METHODS.items()
     }
+    if dmm is None:
+        methods["maintainability"] = methods["architecture"] = PENDING.format(fact="DMM")
+    if survival is None:
+        methods["performance"] = PENDING.format(fact="line survival")
     frames = []
     for metric in METRICS:
         values, evidence = parts[metric]
@@ -339,6 +367,13 @@ def quality_metrics(
             )
         )
     out = pl.concat(frames).collect()
+    # Pending facts: no partial values.
+    pending = pl.col("method").str.starts_with("Pending:")
+    out = out.with_columns(
+        pl.when(pending).then(None).otherwise(pl.col("value")).alias("value"),
+        pl.when(pending).then(0).otherwise(pl.col("evidence_count")).alias("evidence_count"),
+        pl.when(pending).then(pl.lit([], dtype=pl.List(pl.String))).otherwise(pl.col("evidence_shas")).alias("evidence_shas"),
+    )
     # No evidence, no number.
     out = out.with_columns(
         pl.when(pl.col("evidence_count") > 0).then(pl.col("value")).otherwise(None).alias("value")

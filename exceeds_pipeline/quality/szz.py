@@ -11,16 +11,21 @@ that the user's repository config is never written (PyDriller sets
 ``blame.markUnblamableLines`` in it). In a shallow clone, lines blamed on the shallow boundary
 are dropped: their real origin is not in the clone.
 
-Bounds (documented rule):
+Moves and reformatting are not changes (SPEC §5 correctness): the fix's diff is read with
+``-w`` (a line whose only change is whitespace is neither deleted nor added), a deleted line
+whose text (whitespace ignored) the same fix adds again elsewhere is a move and is not blamed,
+and the blame itself runs with ``-w -M`` so that lines a commit only re-indented or moved within
+the file are passed through to the commit that wrote them.
+
+Sample (documented rule, a function of the history alone; no per-run cap):
 
 * :func:`szz_candidates` picks the fix commits: non-merge commits with one parent, category
   ``bug``, at least one deleted line, at most :data:`MAX_SZZ_DELETED_LINES` deleted lines and
-  :data:`MAX_SZZ_FILES` files (larger "fixes" are mostly moves and reformatting, and cost the
-  most), newest first by commit time.
-* :func:`compute_szz` blames at most ``max_new`` (default :data:`SZZ_MAX_NEW_PER_RUN`) fix
-  commits not already in the cache per call, in the order given (newest first), and caches each
-  result per fix sha in Parquet. A backlog is worked off by later runs; only new fixes cost
-  anything once it is done.
+  :data:`MAX_SZZ_FILES` files (larger "fixes" are mostly moves and reformatting).
+* :func:`szz_for_repository` traces the :data:`SZZ_SAMPLE` candidates with the smallest shas
+  (all of them in most repositories), caching each result per fix sha (Parquet, one file per
+  repository; a damaged file is read as empty and rebuilt). A nightly run traces only new
+  fixes that enter the sample.
 """
 
 from __future__ import annotations
@@ -45,11 +50,13 @@ __all__ = [
     "blame_deleted_lines",
     "compute_szz",
     "szz_candidates",
+    "szz_for_repository",
 ]
 
 MAX_SZZ_DELETED_LINES = 2000
 MAX_SZZ_FILES = 100
-SZZ_MAX_NEW_PER_RUN = 20  # fix commits traced per repository in a run that ingested new commits
+SZZ_MAX_NEW_PER_RUN = None  # no per-run cap: values never depend on how many runs happened
+SZZ_SAMPLE = 3000  # fix commits traced per repository: the smallest shas
 
 SZZ_CACHE_SCHEMA: dict[str, pl.DataType] = {
     "fix_sha": pl.String,
@@ -115,8 +122,13 @@ def _unquote(path: bytes) -> bytes:
 
 
 def _deleted_lines(diff: bytes) -> dict[bytes, list[int]]:
-    """Old path -> old line numbers of the meaningful lines a ``diff -U0`` deletes."""
-    out: dict[bytes, list[int]] = {}
+    """Old path -> old line numbers of the meaningful lines a ``diff -U0`` deletes.
+
+    A deleted line whose text (blanks removed) the diff also adds, in any file, is a move and
+    is left out.
+    """
+    out: dict[bytes, list[tuple[int, bytes]]] = {}
+    added: set[bytes] = set()
     old_path: bytes | None = None
     line_no = 0
     old_left = new_left = 0  # lines still to come in the current hunk
@@ -124,10 +136,11 @@ def _deleted_lines(diff: bytes) -> dict[bytes, list[int]]:
         if old_left > 0 or new_left > 0:  # inside a hunk: '--- x' here is a deleted line
             if line.startswith(b"-"):
                 if old_path is not None and not _useless(line[1:]):
-                    out.setdefault(old_path, []).append(line_no)
+                    out.setdefault(old_path, []).append((line_no, b"".join(line[1:].split())))
                 line_no += 1
                 old_left -= 1
             elif line.startswith(b"+"):
+                added.add(b"".join(line[1:].split()))
                 new_left -= 1
             elif line.startswith(b"\\"):  # "\ No newline at end of file"
                 pass
@@ -143,7 +156,8 @@ def _deleted_lines(diff: bytes) -> dict[bytes, list[int]]:
                 line_no = int(m.group(1))
                 old_left = int(m.group(2)) if m.group(2) is not None else 1
                 new_left = int(m.group(3)) if m.group(3) is not None else 1
-    return out
+    result = {path: [n for n, text in rows if text not in added] for path, rows in out.items()}
+    return {path: numbers for path, numbers in result.items() if numbers}
 
 
 def _ranges(numbers: list[int]) -> list[tuple[int, int]]:
@@ -159,12 +173,12 @@ def _ranges(numbers: list[int]) -> list[tuple[int, int]]:
 def blame_deleted_lines(repo_path: str | os.PathLike, fix_sha: str, *, shallow: bool = False) -> list[str]:
     """Sorted shas of the commits that last touched the lines ``fix_sha`` deletes (see module)."""
     parent = f"{fix_sha}^"
-    diff = git_bytes(repo_path, ["diff", "-U0", "--no-color", "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/", "-M", parent, fix_sha])
+    diff = git_bytes(repo_path, ["diff", "-U0", "-w", "--no-color", "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/", "-M", parent, fix_sha])
     if diff.returncode != 0:
         raise RuntimeError(diff.stderr.decode("utf-8", "replace").strip())
     blamed: set[str] = set()
     for path, numbers in _deleted_lines(diff.stdout).items():
-        args = ["blame", "-w", "--porcelain"]
+        args = ["blame", "-w", "-M", "--porcelain"]
         for a, b in _ranges(numbers):
             args += ["-L", f"{a},{b}"]
         proc = git_bytes(repo_path, [*args, parent, "--", os.fsdecode(path)])
@@ -210,13 +224,22 @@ def compute_szz(
         if probe.returncode != 0:
             raise RuntimeError(f"{repo_path}: not a git repository: {probe.stderr.decode('utf-8', 'replace').strip()}")
         shallow = probe.stdout.strip() == b"true"
-        rows = []
-        for sha in todo:
+        def trace(sha: str) -> tuple:
             try:
-                rows.append((sha, "ok", blame_deleted_lines(repo_path, sha, shallow=shallow)))
+                return (sha, "ok", blame_deleted_lines(repo_path, sha, shallow=shallow))
             except Exception as exc:
                 log.warning("SZZ of %s in %s failed: %s", sha, repo_path, exc)
-                rows.append((sha, "error", []))
+                return (sha, "error", [])
+
+        # The work happens in git processes: threads keep every core busy.
+        workers = max(1, min(os.cpu_count() or 1, len(todo)))
+        if workers > 1:
+            from concurrent.futures import ThreadPoolExecutor
+
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                rows = list(pool.map(trace, todo))
+        else:
+            rows = [trace(sha) for sha in todo]
         new = pl.DataFrame(rows, schema=SZZ_CACHE_SCHEMA, orient="row")
         cached = pl.concat([cached, new]).unique("fix_sha", keep="last", maintain_order=True)
         write_cache(cache_path, cached)
@@ -229,3 +252,22 @@ def compute_szz(
         .select("fix_sha", pl.col("blamed_shas").alias("blamed_sha"))
         .cast(SZZ_SCHEMA)
     )
+
+
+def szz_for_repository(
+    repo_name: str,
+    git_dir: str | os.PathLike,
+    commits_of_repo: pl.DataFrame,
+    file_changes_of_repo: pl.DataFrame | None,
+    cache_dir: str | os.PathLike,
+    *,
+    sample: int = SZZ_SAMPLE,
+) -> pl.DataFrame:
+    """``[repo, fix_sha, blamed_sha]`` for the repository's fix sample (see module doc)."""
+    from exceeds_pipeline.quality.git_facts import cache_files
+
+    commits = commits_of_repo.filter(pl.col("repo") == repo_name)
+    fixes = szz_candidates(commits).sort("sha").head(sample)["sha"]
+    _, szz_cache = cache_files(cache_dir, repo_name)
+    out = compute_szz(git_dir, fixes, szz_cache, max_new=None)
+    return out.select(pl.lit(repo_name).alias("repo"), "fix_sha", "blamed_sha")

@@ -155,7 +155,8 @@ def test_binary_and_submodule_flags():
 
 
 def test_first_matching_reason_wins_in_documented_order():
-    assert EXCLUSION_REASONS == ("submodule", "binary", "vendored", "lock_file", "generated")
+    assert EXCLUSION_REASONS == ("submodule", "binary", "vendored", "lock_file", "generated",
+                                 "bulk_import", "data_file", "prose_file")
     got = reasons(
         ["third_party/sub", "vendor/logo.png", "node_modules/x/yarn.lock", "vendor/x.min.js", "dist/yarn.lock"],
         binary=[False, True, False, False, False],
@@ -201,3 +202,55 @@ def test_works_without_is_submodule_and_with_null_or_empty_input():
     assert out["exclusion_reason"].to_list() == ["vendored", None]
     empty = classify_exclusions(pl.DataFrame(schema=RAW_FILE_CHANGES_SCHEMA))
     assert empty.height == 0 and empty.schema["excluded"] == pl.Boolean
+
+
+def _history_file_changes(repo, name="acme/app") -> pl.DataFrame:
+    from exceeds_pipeline.enrich.languages import with_language
+    from exceeds_pipeline.ingest.git_log import log_commits
+    from exceeds_pipeline_tests.conftest import git_out
+
+    shas = git_out(repo.path, "rev-list", "HEAD").split()
+    _, files = log_commits(repo.path / ".git", name, shas, repo.head())
+    return classify_exclusions(with_language(files))
+
+
+def test_bulk_import_and_data_files_from_a_real_history(make_repo):
+    repo = make_repo("bulk")
+    first = repo.commit("Add app", files={"app/main.py": "".join(f"x{i} = {i}\n" for i in range(50)),
+                                          "app/util.py": "def f():\n    return 1\n"})
+    # One commit copying in a large tree of existing code, plus a real edit alongside it.
+    tree = {f"models/m{i:03d}/model.py": "".join(f"w{j} = {j}\n" for j in range(210)) for i in range(110)}
+    tree["app/util.py"] = "def f():\n    return 2\n"
+    bulk = repo.commit("Add copies of existing hub benchmark models", files=tree)
+    # An ordinary large feature: many lines but few files, kept.
+    feature = repo.commit("Add parser", files={f"app/p{i}.py": "".join(f"y{j} = {j}\n" for j in range(3000))
+                                               for i in range(8)})
+    # Data and prose files: a big vocabulary, a config, a README.
+    data = repo.commit("Add vocabulary", files={"app/vocab.json": "[\n" + "".join(f'"w{i}",\n' for i in range(5000)) + "]\n",
+                                                 "app/config.yaml": "a: 1\n", "README.md": "# App\n"})
+    fc = _history_file_changes(repo)
+    reason = {(r["sha"], r["path"]): r["exclusion_reason"] for r in fc.iter_rows(named=True)}
+    assert reason[(bulk, "models/m000/model.py")] == "bulk_import"
+    assert sum(1 for (s, _), v in reason.items() if s == bulk and v == "bulk_import") == 110
+    assert reason[(bulk, "app/util.py")] is None  # the edit made alongside still counts
+    assert all(reason[(feature, f"app/p{i}.py")] is None for i in range(8))
+    assert reason[(first, "app/main.py")] is None
+    assert reason[(data, "app/vocab.json")] == "data_file"
+    assert reason[(data, "app/config.yaml")] == "data_file"
+    assert reason[(data, "README.md")] == "prose_file"
+    counted = fc.filter(~pl.col("excluded"))["lines_added"].sum()
+    raw = fc["lines_added"].sum()
+    assert raw - counted == 110 * 210 + 5002 + 1 + 1
+
+
+def test_data_files_count_where_they_are_the_product():
+    paths = [f"data/part{i}.csv" for i in range(6)] + ["load.py", "README.md"]
+    n = len(paths)
+    raw = pl.DataFrame({
+        "repo": ["datasets"] * n, "sha": [f"{i:040x}" for i in range(n)], "path": paths,
+        "old_path": [None] * n, "status": ["M"] * n, "lines_added": [5] * n, "lines_deleted": [0] * n,
+        "is_binary": [False] * n, "is_submodule": [False] * n,
+        "language": ["CSV"] * 6 + ["Python", "Markdown"],
+    })
+    out = classify_exclusions(raw)
+    assert out["exclusion_reason"].to_list() == [None] * 7 + ["prose_file"]

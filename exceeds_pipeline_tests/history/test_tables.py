@@ -83,8 +83,8 @@ def test_merges_and_bots_are_recorded_but_not_counted(hist):
         assert t[sha]["is_counted"] is True and t[sha]["is_bot"] is False
     counted = {s for s, r in t.items() if r["is_counted"]}
     assert counted == {hist.first_local, hist.jan_end, hist.topic, hist.main_side, hist.last_local}
-    # without the config pattern generatedunixname counts like a person
-    assert rows(build(hist, patterns=()))[hist.generated]["is_counted"] is True
+    # Meta's generatedunixname service accounts are bots by default (SPEC §5), config or not
+    assert rows(build(hist, patterns=()))[hist.generated]["is_counted"] is False
 
 
 def test_no_window_counts_every_human_non_merge_commit(hist):

@@ -191,10 +191,10 @@ def test_bots(repo):
         assert bot_flag[owners[shas[who]]] is True, who
     for who in HUMANS:
         assert bot_flag[owners[shas[who]]] is False, who
-    # without the config pattern, generatedunixname is a person like any other
+    # Meta's service accounts are bots by default, without any config pattern (SPEC §5)
     people2, idmap2 = resolve_people(raw)
     flags2 = dict(people2.select("person_id", "is_bot").iter_rows())
-    assert flags2[person_of(raw, idmap2)[shas[BOTS[3]]]] is False
+    assert flags2[person_of(raw, idmap2)[shas[BOTS[3]]]] is True
 
 
 def test_bot_rules_directly():
@@ -203,7 +203,13 @@ def test_bot_rules_directly():
     assert is_bot_identity("ci_bot", "")
     assert is_bot_identity("Some Name", "pytorchmergebot@users.noreply.github.com")
     assert is_bot_identity("", "generatedunixname1@fb.com", extra)
-    assert not is_bot_identity("", "generatedunixname1@fb.com")
+    assert is_bot_identity("", "generatedunixname1@fb.com")  # built in
+    assert is_bot_identity("generatedunixname499836121", "x@meta.com")
+    assert is_bot_identity("", "noreply+537391475639613@fb.com")
+    assert is_bot_identity("Facebook GitHub Bot", "")
+    assert is_bot_identity("meta-codesync[bot]", "215208954+meta-codesync[bot]@users.noreply.github.com")
+    assert not is_bot_identity("Xu Zhao", "xzhao9@fb.com")
+    assert not is_bot_identity("Jane Generated", "jane@meta.com")
     assert not is_bot_identity("Jean Talbot", "talbot@example.com")
     assert not is_bot_identity("Talbot", "jtalbot@example.com")
 
@@ -288,3 +294,44 @@ def test_a_shared_address_the_mailmap_splits_by_name_is_not_merged(repo):
     assert owners[bob] == "bob-baker"
     assert owners[someone] not in ("alice-archer", "bob-baker")
     assert people.height == 3
+
+
+def test_sync_accounts_committed_by_a_bot_are_bots_but_people_landed_by_a_bot_are_not(repo):
+    ship = ("Facebook GitHub Bot", "facebook-github-bot@users.noreply.github.com")
+    codesync = ("meta-codesync[bot]", "215208954+meta-codesync[bot]@users.noreply.github.com")
+    dates = iter(datetime(2025, 2, 1, tzinfo=timezone.utc) + timedelta(hours=h) for h in range(100))
+
+    def land(author, committer, n):
+        return repo.git.commit(f"sync {n}", author=author, committer=committer, date=next(dates),
+                               files={"log.txt": f"{n}\n"})
+
+    sync = land(("svc8731234", "svc8731234@corp.example"), codesync, 1)
+    land(("svc8731234", "svc8731234@corp.example"), ship, 2)
+    human = land(("Xu Zhao", "xzhao9@fb.com"), ship, 3)
+    # a machine-like handle that commits for itself is not a sync account
+    handle = land(("dev4242424", "dev4242424@example.com"), ("dev4242424", "dev4242424@example.com"), 4)
+    raw = repo.raw()
+    people, idmap = resolve_people(raw)
+    owners = person_of(raw, idmap)
+    flag = dict(people.select("person_id", "is_bot").iter_rows())
+    assert flag[owners[sync]] is True
+    assert flag[owners[human]] is False
+    assert flag[owners[handle]] is False
+
+
+def test_employer_tags_leave_display_names_and_ids(repo):
+    a = repo.commit(("William Wen (Meta Employee)", "williamwen@meta.com"))
+    repo.commit(("William Wen (Meta Employee)", "williamwen@meta.com"))
+    repo.commit(("William Wen", "williamwen@meta.com"))
+    b = repo.commit(("Animesh Jain (Meta Employee)", "anijain@umich.edu"))
+    c = repo.commit(("Ann Lee [Acme employee]", "ann@acme.example"))
+    raw = repo.raw()
+    people, idmap = resolve_people(raw)
+    owners = person_of(raw, idmap)
+    by_id = {r["person_id"]: r for r in people.iter_rows(named=True)}
+    assert owners[a] == "william-wen" and by_id["william-wen"]["display_name"] == "William Wen"
+    assert by_id["william-wen"]["names"] == ["William Wen"]
+    assert owners[b] == "animesh-jain" and by_id["animesh-jain"]["display_name"] == "Animesh Jain"
+    assert by_id[owners[c]]["display_name"] == "Ann Lee"
+    # the tag never joins two people: same name, different e-mail stays apart
+    assert len(people) == 3

@@ -36,19 +36,45 @@ def rework_story():
     return commits, files
 
 
-def test_performance_is_21_day_survival_at_file_level():
+def survival_rows(rows):
+    return pl.DataFrame(
+        [dict(zip(("repo", "sha", "path", "lines_added", "lines_rewritten", "final"), r)) for r in rows],
+        schema={"repo": pl.String, "sha": pl.String, "path": pl.String, "lines_added": pl.Int64,
+                "lines_rewritten": pl.Int64, "final": pl.Boolean},
+    )
+
+
+def test_performance_from_line_survival_facts():
     commits, files = rework_story()
-    q = quality_metrics(commits, items_frame([]), None, files)
+    repo = commits["repo"][0]
+    surv = survival_rows([
+        (repo, "c1", "a.py", 10, 7, True), (repo, "c1", "package-lock.json", 50, 50, True),  # excluded file
+        (repo, "c3", "b.py", 6, 0, True), (repo, "c5", "c.py", 5, 5, True),
+        (repo, "c7", "e.py", 100, 0, False),  # too young: not judged
+        (repo, "c9", "README.md", 1, 0, False),
+    ])
+    q = quality_metrics(commits, items_frame([]), None, files, survival=surv)
     assert q.schema == pl.Schema(QUALITY_SCHEMA)
     p = metric(q, "ada", "performance")
-    # a.py: 10 added, 4 + 3 deleted within 21 days; b.py: 6 added, deleted after 31 days;
-    # c.py: 5 added, rewritten through its rename; e.py: too young; the lock file is excluded.
-    assert p["value"] == pytest.approx((3 + 6 + 0) / (10 + 6 + 5))
+    assert p["value"] == pytest.approx(1 - (7 + 0 + 5) / (10 + 6 + 5))
     assert p["evidence_count"] == 3
     assert p["evidence_shas"] == ["c1", "c5", "c3"]  # most rework first
-    assert "21 days" in p["method"]
+    assert "21 days" in p["method"] and "line by line" in p["method"]
     bob = metric(q, "bob", "performance")
     assert bob["value"] is None and bob["evidence_count"] == 0  # only a change too young to judge
+    # fewer than 3 evaluated commits: null, the evidence still shown
+    two = quality_metrics(commits, items_frame([]), None, files, survival=surv.filter(pl.col("sha") != "c3"))
+    assert metric(two, "ada", "performance")["value"] is None
+    assert metric(two, "ada", "performance")["evidence_count"] == 2
+
+
+def test_missing_facts_are_pending_never_partial():
+    commits, files = rework_story()
+    q = quality_metrics(commits, items_frame([]), None, files)
+    for name in ("maintainability", "architecture", "performance"):
+        m = metric(q, "ada", name)
+        assert m["value"] is None and m["evidence_count"] == 0 and m["method"].startswith("Pending:")
+    assert metric(q, "ada", "ai_usage")["value"] is not None
 
 
 def test_every_person_gets_every_metric_in_order():
@@ -59,7 +85,7 @@ def test_every_person_gets_every_metric_in_order():
     assert all(q["method"].str.len_chars() > 40)
     # Every counted commit is its own work item here; nothing was reverted.
     c = metric(q, "ada", "correctness")
-    assert (c["value"], c["evidence_count"]) == (1.0, 5)
+    assert (c["value"], c["evidence_count"]) == (1.0, 5)  # base rate 1: shrinking changes nothing
 
 
 def test_fixes_link_from_another_item_marks_item_broken():
@@ -78,9 +104,12 @@ def test_fixes_link_from_another_item_marks_item_broken():
                           "evidence": "Fixes: x1"},
                          {"repo": "acme/api", "sha": "x2", "link_type": "fixes", "target_sha": "x1",
                           "evidence": "Fixes: x1"}])
-    q = quality_metrics(commits, items, links, files_frame([]))
+    q = quality_metrics(commits, items, links, files_frame([]), dmm=pl.DataFrame())
     c = metric(q, "ada", "correctness")
-    assert (c["value"], c["evidence_count"]) == (0.5, 2)  # F broken (once, though named twice), G fine
+    # F broken (once, though named twice), G fine; base rate 2/3 over the 3 items, prior 5 items
+    assert c["evidence_count"] == 2
+    assert c["value"] == pytest.approx((1 + 5 * 2 / 3) / (2 + 5))
+    assert 0.5 < c["value"] < metric(q, "bob", "correctness")["value"] < 1.0
     assert c["evidence_shas"][0] == "x1"
     # No source files at all: architecture has no evidence.
     assert metric(q, "ada", "architecture")["value"] is None
