@@ -42,7 +42,7 @@ from exceeds_pipeline.defs.profiles.assets import profile_site, profiles
 from exceeds_pipeline.defs.profiles.checks import every_counted_person_has_profile, profiles_match_schema
 from exceeds_pipeline.defs.publish.assets import PublishLock, exceeds_database
 from exceeds_pipeline.defs.publish.sensors import build_publish_sensor
-from exceeds_pipeline.defs.quality.assets import quality_metrics
+from exceeds_pipeline.defs.quality.assets import quality_assets
 from exceeds_pipeline.defs.resources import ExceedsSettings, settings_for, warehouse_io_manager
 from exceeds_pipeline.defs.rollups.assets import monthly_rollups, repo_rollups
 from exceeds_pipeline.defs.themes.assets import themes
@@ -113,7 +113,7 @@ def build_definitions(settings: ExceedsSettings) -> Definitions:
             commit_skills,
             monthly_rollups,
             repo_rollups,
-            quality_metrics,
+            *quality_assets(config),
             themes,
             profiles,
             profile_site,

@@ -44,7 +44,7 @@ COLUMN_DOCS: dict[str, str] = {
     "work_item_id": "the work item (PR, series, revert+reland, related commits) this commit belongs to",
     "ai_tool": "declared AI assistance (co-author trailer or agent identity), else null",
     "excluded": "left out of profile lines of code",
-    "exclusion_reason": "binary, vendored, generated, lock_file or submodule",
+    "exclusion_reason": "binary, vendored, generated, lock_file, submodule, bulk_import, data_file or prose_file",
     "emails": "e-mail addresses joined into this person",
     "tip": "sha of the branch tip that was ingested",
     "scope": "all, month or repo: what the theme summarises",

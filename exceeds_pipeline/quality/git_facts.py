@@ -31,7 +31,7 @@ from exceeds_pipeline.quality.dmm import dmm_for_repository
 from exceeds_pipeline.quality.survival import survival_for_repository
 from exceeds_pipeline.quality.szz import szz_for_repository
 
-__all__ = ["cache_files", "measured_tip_file", "repository_facts", "repository_quality_facts"]
+__all__ = ["cache_files", "repository_facts", "repository_quality_facts"]
 
 
 def cache_files(cache_dir: str | os.PathLike, repo: str) -> tuple[Path, Path]:
@@ -40,13 +40,6 @@ def cache_files(cache_dir: str | os.PathLike, repo: str) -> tuple[Path, Path]:
     tag = hashlib.sha256(repo.encode("utf-8", "surrogatepass")).hexdigest()[:8]
     base = Path(cache_dir) / f"{slug}-{tag}"
     return base.with_name(base.name + ".dmm.parquet"), base.with_name(base.name + ".szz.parquet")
-
-
-def measured_tip_file(cache_dir: str | os.PathLike, repo: str) -> Path:
-    """Deprecated: nothing reads this file any more (the facts are cached per sha and no run
-    measures less than the whole sample). Kept only until the quality asset stops writing it."""
-    dmm, _ = cache_files(cache_dir, repo)
-    return dmm.with_name(dmm.name.replace(".dmm.parquet", ".tip"))
 
 
 def repository_facts(

@@ -16,7 +16,7 @@ from exceeds_pipeline.defs.history.assets import (
 from exceeds_pipeline.defs.ingest.assets import raw_history_asset, raw_history_key, repositories_asset
 from exceeds_pipeline.defs.profiles.assets import profile_site, profiles
 from exceeds_pipeline.defs.publish.assets import PublishLock, exceeds_database
-from exceeds_pipeline.defs.quality.assets import quality_metrics
+from exceeds_pipeline.defs.quality.assets import quality_assets
 from exceeds_pipeline.defs.resources import settings_for, warehouse_io_manager
 from exceeds_pipeline.defs.rollups.assets import monthly_rollups, repo_rollups
 from exceeds_pipeline.defs.themes.assets import themes
@@ -70,7 +70,7 @@ def test_derived_assets_from_the_raw_store_to_the_published_database(deployment)
         assert materialize([raw_history_asset(config.repositories[0])], resources=resources, instance=instance).success
         derived = [repositories_asset(config), people_and_identities, file_changes, commit_links,
                    commits_and_work_items, commit_skills, monthly_rollups, repo_rollups,
-                   quality_metrics, themes, profiles, profile_site, exceeds_database]
+                   *quality_assets(config), themes, profiles, profile_site, exceeds_database]
         result = materialize(derived, resources=resources, instance=instance)
         assert result.success
 

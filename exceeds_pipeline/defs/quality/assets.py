@@ -1,56 +1,108 @@
-"""Quality metrics per person, from repository facts (DMM and SZZ cached per commit)."""
+"""Quality: per-repository facts (DMM, SZZ, line survival), one asset per repository, cached
+per commit so a nightly run pays only for new commits; then the metrics per person."""
 
 import polars as pl
-from dagster import AssetExecutionContext, Output, asset
+from dagster import AssetExecutionContext, AssetKey, AssetsDefinition, MaterializeResult, Output, asset
 
-from exceeds_pipeline.quality import quality_metrics as compute_quality_metrics
-from exceeds_pipeline.quality import repository_quality_facts
-from exceeds_pipeline.quality.git_facts import measured_tip_file
-from exceeds_pipeline.defs.resources import ExceedsSettings
+from exceeds_pipeline.config import ExceedsConfig, RepositoryConfig
 from exceeds_pipeline.defs.metadata import frame_metadata
+from exceeds_pipeline.defs.resources import ExceedsSettings
+from exceeds_pipeline.ingest.raw_store import read_side_table, write_side_table
+from exceeds_pipeline.ingest.repository import asset_slug
+from exceeds_pipeline.quality import quality_metrics as compute_quality_metrics
+from exceeds_pipeline.quality.dmm import dmm_for_repository
+from exceeds_pipeline.quality.survival import survival_for_repository
+from exceeds_pipeline.quality.szz import szz_for_repository
+
+FACTS_PREFIX = "quality_facts"
+FACTS = ("dmm", "szz", "survival")
 
 
-@asset(group_name="quality")
-def quality_metrics(
-    context: AssetExecutionContext,
-    settings: ExceedsSettings,
-    commits: pl.DataFrame,
-    work_items: pl.DataFrame,
-    commit_links: pl.DataFrame,
-    file_changes: pl.DataFrame,
-) -> Output[pl.DataFrame]:
-    """Person x metric: correctness, maintainability, architecture, performance, ai_usage, each
-    with value (0..1 or null without evidence), evidence_count, method and evidence shas.
-    DMM and SZZ facts are computed once per commit, cached under <data-dir>/cache/quality, and
-    bounded per run (see exceeds_pipeline/quality); a run whose repository has no new commits
-    measures nothing and reuses the cache."""
-    store = settings.raw_store()
-    cache_dir = settings.data / "cache" / "quality"
-    dmm_parts, szz_parts = [], []
-    for repo in settings.config.repositories:
-        state = store.state(repo.display_name)
-        if state is None or not state.git_dir:
-            continue
-        tip_file = measured_tip_file(cache_dir, repo.display_name)
-        measured_tip = tip_file.read_text().strip() if tip_file.exists() else None
-        try:
-            dmm, szz = repository_quality_facts(
-                repo.display_name, state.git_dir, commits, file_changes, cache_dir,
-                measure_new=measured_tip != state.tip,
-            )
-            tip_file.parent.mkdir(parents=True, exist_ok=True)
-            tip_file.write_text(state.tip or "")
-        except Exception as exc:  # facts are optional evidence: a repo that fails gives none
-            context.log.warning(f"[{repo.display_name}] quality facts unavailable: {exc}")
-            continue
-        dmm_parts.append(dmm)
-        szz_parts.append(szz)
-    table = compute_quality_metrics(
-        commits,
-        work_items,
-        commit_links,
-        file_changes,
-        pl.concat(dmm_parts, how="diagonal_relaxed") if dmm_parts else None,
-        pl.concat(szz_parts, how="diagonal_relaxed") if szz_parts else None,
+def quality_facts_key(repo_name: str) -> AssetKey:
+    return AssetKey([FACTS_PREFIX, asset_slug(repo_name)])
+
+
+def quality_facts_asset(repo: RepositoryConfig) -> AssetsDefinition:
+    name = repo.display_name
+
+    @asset(
+        key=quality_facts_key(name),
+        group_name="quality",
+        deps=["commits", "file_changes"],
+        description=f"Quality facts of {name}: Delta Maintainability Model of a fixed sample of "
+        "each person's commits, SZZ traces of bug fixes, and line-by-line 21-day survival of added "
+        "lines. Cached per commit (a nightly run computes only new commits); stored beside the "
+        "raw history. A fact that cannot be computed is left out, and the metrics built on it "
+        "show as pending, never as a partial value.",
+        kinds={"git", "parquet"},
+        metadata={"repo": name},
     )
-    return Output(table, metadata=frame_metadata(table))
+    def quality_facts(context: AssetExecutionContext, settings: ExceedsSettings, commits: pl.DataFrame,
+                      file_changes: pl.DataFrame) -> MaterializeResult:
+        store = settings.raw_store()
+        state = store.state(name)
+        if state is None or not state.git_dir:
+            return MaterializeResult(metadata={"available": False})
+        mine = commits.filter(pl.col("repo") == name)
+        files = file_changes.filter(pl.col("repo") == name)
+        cache = settings.data / "cache" / "quality"
+        compute = {
+            "dmm": lambda: dmm_for_repository(name, state.git_dir, mine, files, cache),
+            "szz": lambda: szz_for_repository(name, state.git_dir, mine, files, cache),
+            "survival": lambda: survival_for_repository(name, state.git_dir, mine, files, cache, tip=state.tip),
+        }
+        metadata = {}
+        for fact, run in compute.items():
+            try:
+                frame = run()
+            except Exception as exc:  # evidence is optional: a fact that fails is pending, not fatal
+                context.log.warning(f"[{name}] {fact} facts unavailable: {exc}")
+                write_side_table(store, name, f"quality_{fact}", pl.DataFrame({"_failed": [str(exc)[:500]]}))
+                metadata[fact] = "unavailable"
+                continue
+            write_side_table(store, name, f"quality_{fact}", frame)
+            metadata[fact] = frame.height
+        return MaterializeResult(metadata=metadata)
+
+    return quality_facts
+
+
+def _facts(settings: ExceedsSettings, fact: str) -> pl.DataFrame | None:
+    """One fact over every repository, or None (pending) if any repository lacks it."""
+    parts = []
+    for name in settings.repository_names:
+        if settings.raw_store().state(name) is None:
+            continue  # nothing ingested: nothing to measure
+        frame = read_side_table(settings.raw_store(), name, f"quality_{fact}")
+        if frame is None or "_failed" in frame.columns:
+            return None
+        parts.append(frame)
+    return pl.concat(parts, how="diagonal_relaxed") if parts else None
+
+
+def quality_metrics_asset(config: ExceedsConfig) -> AssetsDefinition:
+    @asset(name="quality_metrics", group_name="quality",
+           deps=[quality_facts_key(r.display_name) for r in config.repositories], kinds={"duckdb"})
+    def quality_metrics(
+        context: AssetExecutionContext,
+        settings: ExceedsSettings,
+        commits: pl.DataFrame,
+        work_items: pl.DataFrame,
+        commit_links: pl.DataFrame,
+        file_changes: pl.DataFrame,
+    ) -> Output[pl.DataFrame]:
+        """Person x metric: correctness, maintainability, architecture, performance, ai_usage,
+        each with value (0..1 or null without evidence), evidence_count, method and evidence shas;
+        a function of the history and the config alone (facts sampled deterministically)."""
+        facts = {fact: _facts(settings, fact) for fact in FACTS}
+        pending = [f for f, frame in facts.items() if frame is None]
+        if pending:
+            context.log.warning(f"quality facts pending: {', '.join(pending)}")
+        table = compute_quality_metrics(commits, work_items, commit_links, file_changes, **facts)
+        return Output(table, metadata={**frame_metadata(table), "pending_facts": ", ".join(pending)})
+
+    return quality_metrics
+
+
+def quality_assets(config: ExceedsConfig) -> list[AssetsDefinition]:
+    return [*(quality_facts_asset(r) for r in config.repositories), quality_metrics_asset(config)]
