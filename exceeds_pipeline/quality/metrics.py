@@ -153,6 +153,13 @@ def _correctness(commits, work_items, commit_links, szz, cap) -> tuple[pl.LazyFr
                               pl.lit("szz").alias("kind"))
         )
     items_of = commits.lazy().select("sha", _item_key().alias("breaker_item")).unique("sha")
+    if {"later_reverted", "relanded_by"} <= set(work_items.columns):
+        landed = work_items.lazy().select(
+            "work_item_id",
+            (~pl.col("later_reverted").fill_null(False) & (pl.col("relanded_by").list.len() > 0)).alias("_relanded"),
+        ).unique("work_item_id")
+    else:
+        landed = pl.LazyFrame(schema={"work_item_id": pl.String, "_relanded": pl.Boolean})
     if signals:
         broken_commits = (
             pl.concat(signals)
@@ -160,6 +167,9 @@ def _correctness(commits, work_items, commit_links, szz, cap) -> tuple[pl.LazyFr
             .join(item_commits, left_on="target_sha", right_on="sha", how="inner")
             .filter((pl.col("kind") == "reverts") | (pl.col("breaker_item") != pl.col("work_item_id"))
                     | pl.col("breaker_item").is_null())
+            .join(landed, on="work_item_id", how="left")
+            # a revert breaks a change only if it did not land again in the end (a reland heals it)
+            .filter((pl.col("kind") != "reverts") | ~pl.col("_relanded").fill_null(False))
             .select("person_id", "work_item_id", pl.col("target_sha").alias("sha"))
             .unique()
         )
