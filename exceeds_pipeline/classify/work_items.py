@@ -14,6 +14,8 @@ Output: the commits (same rows, same order) with `work_item_id` (String) and `pr
 
 **Which commits are work.** Non-merge commits by non-bots. Merge commits are not work: a merge
 gets the work item of its pull request when that item exists, else null. Bot commits get null.
+Copies of a change counted in another repository (`_copy`, from `history.counted_once`) are not
+work either; `counted_once.inherit_work_items` gives them the item of the counting copy.
 
 **What joins commits into one item** (connected components of these relations):
 
@@ -244,9 +246,11 @@ def assign_work_items(
     """Group commits into work items; see the module docstring for the rules."""
     cols = commits.columns
     is_bot = pl.col("is_bot").fill_null(False) if "is_bot" in cols else pl.lit(False)
+    # A copy of a change that counts in another repository (history.counted_once) is not work here.
+    is_copy = pl.col("_copy").fill_null(False) if "_copy" in cols else pl.lit(False)
     df = commits.with_row_index("_row").with_columns(
         pr_number_expr(pl.col("subject"), pl.col("message")).alias("_own_pr"),
-        (~pl.col("is_merge").fill_null(False) & ~is_bot).alias("_work"),
+        (~pl.col("is_merge").fill_null(False) & ~is_bot & ~is_copy).alias("_work"),
         pl.col("authored_at").alias("_t"),
     )
     members = merge_pr_membership(commits)
