@@ -12,9 +12,10 @@ config order, and groups the rows that are *copies of one change*:
    including the same one.
 3. **Same patch by the same author**: ``git patch-id --stable`` equal, computed only for
    *candidates*: non-merge commits of one person with the same subject and the same
-   ``lines_added``/``lines_deleted`` in at least two repositories under different shas. One
-   ``git diff-tree --stdin | git patch-id`` pair per repository that has candidates; never a
-   pass over every commit.
+   ``lines_added``/``lines_deleted`` under different shas reachable from different sets of
+   repositories (the same patch twice in one repository, e.g. a reland after a revert, stays
+   two changes). One ``git diff-tree --stdin | git patch-id`` pair per repository that has
+   candidates; never a pass over every commit.
 
 Within a group the copies are ordered by the config's repository order (repositories not in
 it last, by name), then commit time, then sha. The first copy that would count on its own
@@ -43,7 +44,7 @@ from collections.abc import Mapping, Sequence
 
 import polars as pl
 
-from exceeds_pipeline.ingest.gitcmd import run_git
+from exceeds_pipeline.ingest.gitcmd import GitError, run_git
 
 __all__ = ["CHERRY_PICK", "count_once", "inherit_work_items", "patch_ids", "patch_id_candidates"]
 
@@ -54,22 +55,23 @@ _ADDED = ("counted_in", "counted_sha", "_copy", "_primary_repo", "_primary_sha")
 
 
 def patch_id_candidates(commits: pl.DataFrame) -> pl.DataFrame:
-    """``[repo, sha, _key]``: commits worth a patch id, one row per (repo, sha).
+    """``[repo, sha, _key, _repos]``: commits worth a patch id, one row per (repo, sha).
 
     Non-merge commits with a person whose (person, subject, lines added, lines deleted) appears
-    under at least two different shas in at least two repositories.
+    under at least two shas reachable from different sets of repositories (``_repos``). Two
+    commits of one patch reachable from the same repositories are a change made twice there (a
+    reland after a revert), not a copy, and a mirror's shared history gives no candidates.
     """
     key = ["person_id", "subject", "lines_added", "lines_deleted"]
     rows = commits.lazy().filter(~pl.col("is_merge").fill_null(False) & pl.col("person_id").is_not_null())
-    return (
-        rows.select("repo", "sha", *key)
-        .filter(
-            (pl.col("sha").n_unique().over(key) >= 2) & (pl.col("repo").n_unique().over(key) >= 2)
-        )
+    per_sha = (
+        rows.group_by("sha")
+        .agg(*(pl.col(k).first() for k in key), pl.col("repo").sort().str.join("\x1f").alias("_repos"))
+        .filter((pl.col("_repos").n_unique().over(key) >= 2))
         .with_columns(pl.struct(key).hash().alias("_key"))
-        .select("repo", "sha", "_key")
-        .collect()
+        .select("sha", "_key", "_repos")
     )
+    return rows.select("repo", "sha").join(per_sha, on="sha", how="inner").collect()
 
 
 def patch_ids(git_dir: str | os.PathLike, shas: Sequence[str], repo: str) -> dict[str, str]:
@@ -127,19 +129,25 @@ def _patch_edges(commits: pl.DataFrame, git_dirs: Mapping[str, str | os.PathLike
     cands = patch_id_candidates(commits)
     if cands.height == 0:
         return empty
-    # One patch id per sha: computed in the first repository (with a git dir) that has it.
+    # One patch id per sha, computed in one repository (with a git dir) that has it.
     per_sha = cands.filter(pl.col("repo").is_in(list(git_dirs))).unique("sha", keep="first")
     ids: dict[str, str] = {}
     for (repo,), group in per_sha.group_by("repo"):
-        ids.update(patch_ids(git_dirs[repo], group["sha"].to_list(), repo))
+        try:
+            ids.update(patch_ids(git_dirs[repo], group["sha"].to_list(), repo))
+        except (GitError, OSError):  # a clone gone since ingest: its same-sha copies still count once
+            continue
     if not ids:
         return empty
     pid = pl.DataFrame({"sha": list(ids), "_pid": list(ids.values())})
-    tagged = cands.unique(["sha", "_key"]).join(pid, on="sha", how="inner")
-    first = tagged.sort("sha").group_by("_key", "_pid").agg(pl.col("sha").first().alias("target"))
-    return tagged.join(first, on=["_key", "_pid"], how="inner").filter(
-        pl.col("sha") != pl.col("target")
-    ).select("sha", "target").unique()
+    tagged = cands.unique("sha").join(pid, on="sha", how="inner").select("sha", "_key", "_pid", "_repos")
+    # Same candidate key and patch id, reachable from different repositories: one change.
+    return (
+        tagged.join(tagged.rename({"sha": "target", "_repos": "_target_repos"}), on=["_key", "_pid"])
+        .filter((pl.col("sha") != pl.col("target")) & (pl.col("_repos") != pl.col("_target_repos")))
+        .select("sha", "target")
+        .unique()
+    )
 
 
 def _clusters(edges: pl.DataFrame) -> pl.DataFrame:

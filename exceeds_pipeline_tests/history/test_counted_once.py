@@ -196,15 +196,16 @@ def test_the_first_listed_repository_wins(runs):
 
 def test_patch_ids_only_for_candidates():
     frame = pl.DataFrame({
-        "repo": ["a", "b", "a", "b", "b"],
-        "sha": ["1", "2", "3", "4", "5"],
-        "person_id": ["ann", "ann", "ann", "bob", "ann"],
-        "subject": ["Fix x", "Fix x", "Add y", "Add y", "Fix x"],
-        "lines_added": [1, 1, 5, 5, 2],
-        "lines_deleted": [1, 1, 0, 0, 1],
-        "is_merge": [False] * 5,
+        "repo": ["a", "b", "a", "b", "b", "a", "b", "a", "b"],
+        "sha": ["1", "2", "3", "4", "5", "6", "6", "7", "7"],
+        "person_id": ["ann", "ann", "ann", "bob", "ann", "cy", "cy", "cy", "cy"],
+        "subject": ["Fix x", "Fix x", "Add y", "Add y", "Fix x", "Reland z", "Reland z", "Reland z", "Reland z"],
+        "lines_added": [1, 1, 5, 5, 2, 3, 3, 3, 3],
+        "lines_deleted": [1, 1, 0, 0, 1, 0, 0, 0, 0],
+        "is_merge": [False] * 9,
     })
-    # 1/2: same person, subject and counts in two repos; 3/4 differ by person; 5 by counts
+    # 1/2: same person, subject and counts in two repos; 3/4 differ by person; 5 by counts;
+    # 6/7: the same change made twice, both reachable from a and b (a mirror): no candidates
     assert sorted(patch_id_candidates(frame)["sha"].to_list()) == ["1", "2"]
 
 
