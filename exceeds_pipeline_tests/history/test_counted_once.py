@@ -269,3 +269,17 @@ def test_cli_exits_2_naming_both_entries(tmp_path):
     assert "repositories[1] is the same repository as repositories[0]" in proc.stderr
     assert f"file://{up.path}" in proc.stderr and "path 'up'" in proc.stderr
     assert not (tmp_path / "data" / "exceeds.duckdb").exists()
+
+
+def test_szz_traces_a_fix_only_where_it_counts():
+    from exceeds_pipeline.quality.szz import szz_candidates
+
+    frame = pl.DataFrame({
+        "repo": ["up", "fork", "rel", "rel"], "sha": ["f1", "f1", "f2", "f3"],
+        "is_merge": [False] * 4, "category": ["bug"] * 4, "parents": [["p"]] * 4,
+        "lines_deleted": [2] * 4, "files_changed": [1] * 4,
+        "committed_at": [1, 1, 2, 3],
+        # f1 counts in up (the fork's row is its copy), f2 is a cherry-pick of f1, f3 a bot's fix
+        "counted_in": ["up", "up", "up", None], "counted_sha": ["f1", "f1", "f1", None],
+    })
+    assert szz_candidates(frame).rows() == [("rel", "f3"), ("up", "f1")]
