@@ -235,33 +235,52 @@ def _canonical_url(url: str) -> str | None:
     return f"{host}/{path}"
 
 
-def _local_identity(path: Path) -> tuple[Path, Path | None, str | None]:
-    """(resolved folder, git dir, remote.origin.url) of a local repository; git dir and origin
-    are None when the folder is not (yet) a git repository (ingest names that error)."""
+def _git_dir_of(folder: Path) -> Path | None:
+    """The git dir of a repository root (a `.git` folder, a `gitdir:` file, or a bare repository),
+    found without running git; None for anything else (the ingest names that error)."""
+    dot = folder / ".git"
+    if dot.is_dir():
+        return dot.resolve()
+    if dot.is_file():
+        try:
+            text = dot.read_text(encoding="utf-8", errors="replace").strip()
+        except OSError:
+            return None
+        if text.startswith("gitdir:"):
+            target = Path(text[len("gitdir:"):].strip())
+            return (target if target.is_absolute() else folder / target).resolve()
+        return None
+    if (folder / "HEAD").is_file() and (folder / "objects").is_dir() and (folder / "refs").is_dir():
+        return folder
+    return None
+
+
+def _local_identity(path: Path, want_origin: bool = True) -> tuple[Path, Path | None, str | None]:
+    """(resolved folder, git dir, remote.origin.url if `want_origin`) of a local repository; git
+    dir and origin are None when the folder is not a repository root (ingest names that error).
+    Runs git (`git config`) only for the origin."""
     from exceeds_pipeline.ingest.gitcmd import run_git
 
     folder = path.expanduser().resolve()
-    if not folder.is_dir():
-        return folder, None, None
-    proc = run_git(None, ["rev-parse", "--absolute-git-dir"], str(folder), check=False, cwd=folder)
-    if proc.returncode != 0:
-        return folder, None, None
-    git_dir = Path(proc.stdout.decode().strip()).resolve()
-    origin = run_git(git_dir, ["config", "--get", "remote.origin.url"], str(folder), check=False)
-    return folder, git_dir, (origin.stdout.decode().strip() or None) if origin.returncode == 0 else None
+    git_dir = _git_dir_of(folder) if folder.is_dir() else None
+    if git_dir is None or not want_origin:
+        return folder, git_dir, None
+    proc = run_git(git_dir, ["config", "--get", "remote.origin.url"], str(folder), check=False)
+    return folder, git_dir, (proc.stdout.decode().strip() or None) if proc.returncode == 0 else None
 
 
 def _no_repository_twice(repositories: list[RepositoryConfig], base_dir: Path | None) -> None:
     """The same repository listed twice is an error (SPEC §7): the same resolved path or git
     dir, the same remote URL (host case, trailing `/` and `.git`, scheme and user aside), a
     file:// URL of a listed path, or a `path:` whose `remote.origin.url` is another entry's
-    `url:`. Local git only (rev-parse and config), no network. A clone of another listed *path*
+    `url:`. No network; git runs only to read a path's origin when a `url:` entry is listed. A clone of another listed *path*
     is a different repository (a fork or mirror: its commits count once, SPEC §5)."""
     if len(repositories) < 2:
         return
     base = Path(base_dir) if base_dir is not None else Path.cwd()
     keys: list[dict[str, str]] = []  # per entry: identity key -> what it is, for the message
     origins: list[dict[str, str]] = []  # per `path:` entry: its origin's keys
+    any_url = any(r.url for r in repositories)  # a path's origin only matters next to a `url:`
     for repo in repositories:
         mine: dict[str, str] = {}
         theirs: dict[str, str] = {}
@@ -277,7 +296,7 @@ def _no_repository_twice(repositories: list[RepositoryConfig], base_dir: Path | 
             if not local.expanduser().is_absolute():
                 local = base / local
         if local is not None:
-            folder, git_dir, origin = _local_identity(local)
+            folder, git_dir, origin = _local_identity(local, want_origin=any_url and bool(repo.path))
             mine[f"dir:{folder}"] = f"both are {folder}"
             if git_dir is not None:
                 mine[f"git:{git_dir}"] = f"both are the git dir {git_dir}"
@@ -286,9 +305,9 @@ def _no_repository_twice(repositories: list[RepositoryConfig], base_dir: Path | 
                 if canonical is not None:
                     theirs[f"url:{canonical}"] = f"the remote.origin.url of {folder} is {redact(origin)}"
                 else:
-                    o_folder, o_git, _ = _local_identity(
-                        Path(unquote(urlsplit(origin).path)) if origin.startswith("file://")
-                        else (Path(origin) if Path(origin).is_absolute() else folder / origin))
+                    target = (Path(unquote(urlsplit(origin).path)) if origin.startswith("file://")
+                              else folder / origin)  # an absolute path stays itself
+                    o_folder, o_git, _ = _local_identity(target, want_origin=False)
                     why = f"the remote.origin.url of {folder} is {origin}"
                     theirs[f"dir:{o_folder}"] = why
                     if o_git is not None:

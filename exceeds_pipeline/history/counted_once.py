@@ -99,7 +99,7 @@ def _cherry_pick_edges(commits: pl.DataFrame) -> pl.DataFrame:
     that commit is in ``commits``; abbreviated shas are matched by prefix)."""
     picks = (
         commits.lazy()
-        .filter(pl.col("message").str.contains(r"\(cherry picked from commit "))
+        .filter(pl.col("message").str.contains("(cherry picked from commit ", literal=True))
         .select("sha", pl.col("message").str.extract_all(CHERRY_PICK).alias("_t"))
         .explode("_t", empty_as_null=True)
         .drop_nulls("_t")
