@@ -273,8 +273,10 @@ def _no_repository_twice(repositories: list[RepositoryConfig], base_dir: Path | 
     """The same repository listed twice is an error (SPEC §7): the same resolved path or git
     dir, the same remote URL (host case, trailing `/` and `.git`, scheme and user aside), a
     file:// URL of a listed path, or a `path:` whose `remote.origin.url` is another entry's
-    `url:`. No network; git runs only to read a path's origin when a `url:` entry is listed. A clone of another listed *path*
-    is a different repository (a fork or mirror: its commits count once, SPEC §5)."""
+    `url:`, each with the same `branch:`. No network; git runs only to read a path's origin when
+    a `url:` entry is listed. A clone of another listed *path* is a different repository (a fork
+    or mirror: its commits count once, SPEC §5), and so is another `branch:` of one repository
+    (other history; the commits the branches share count once, in the first listed)."""
     if len(repositories) < 2:
         return
     base = Path(base_dir) if base_dir is not None else Path.cwd()
@@ -321,6 +323,8 @@ def _no_repository_twice(repositories: list[RepositoryConfig], base_dir: Path | 
 
     for j in range(1, len(repositories)):
         for i in range(j):
+            if repositories[i].branch != repositories[j].branch:
+                continue
             why = next((keys[j][k] for k in keys[j] if k in keys[i]), None)
             # A path's origin names an earlier `url:` entry, or an earlier path's origin names this `url:`.
             if why is None and repositories[i].url:

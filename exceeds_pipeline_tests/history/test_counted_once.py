@@ -252,8 +252,10 @@ def test_the_same_repository_twice_is_a_config_error(tmp_path):
         assert "repositories[1] is the same repository as repositories[0]" in text, (name, text)
         first, second = (e.split("\n")[0].split(": ", 1)[1] for e in entries)
         assert first in text and second in text, (name, text)
-    # a clone of a listed path is a fork, not the same repository; other owners are other repos
+    # a clone of a listed path is a fork, not the same repository; other owners are other repos;
+    # another branch of one repository is other history (shared commits count once)
     load_config(_config(conf, "fork.yaml", "path: ../up", "path: ../fork"))
+    load_config(_config(conf, "branch.yaml", "path: ../up", "path: ../up\n    name: rel\n    branch: rel"))
     load_config(_config(conf, "other.yaml", "url: https://github.com/org/repo", "url: https://github.com/org/repo2"))
 
 
