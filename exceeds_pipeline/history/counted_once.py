@@ -11,7 +11,8 @@ config order, and groups the rows that are *copies of one change*:
    ``git cherry-pick -x`` writes) naming a commit present in any configured repository,
    including the same one.
 3. **Same patch by the same author**: ``git patch-id --stable`` equal, computed only for
-   *candidates*: non-merge commits of one person with the same subject and the same
+   *candidates*: non-merge commits of one person with the same subject (trailing ``(#N)``
+   pull-request numbers aside: a backport has its own) and the same
    ``lines_added``/``lines_deleted`` under different shas reachable from different sets of
    repositories (the same patch twice in one repository, e.g. a reland after a revert, stays
    two changes). One ``git diff-tree --stdin | git patch-id`` pair per repository that has
@@ -49,6 +50,7 @@ from exceeds_pipeline.ingest.gitcmd import GitError, run_git
 __all__ = ["CHERRY_PICK", "count_once", "inherit_work_items", "patch_ids", "patch_id_candidates"]
 
 CHERRY_PICK = r"\(cherry picked from commit ([0-9a-fA-F]{7,40})\)"
+PR_SUFFIXES = r"(?:\s*\(#\d+\))+\s*$"
 
 # Columns count_once adds (the underscored ones are internal, dropped by finalize_commits).
 _ADDED = ("counted_in", "counted_sha", "_copy", "_primary_repo", "_primary_sha")
@@ -62,10 +64,13 @@ def patch_id_candidates(commits: pl.DataFrame) -> pl.DataFrame:
     commits of one patch reachable from the same repositories are a change made twice there (a
     reland after a revert), not a copy, and a mirror's shared history gives no candidates.
     """
-    key = ["person_id", "subject", "lines_added", "lines_deleted"]
+    key = ["person_id", "_subject", "lines_added", "lines_deleted"]
     rows = commits.lazy().filter(~pl.col("is_merge").fill_null(False) & pl.col("person_id").is_not_null())
+    # A backport merged through its own pull request gets another `(#N)`: not part of the subject.
+    subject = pl.col("subject").fill_null("").str.replace(PR_SUFFIXES, "").alias("_subject")
     per_sha = (
-        rows.group_by("sha")
+        rows.with_columns(subject)
+        .group_by("sha")
         .agg(*(pl.col(k).first() for k in key), pl.col("repo").sort().str.join("\x1f").alias("_repos"))
         .filter((pl.col("_repos").n_unique().over(key) >= 2))
         .with_columns(pl.struct(key).hash().alias("_key"))
