@@ -207,6 +207,13 @@ def test_patch_ids_only_for_candidates():
     # 1/2: same person, subject and counts in two repos; 3/4 differ by person; 5 by counts;
     # 6/7: the same change made twice, both reachable from a and b (a mirror): no candidates
     assert sorted(patch_id_candidates(frame)["sha"].to_list()) == ["1", "2"]
+    # a backport through its own pull request: `(#N)` suffixes aside, the same subject
+    backport = pl.DataFrame({
+        "repo": ["a", "b", "b"], "sha": ["8", "9", "10"], "person_id": ["dee"] * 3,
+        "subject": ["Fix w (#10)", "Fix w (#10) (#12)", "Fix w more (#13)"],
+        "lines_added": [4] * 3, "lines_deleted": [0] * 3, "is_merge": [False] * 3,
+    })
+    assert sorted(patch_id_candidates(backport)["sha"].to_list()) == ["8", "9"]
 
 
 def test_count_once_without_copies_changes_nothing():
