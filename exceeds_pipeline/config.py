@@ -224,8 +224,11 @@ def _canonical_url(url: str) -> str | None:
     if url.startswith("file://") or url.startswith(("/", ".", "~")):
         return None
     if "://" in url:
-        parts = urlsplit(url)
-        host, path = (parts.hostname or "").lower(), parts.path
+        try:
+            parts = urlsplit(url)
+            host, path = (parts.hostname or "").lower(), parts.path
+        except ValueError:  # e.g. an unclosed IPv6 bracket: git will say what is wrong with it
+            return None
     elif _SCP_LIKE.match(url):
         authority, path = url.split(":", 1)
         host = authority.rsplit("@", 1)[-1].lower()
