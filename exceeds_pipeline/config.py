@@ -12,6 +12,7 @@ import re
 from datetime import date
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote, urlsplit
 
 import yaml
 from pydantic import (
@@ -25,7 +26,14 @@ from pydantic import (
     model_validator,
 )
 
-from exceeds_pipeline.ingest.repository import asset_slug, name_from_path, name_from_url, validate_url
+from exceeds_pipeline.ingest.gitcmd import redact
+from exceeds_pipeline.ingest.repository import (
+    _SCP_LIKE,
+    asset_slug,
+    name_from_path,
+    name_from_url,
+    validate_url,
+)
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -185,6 +193,7 @@ class ExceedsConfig(_Strict):
         base_dir = (info.context or {}).get("base_dir")
         for repo in self.repositories:
             repo._base_dir = base_dir
+        _no_repository_twice(self.repositories, base_dir)
         seen: dict[str, int] = {}
         for i, repo in enumerate(self.repositories):
             if repo.display_name in seen:
@@ -207,6 +216,130 @@ class ExceedsConfig(_Strict):
         if len(ids) != len(set(ids)):
             raise ValueError("identities: each `id` must be unique")
         return self
+
+
+def _canonical_url(url: str) -> str | None:
+    """`host/path` of a remote URL (any scheme, user, port; host case, trailing `/` and `.git`
+    ignored); None for a local one (file:// or a plain path)."""
+    if url.startswith("file://") or url.startswith(("/", ".", "~")):
+        return None
+    if "://" in url:
+        try:
+            parts = urlsplit(url)
+            host, path = (parts.hostname or "").lower(), parts.path
+        except ValueError:  # e.g. an unclosed IPv6 bracket: git will say what is wrong with it
+            return None
+    elif _SCP_LIKE.match(url):
+        authority, path = url.split(":", 1)
+        host = authority.rsplit("@", 1)[-1].lower()
+    else:
+        return None
+    path = re.sub(r"(?:\.git)?/*$", "", path.strip("/"))
+    return f"{host}/{path}"
+
+
+def _git_dir_of(folder: Path) -> Path | None:
+    """The git dir of a repository root (a `.git` folder, a `gitdir:` file, or a bare repository),
+    found without running git; None for anything else (the ingest names that error)."""
+    dot = folder / ".git"
+    if dot.is_dir():
+        return dot.resolve()
+    if dot.is_file():
+        try:
+            text = dot.read_text(encoding="utf-8", errors="replace").strip()
+        except OSError:
+            return None
+        if text.startswith("gitdir:"):
+            target = Path(text[len("gitdir:"):].strip())
+            return (target if target.is_absolute() else folder / target).resolve()
+        return None
+    if (folder / "HEAD").is_file() and (folder / "objects").is_dir() and (folder / "refs").is_dir():
+        return folder
+    return None
+
+
+def _local_identity(path: Path, want_origin: bool = True) -> tuple[Path, Path | None, str | None]:
+    """(resolved folder, git dir, remote.origin.url if `want_origin`) of a local repository; git
+    dir and origin are None when the folder is not a repository root (ingest names that error).
+    Runs git (`git config`) only for the origin."""
+    from exceeds_pipeline.ingest.gitcmd import run_git
+
+    folder = path.expanduser().resolve()
+    git_dir = _git_dir_of(folder) if folder.is_dir() else None
+    if git_dir is None or not want_origin:
+        return folder, git_dir, None
+    proc = run_git(git_dir, ["config", "--get", "remote.origin.url"], str(folder), check=False)
+    return folder, git_dir, (proc.stdout.decode().strip() or None) if proc.returncode == 0 else None
+
+
+def _no_repository_twice(repositories: list[RepositoryConfig], base_dir: Path | None) -> None:
+    """The same repository listed twice is an error (SPEC §7): the same resolved path or git
+    dir, the same remote URL (host case, trailing `/` and `.git`, scheme and user aside), a
+    file:// URL of a listed path, or a `path:` whose `remote.origin.url` is another entry's
+    `url:`, each with the same `branch:`. No network; git runs only to read a path's origin when
+    a `url:` entry is listed. A clone of another listed *path* is a different repository (a fork
+    or mirror: its commits count once, SPEC §5), and so is another `branch:` of one repository
+    (other history; the commits the branches share count once, in the first listed)."""
+    if len(repositories) < 2:
+        return
+    base = Path(base_dir) if base_dir is not None else Path.cwd()
+    keys: list[dict[str, str]] = []  # per entry: identity key -> what it is, for the message
+    origins: list[dict[str, str]] = []  # per `path:` entry: its origin's keys
+    any_url = any(r.url for r in repositories)  # a path's origin only matters next to a `url:`
+    for repo in repositories:
+        mine: dict[str, str] = {}
+        theirs: dict[str, str] = {}
+        local = None
+        if repo.url:
+            canonical = _canonical_url(repo.url)
+            if canonical is not None:
+                mine[f"url:{canonical}"] = f"both are {canonical}"
+            elif repo.url.startswith("file://"):
+                local = Path(unquote(urlsplit(repo.url).path))
+        else:
+            local = Path(repo.path or "")
+            if not local.expanduser().is_absolute():
+                local = base / local
+        if local is not None:
+            folder, git_dir, origin = _local_identity(local, want_origin=any_url and bool(repo.path))
+            mine[f"dir:{folder}"] = f"both are {folder}"
+            if git_dir is not None:
+                mine[f"git:{git_dir}"] = f"both are the git dir {git_dir}"
+            if origin and repo.path:
+                canonical = _canonical_url(origin)
+                if canonical is not None:
+                    theirs[f"url:{canonical}"] = f"the remote.origin.url of {folder} is {redact(origin)}"
+                else:
+                    target = (Path(unquote(urlsplit(origin).path)) if origin.startswith("file://")
+                              else folder / origin)  # an absolute path stays itself
+                    o_folder, o_git, _ = _local_identity(target, want_origin=False)
+                    why = f"the remote.origin.url of {folder} is {origin}"
+                    theirs[f"dir:{o_folder}"] = why
+                    if o_git is not None:
+                        theirs[f"git:{o_git}"] = why
+        keys.append(mine)
+        origins.append(theirs)
+
+    def source(i: int) -> str:
+        r = repositories[i]
+        return f"url {redact(r.url)!r}" if r.url else f"path {r.path!r}"
+
+    for j in range(1, len(repositories)):
+        for i in range(j):
+            if repositories[i].branch != repositories[j].branch:
+                continue
+            why = next((keys[j][k] for k in keys[j] if k in keys[i]), None)
+            # A path's origin names an earlier `url:` entry, or an earlier path's origin names this `url:`.
+            if why is None and repositories[i].url:
+                why = next((origins[j][k] for k in origins[j] if k in keys[i]), None)
+            if why is None and repositories[j].url:
+                why = next((origins[i][k] for k in origins[i] if k in keys[j]), None)
+            if why is not None:
+                raise ValueError(
+                    f"repositories[{j}] is the same repository as repositories[{i}] ({source(j)} and "
+                    f"{source(i)}: {why}); list each repository once (a fork or mirror is its own "
+                    f"clone, with its own url or path)"
+                )
 
 
 def _format_error(source: str, exc: ValidationError) -> str:

@@ -408,9 +408,12 @@ def _work_frame(commits: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     by repo and time with _n and _component)."""
     cols = commits.columns
     is_bot = pl.col("is_bot").fill_null(False) if "is_bot" in cols else pl.lit(False)
+    # A copy of a change that counts in another repository (history.counted_once) is not work
+    # here; counted_once.inherit_work_items gives it the item of the counting copy.
+    is_copy = pl.col("_copy").fill_null(False) if "_copy" in cols else pl.lit(False)
     df = commits.drop([c for c in ("work_item_id", "pr_number", "merge_branch") if c in cols]).with_row_index("_row").with_columns(
         pr_number_expr(pl.col("subject"), pl.col("message")).alias("_own_pr"),
-        (~pl.col("is_merge").fill_null(False) & ~is_bot).alias("_work"),
+        (~pl.col("is_merge").fill_null(False) & ~is_bot & ~is_copy).alias("_work"),
         pl.col("authored_at").alias("_t"),
         is_bot.alias("_bot"),
     )

@@ -3,6 +3,8 @@
 A *counted* commit (SPEC §5) is a non-merge commit by a person who is not a bot, with its
 author date (the author's own calendar date) inside the configured window, both ends inclusive.
 Every commit reachable from the branch is kept in `commits`; `is_counted` says which count.
+A change reachable from several configured repositories counts once, in the first listed
+(`counted_in`, see :mod:`exceeds_pipeline.history.counted_once`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ COMMIT_COLUMNS = [
     "committed_at", "subject", "message", "is_merge", "is_bot", "lines_added", "lines_deleted",
     "files_changed", "category", "work_item_id", "ai_tool",
     # beyond the stable interface: evidence and conveniences for queries
-    "month", "is_counted", "pr_number", "parents", "mailmap_name", "mailmap_email",
+    "month", "is_counted", "counted_in", "counted_sha", "pr_number", "parents", "mailmap_name", "mailmap_email",
     "committer_name", "committer_email", "author_utc_offset_minutes",
 ]
 
@@ -63,4 +65,8 @@ def finalize_commits(commits: pl.DataFrame) -> pl.DataFrame:
         "category": pl.String, "work_item_id": pl.String, "ai_tool": pl.String, "pr_number": pl.Int64,
     }
     missing = [pl.lit(None, dtype=t).alias(c) for c, t in defaults.items() if c not in commits.columns]
+    # Without count_once every counted commit counts where it is.
+    counted = pl.col("is_counted").fill_null(False)
+    missing += [pl.when(counted).then(pl.col(src)).alias(c)
+                for c, src in (("counted_in", "repo"), ("counted_sha", "sha")) if c not in commits.columns]
     return commits.with_columns(missing).select(COMMIT_COLUMNS).sort(["repo", "authored_at", "sha"])

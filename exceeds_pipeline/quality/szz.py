@@ -79,9 +79,16 @@ def szz_candidates(
     one_parent = (
         pl.col("parents").list.len() == 1 if "parents" in commits.columns else pl.lit(True)
     )
+    # A copy of a fix that counts in another repository (history.counted_once) is traced there.
+    copy = (
+        pl.col("counted_sha").is_not_null()
+        & ((pl.col("counted_in") != pl.col("repo")) | (pl.col("counted_sha") != pl.col("sha")))
+        if {"counted_in", "counted_sha"} <= set(commits.columns) else pl.lit(False)
+    )
     return (
         commits.filter(
             ~pl.col("is_merge").fill_null(False)
+            & ~copy
             & (pl.col("category") == "bug")
             & one_parent
             & (pl.col("lines_deleted").fill_null(0) > 0)

@@ -3,7 +3,9 @@
 Plain Polars over whole tables. Rules (SPEC §4-§5):
 
 **Counted commits only.** Every figure comes from commits with ``is_counted`` (non-merge, non-bot,
-author date inside the window) and a ``person_id``. Months are the ``month`` column of
+author date inside the window, and only the counting copy of a change reachable from several
+repositories: :mod:`exceeds_pipeline.history.counted_once`) and a ``person_id``. So a
+repository appears in ``repo_rollups`` for a person only where some of their commits count. Months are the ``month`` column of
 ``commits``: ``YYYY-MM`` of the author's own local date.
 
 **Features and bugs are counted per work item, once, in one month and one repository.**

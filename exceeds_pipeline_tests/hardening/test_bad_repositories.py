@@ -113,9 +113,11 @@ def test_an_empty_repository_is_analysed_once_it_has_commits(tmp_path):
 def test_shallow_clones_say_so_and_count_what_is_there(tmp_path):
     source = small_repo(tmp_path / "source", commits=6)
     run_git(["clone", "-q", "--depth", "2", source.path.as_uri(), tmp_path / "shallow"])
+    # (another shallow clone: the same repository listed twice is a config error)
+    run_git(["clone", "-q", "--depth", "2", source.path.as_uri(), tmp_path / "shallow2"])
     config = write_config(tmp_path / "c.yaml", [
         {"path": str(tmp_path / "shallow")},
-        {"url": (tmp_path / "shallow").as_uri(), "name": "shallow-url"},  # a clone of a shallow clone
+        {"url": (tmp_path / "shallow2").as_uri(), "name": "shallow-url"},  # a clone of a shallow clone
     ])
     data = tmp_path / "data"
     outcome, lines = run_pipeline_quietly(config, data)

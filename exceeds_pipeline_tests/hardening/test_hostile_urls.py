@@ -89,13 +89,14 @@ def test_transports_are_refused_by_git_too_if_validation_were_bypassed(tmp_path)
 def test_option_like_values_never_reach_git_as_options(tmp_path):
     target = tmp_path / "pwned"
     good = small_repo(tmp_path / "good")
+    other = small_repo(tmp_path / "other")  # (the same repository twice is a config error)
     # values that pass validation but try to smuggle options: git must see them as data
     config = write_config(tmp_path / "c.yaml", [
         {"path": str(good.path)},
         {"url": f"ssh://-oProxyCommand=touch%20{target}/x", "name": "ssh-option-host"},
         {"url": f"ssh://-oProxyCommand=touch%20{target}@127.0.0.1:1/x", "name": "ssh-option-user"},
         {"path": f"--upload-pack=touch {target}", "name": "option-path"},
-        {"path": str(good.path), "name": "--option-name"},
+        {"path": str(other.path), "name": "--option-name"},
     ])
     data = tmp_path / "data"
     outcome, lines = run_pipeline_quietly(config, data)

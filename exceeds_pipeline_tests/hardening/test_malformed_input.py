@@ -95,7 +95,7 @@ def _config_case(tmp_path, text: str | bytes):
         ("repositories: []\n", "repositories: List should have at least 1 item"),
         ("repositories:\n  - path: .\n    url: https://example.com/x.git\n", "repositories[0]: give exactly one of `url` or `path`"),
         ("repositories:\n  - path: .\n    branch: --force\n", "repositories[0].branch: branch '--force' is not a valid branch name"),
-        ("repositories:\n  - path: .\n  - path: .\n", "repositories[1]: name"),
+        ("repositories:\n  - path: .\n  - path: .\n", "repositories[1] is the same repository as repositories[0]"),
         ("repositories:\n  - path: [unclosed\n", "is not valid YAML"),
         ("", "expected a mapping with `repositories:`"),
         ("- just a list\n", "expected a mapping with `repositories:`"),

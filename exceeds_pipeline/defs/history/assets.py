@@ -13,6 +13,7 @@ from exceeds_pipeline.enrich.ai_tools import with_ai_tool
 from exceeds_pipeline.enrich.exclusions import classify_exclusions
 from exceeds_pipeline.enrich.languages import with_language
 from exceeds_pipeline.enrich.skills import load_skill_rules, skills_per_commit
+from exceeds_pipeline.history.counted_once import count_once, inherit_work_items
 from exceeds_pipeline.history.tables import attach_people, finalize_commits
 from exceeds_pipeline.ingest.raw_store import read_side_table
 from exceeds_pipeline.identity.people import ConfiguredIdentity, resolve_people
@@ -70,7 +71,8 @@ def commit_links(context: AssetExecutionContext, settings: ExceedsSettings) -> O
         "commits": AssetOut(
             group_name="history",
             description="Every commit reachable from each configured branch: person, bot flag, "
-            "month, whether it counts, category, work item and declared AI tool.",
+            "month, whether it counts (once, in the first listed repository: counted_in), "
+            "category, work item and declared AI tool.",
         ),
         "work_items": AssetOut(
             group_name="history",
@@ -90,9 +92,14 @@ def commits_and_work_items(
 ):
     window = settings.config.window
     table = attach_people(_raw(settings, "commits"), identity_map, people, window.since, window.until)
+    # A change reachable from several repositories counts once, in the first listed (SPEC §5).
+    store = settings.raw_store()
+    states = {name: store.state(name) for name in settings.repository_names}
+    git_dirs = {name: s.git_dir for name, s in states.items() if s is not None and s.git_dir}
+    table = count_once(table, settings.repository_names, git_dirs)
     table = categorize_commits(with_ai_tool(table), file_changes)
     table, work_items = assign_work_items(table, commit_links, file_changes)
-    table = finalize_commits(table)
+    table = finalize_commits(inherit_work_items(table))
     yield Output(table, "commits", metadata=frame_metadata(table))
     yield Output(work_items, "work_items", metadata=frame_metadata(work_items))
 

@@ -1,0 +1,253 @@
+"""A change counts once (SPEC §3, §5): across forks, mirrors and cherry-picks, in the first
+repository listed in the config.
+
+:func:`count_once` takes the ``commits`` frame of :func:`exceeds_pipeline.history.tables.attach_people`
+(``is_counted`` already says non-merge, non-bot, inside the window) and the repositories in
+config order, and groups the rows that are *copies of one change*:
+
+1. **Same sha** in several configured repositories (a fork, a mirror, a vendored copy): found by
+   comparing sha sets, no git.
+2. **Cherry-pick with a record**: the message has ``(cherry picked from commit <sha>)`` (what
+   ``git cherry-pick -x`` writes) naming a commit present in any configured repository,
+   including the same one.
+3. **Same patch by the same author**: ``git patch-id --stable`` equal, computed only for
+   *candidates*: non-merge commits of one person with the same subject (trailing ``(#N)``
+   pull-request numbers aside: a backport has its own) and the same
+   ``lines_added``/``lines_deleted`` under different shas reachable from different sets of
+   repositories (the same patch twice in one repository, e.g. a reland after a revert, stays
+   two changes). One ``git diff-tree --stdin | git patch-id`` pair per repository that has
+   candidates; never a pass over every commit.
+
+Within a group the copies are ordered by the config's repository order (repositories not in
+it last, by name), then commit time, then sha. The first copy that would count on its own
+(``is_counted``) is *the counting copy*: it keeps ``is_counted``; every other copy gets
+``is_counted = false``. All copies get ``counted_in`` / ``counted_sha``: the repository and sha of
+the counting copy (null when no copy counts: merges, bots, outside the window). A commit with no
+copies has ``counted_in = repo`` when it counts.
+
+Work items: a copy that is not the group's *primary* (the counting copy, else the first copy)
+is not work of its own repository (``_copy``): ``assign_work_items`` leaves it out, and
+:func:`inherit_work_items` then gives it the work item of its primary, so the same change is
+one work item, listed once, with one id wherever it is reachable.
+
+**Decision on per-repository figures** (``repo_rollups``, a profile's ``repositories``): they
+count counted copies only, like every total. A repository where all of a person's commits are
+copies of commits counted in an earlier-listed repository does not appear for that person, so
+``repository_contributions``, per-repository commits, features, bugs, lines and months active
+always add up to the person's totals and never show one change twice. Where the commits are
+also reachable stays queryable: ``SELECT repo, count(*) FROM commits WHERE counted_in <> repo``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+
+import polars as pl
+
+from exceeds_pipeline.ingest.gitcmd import GitError, run_git
+
+__all__ = ["CHERRY_PICK", "count_once", "inherit_work_items", "patch_ids", "patch_id_candidates"]
+
+CHERRY_PICK = r"\(cherry picked from commit ([0-9a-fA-F]{7,40})\)"
+PR_SUFFIXES = r"(?:\s*\(#\d+\))+\s*$"
+
+# Columns count_once adds (the underscored ones are internal, dropped by finalize_commits).
+_ADDED = ("counted_in", "counted_sha", "_copy", "_primary_repo", "_primary_sha")
+
+
+def patch_id_candidates(commits: pl.DataFrame) -> pl.DataFrame:
+    """``[repo, sha, _key, _repos]``: commits worth a patch id, one row per (repo, sha).
+
+    Non-merge commits with a person whose (person, subject, lines added, lines deleted) appears
+    under at least two shas reachable from different sets of repositories (``_repos``). Two
+    commits of one patch reachable from the same repositories are a change made twice there (a
+    reland after a revert), not a copy, and a mirror's shared history gives no candidates.
+    """
+    key = ["person_id", "_subject", "lines_added", "lines_deleted"]
+    rows = commits.lazy().filter(~pl.col("is_merge").fill_null(False) & pl.col("person_id").is_not_null())
+    # A backport merged through its own pull request gets another `(#N)`: not part of the subject.
+    subject = pl.col("subject").fill_null("").str.replace(PR_SUFFIXES, "").alias("_subject")
+    per_sha = (
+        rows.with_columns(subject)
+        .group_by("sha")
+        .agg(*(pl.col(k).first() for k in key), pl.col("repo").sort().str.join("\x1f").alias("_repos"))
+        .filter((pl.col("_repos").n_unique().over(key) >= 2))
+        .with_columns(pl.struct(key).hash().alias("_key"))
+        .select("sha", "_key", "_repos")
+    )
+    return rows.select("repo", "sha").join(per_sha, on="sha", how="inner").collect()
+
+
+def patch_ids(git_dir: str | os.PathLike, shas: Sequence[str], repo: str) -> dict[str, str]:
+    """{sha: stable patch id} for commits of one repository (two git processes in all)."""
+    if not shas:
+        return {}
+    diff = run_git(
+        git_dir,
+        ["diff-tree", "--stdin", "-p", "--root", "--no-color", "--no-ext-diff", "--no-textconv",
+         "--find-renames", "--diff-algorithm=myers", "--full-index"],
+        repo,
+        input=("\n".join(shas) + "\n").encode(),
+    ).stdout
+    out = run_git(git_dir, ["patch-id", "--stable"], repo, input=diff).stdout.decode()
+    ids = {}
+    for line in out.splitlines():
+        parts = line.split()
+        if len(parts) == 2:
+            ids[parts[1]] = parts[0]
+    return ids
+
+
+def _cherry_pick_edges(commits: pl.DataFrame) -> pl.DataFrame:
+    """``[sha, target]``: a commit and the commit its ``cherry picked from`` line names (when
+    that commit is in ``commits``; abbreviated shas are matched by prefix)."""
+    picks = (
+        commits.lazy()
+        .filter(pl.col("message").str.contains("(cherry picked from commit ", literal=True))
+        .select("sha", pl.col("message").str.extract_all(CHERRY_PICK).alias("_t"))
+        .explode("_t", empty_as_null=True)
+        .drop_nulls("_t")
+        .select("sha", pl.col("_t").str.extract(CHERRY_PICK, 1).str.to_lowercase().alias("_t"))
+        .unique()
+        .collect()
+    )
+    if picks.height == 0:
+        return pl.DataFrame(schema={"sha": pl.String, "target": pl.String})
+    known = commits.select(pl.col("sha").alias("target")).unique()
+    full = picks.filter(pl.col("_t").str.len_chars() == 40).join(
+        known, left_on="_t", right_on="target", how="inner", coalesce=False
+    ).select("sha", "target")
+    parts = [full]
+    for n in picks.filter(pl.col("_t").str.len_chars() < 40)["_t"].str.len_chars().unique().to_list():
+        short = picks.filter(pl.col("_t").str.len_chars() == n)
+        parts.append(
+            short.join(known.with_columns(pl.col("target").str.slice(0, n).alias("_t")), on="_t", how="inner")
+            .select("sha", "target")
+        )
+    return pl.concat(parts).filter(pl.col("sha") != pl.col("target")).unique()
+
+
+def _patch_edges(commits: pl.DataFrame, git_dirs: Mapping[str, str | os.PathLike]) -> pl.DataFrame:
+    """``[sha, target]``: candidate commits with the same patch id within one candidate key."""
+    empty = pl.DataFrame(schema={"sha": pl.String, "target": pl.String})
+    cands = patch_id_candidates(commits)
+    if cands.height == 0:
+        return empty
+    # One patch id per sha, computed in one repository (with a git dir) that has it.
+    per_sha = cands.filter(pl.col("repo").is_in(list(git_dirs))).unique("sha", keep="first")
+    ids: dict[str, str] = {}
+    for (repo,), group in per_sha.group_by("repo"):
+        try:
+            ids.update(patch_ids(git_dirs[repo], group["sha"].to_list(), repo))
+        except (GitError, OSError):  # a clone gone since ingest: its same-sha copies still count once
+            continue
+    if not ids:
+        return empty
+    pid = pl.DataFrame({"sha": list(ids), "_pid": list(ids.values())})
+    tagged = cands.unique("sha").join(pid, on="sha", how="inner").select("sha", "_key", "_pid", "_repos")
+    # Same candidate key and patch id, reachable from different repositories: one change.
+    return (
+        tagged.join(tagged.rename({"sha": "target", "_repos": "_target_repos"}), on=["_key", "_pid"])
+        .filter((pl.col("sha") != pl.col("target")) & (pl.col("_repos") != pl.col("_target_repos")))
+        .select("sha", "target")
+        .unique()
+    )
+
+
+def _clusters(edges: pl.DataFrame) -> pl.DataFrame:
+    """``[sha, _cluster]`` for the shas in ``edges`` (connected components; small)."""
+    parent: dict[str, str] = {}
+
+    def find(x: str) -> str:
+        root = x
+        while parent.get(root, root) != root:
+            root = parent[root]
+        while parent.get(x, x) != root:
+            parent[x], x = root, parent[x]
+        return root
+
+    for a, b in edges.iter_rows():
+        ra, rb = find(a), find(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    shas = list(parent)
+    return pl.DataFrame({"sha": shas, "_cluster": [find(s) for s in shas]},
+                        schema={"sha": pl.String, "_cluster": pl.String})
+
+
+def count_once(
+    commits: pl.DataFrame,
+    repo_order: Sequence[str],
+    git_dirs: Mapping[str, str | os.PathLike] | None = None,
+) -> pl.DataFrame:
+    """The commits (same rows) with ``is_counted`` true only in the counting copy of each
+    change, and ``counted_in``, ``counted_sha``, ``_copy``, ``_primary_repo``, ``_primary_sha``.
+
+    ``repo_order``: repository names in config order (precedence). ``git_dirs``: {repo: git
+    dir} for the patch ids of candidates; without it (or for a repository missing from it) only
+    same-sha copies and recorded cherry-picks are found.
+    """
+    commits = commits.drop([c for c in _ADDED if c in commits.columns])
+    base = pl.col("is_counted").fill_null(False)
+    if commits.height == 0:
+        return commits.with_columns(
+            pl.lit(None, pl.String).alias("counted_in"), pl.lit(None, pl.String).alias("counted_sha"),
+            pl.lit(False).alias("_copy"), pl.lit(None, pl.String).alias("_primary_repo"),
+            pl.lit(None, pl.String).alias("_primary_sha"),
+        )
+    edges = pl.concat([_cherry_pick_edges(commits), _patch_edges(commits, git_dirs or {})])
+    clusters = _clusters(edges)
+    rank = {name: i for i, name in enumerate(repo_order)}
+    others = sorted(set(commits["repo"].unique().to_list()) - set(rank))
+    rank.update({name: len(repo_order) + i for i, name in enumerate(others)})
+    df = commits.with_row_index("_row").with_columns(
+        pl.col("repo").replace_strict(rank, return_dtype=pl.Int64).alias("_rank")
+    )
+    if clusters.height:
+        df = df.join(clusters, on="sha", how="left").with_columns(pl.coalesce("_cluster", "sha").alias("_cluster"))
+    else:
+        df = df.with_columns(pl.col("sha").alias("_cluster"))
+    # Only groups with more than one row need ordering; the rest are their own counting copy.
+    multi = pl.len().over("_cluster") > 1
+    single = df.filter(~multi).with_columns(
+        pl.when(base).then(pl.col("repo")).alias("counted_in"),
+        pl.when(base).then(pl.col("sha")).alias("counted_sha"),
+        pl.lit(False).alias("_copy"),
+        pl.col("repo").alias("_primary_repo"),
+        pl.col("sha").alias("_primary_sha"),
+    )
+    group = df.filter(multi).sort("_cluster", "_rank", "committed_at", "sha")
+    if group.height:
+        by = "_cluster"
+        group = group.with_columns(
+            pl.col("repo").filter(base).first().over(by).alias("counted_in"),
+            pl.col("sha").filter(base).first().over(by).alias("counted_sha"),
+        ).with_columns(
+            pl.coalesce("counted_in", pl.col("repo").first().over(by)).alias("_primary_repo"),
+            pl.coalesce("counted_sha", pl.col("sha").first().over(by)).alias("_primary_sha"),
+        ).with_columns(
+            (base & (pl.col("repo") == pl.col("counted_in")) & (pl.col("sha") == pl.col("counted_sha")))
+            .fill_null(False).alias("is_counted"),
+            ~((pl.col("repo") == pl.col("_primary_repo")) & (pl.col("sha") == pl.col("_primary_sha"))).alias("_copy"),
+        )
+    out = pl.concat([single, group.select(single.columns)], how="vertical_relaxed") if group.height else single
+    return out.sort("_row").drop("_row", "_rank", "_cluster")
+
+
+def inherit_work_items(commits: pl.DataFrame) -> pl.DataFrame:
+    """Copies (``_copy``) take the ``work_item_id`` of their primary copy (same rows, order)."""
+    if "_copy" not in commits.columns or not commits["_copy"].any():
+        return commits
+    primary = commits.filter(~pl.col("_copy")).select(
+        pl.col("repo").alias("_primary_repo"), pl.col("sha").alias("_primary_sha"),
+        pl.col("work_item_id").alias("_inherited"),
+    )
+    return (
+        commits.join(primary, on=["_primary_repo", "_primary_sha"], how="left", maintain_order="left")
+        .with_columns(
+            pl.when(pl.col("_copy")).then(pl.col("_inherited")).otherwise(pl.col("work_item_id"))
+            .alias("work_item_id")
+        )
+        .drop("_inherited")
+    )
