@@ -46,6 +46,8 @@ from functools import lru_cache
 from pathlib import Path
 
 import polars as pl
+
+from exceeds_pipeline.common.globs import glob_to_regex
 import yaml
 
 RULES = yaml.safe_load(Path(__file__).with_name("exclusions.yaml").read_text(encoding="utf-8"))
@@ -181,19 +183,6 @@ BUNDLE_DIRS: tuple[str, ...] = ("dist",)
 BUNDLE_EXTENSIONS: tuple[str, ...] = ("js", "mjs", "cjs", "css", "map")
 
 
-def _glob_to_regex(glob: str) -> str:
-    """A file-name glob (``*``, ``?``) as a regex fragment that stays inside one path part."""
-    out = []
-    for ch in glob:
-        if ch == "*":
-            out.append("[^/]*")
-        elif ch == "?":
-            out.append("[^/]")
-        else:
-            out.append(re.escape(ch))
-    return "".join(out)
-
-
 def _alternation(names) -> str:
     return "|".join(re.escape(n) for n in names)
 
@@ -203,7 +192,7 @@ _VENDORED_RE = (
 )
 _GENERATED_RE = (
     "(?i)"
-    f"(?:(?:^|/)(?:{'|'.join(_glob_to_regex(g) for g in GENERATED_FILE_GLOBS)})$)"
+    f"(?:{'|'.join(glob_to_regex(g) for g in GENERATED_FILE_GLOBS)})"
     f"|(?:(?:^|/)(?:{_alternation(GENERATED_DIRS)})/)"
     f"|(?:(?:^|/)(?:{_alternation(BUNDLE_DIRS)})/(?:.*/)?[^/]*\\.(?:{_alternation(BUNDLE_EXTENSIONS)})$)"
 )

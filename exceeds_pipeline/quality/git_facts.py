@@ -20,12 +20,12 @@ one repository in one call.
 
 from __future__ import annotations
 
-import hashlib
 import os
-import re
 from pathlib import Path
 
 import polars as pl
+
+from exceeds_pipeline.ingest.repository import storage_slug
 
 from exceeds_pipeline.quality.dmm import dmm_for_repository
 from exceeds_pipeline.quality.survival import survival_for_repository
@@ -36,9 +36,7 @@ __all__ = ["cache_files", "repository_facts", "repository_quality_facts"]
 
 def cache_files(cache_dir: str | os.PathLike, repo: str) -> tuple[Path, Path]:
     """(dmm, szz) cache paths of repository ``repo`` under ``cache_dir`` (safe file names)."""
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", repo).strip("._")[:80] or "repo"
-    tag = hashlib.sha256(repo.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-    base = Path(cache_dir) / f"{slug}-{tag}"
+    base = Path(cache_dir) / storage_slug(repo)
     return base.with_name(base.name + ".dmm.parquet"), base.with_name(base.name + ".szz.parquet")
 
 

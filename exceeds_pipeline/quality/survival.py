@@ -49,17 +49,18 @@ The result is identical either way: a function of the history alone.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import logging
 import os
 import re
 import subprocess
 import threading
-from collections import defaultdict
+
 from pathlib import Path
 
 import polars as pl
+
+from exceeds_pipeline.ingest.repository import storage_slug
 
 from exceeds_pipeline.ingest.gitcmd import GitError, git_command, git_env, git_text, neutral_cwd
 
@@ -506,9 +507,7 @@ def line_owners_at_tip(git_dir: str | os.PathLike, commits_of_repo: pl.DataFrame
 
 
 def _cache_paths(cache_dir: str | os.PathLike, repo: str) -> tuple[Path, str]:
-    slug = re.sub(r"[^A-Za-z0-9._-]+", "_", repo).strip("._")[:80] or "repo"
-    tag = hashlib.sha256(repo.encode("utf-8", "surrogatepass")).hexdigest()[:8]
-    return Path(cache_dir), f"{slug}-{tag}.survival"
+    return Path(cache_dir), f"{storage_slug(repo)}.survival"
 
 
 def _load_cache(cache_dir, repo: str, window: int):

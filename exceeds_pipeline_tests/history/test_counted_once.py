@@ -16,7 +16,7 @@ import polars as pl
 import pytest
 
 from exceeds_pipeline.config import ConfigError, load_config
-from exceeds_pipeline.demo.gitscript import GitScript
+from exceeds_pipeline_tests.gitscript import GitScript
 from exceeds_pipeline.history.counted_once import count_once, patch_id_candidates
 from exceeds_pipeline.runner import run_pipeline
 from exceeds_pipeline_tests.conftest import VENV_BIN
