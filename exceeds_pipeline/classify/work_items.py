@@ -74,6 +74,8 @@ from datetime import timedelta
 
 import polars as pl
 
+from exceeds_pipeline.common.union_find import components
+
 from exceeds_pipeline.classify.links import PR_MERGE, pr_number_expr
 
 RELATED_GAP = timedelta(hours=48)
@@ -266,28 +268,6 @@ def merge_pr_membership(commits: pl.DataFrame) -> pl.DataFrame:
 # --------------------------------------------------------------------------------------------
 
 
-def _components(n: int, a: list[int], b: list[int]) -> list[int]:
-    """Union-find over n nodes and edges (a[i], b[i]); returns each node's root (smallest index)."""
-    parent = list(range(n))
-
-    def find(x: int) -> int:
-        root = x
-        while parent[root] != root:
-            root = parent[root]
-        while parent[x] != root:
-            parent[x], x = root, parent[x]
-        return root
-
-    for x, y in zip(a, b):
-        rx, ry = find(x), find(y)
-        if rx != ry:
-            if rx < ry:
-                parent[ry] = rx
-            else:
-                parent[rx] = ry
-    return [find(i) for i in range(n)]
-
-
 def _consecutive_pairs(df: pl.DataFrame, by: list[str]) -> pl.DataFrame:
     """Pairs (_a, _b) of consecutive rows within `by` groups of a frame sorted by `by` + time."""
     same = pl.all_horizontal([pl.col(c) == pl.col(c).shift(1) for c in by])
@@ -445,7 +425,7 @@ def assign_work_items(
         series_edges(work).cast(_PAIRS),
         related_edges(work, file_changes).cast(_PAIRS),
     ])
-    roots = _components(work.height, edges["_a"].to_list(), edges["_b"].to_list())
+    roots = components(work.height, edges["_a"].to_list(), edges["_b"].to_list())
     work = work.with_columns(pl.Series("_root", roots, dtype=pl.UInt32))
     items, work = _items(work, df, links)
 
