@@ -23,7 +23,6 @@ rules needs no new git pass.
 from __future__ import annotations
 
 import re
-import subprocess
 import os
 import threading
 from collections import Counter
@@ -33,7 +32,7 @@ from typing import Iterable, Sequence
 
 import polars as pl
 
-from exceeds_pipeline.ingest.gitcmd import GitError, git_command, git_env, neutral_cwd
+from exceeds_pipeline.ingest.gitcmd import GitError, stream_git
 
 __all__ = ["CODE_EVIDENCE_SCHEMA", "MAX_BYTES", "MAX_TERMS", "code_evidence", "evidence_from_patch", "update_code_evidence"]
 
@@ -222,21 +221,7 @@ def _records(pipe) -> Iterable[tuple[str, bytes]]:
 def _one_pass(git_dir: Path, shas: list[str], max_bytes: int, rows: dict) -> tuple[int, str | None]:
     """Read ``shas`` in order into ``rows``; (complete records, error text or None)."""
     args = ["log", "--no-walk=unsorted", "--stdin", f"--format={_FORMAT}", *_OPTIONS, "--", ".", *_EXCLUDES]
-    proc = subprocess.Popen(
-        git_command(git_dir, args), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, env=git_env(), cwd=neutral_cwd(git_dir),
-    )
-
-    def feed() -> None:
-        try:
-            proc.stdin.write(("\n".join(shas) + "\n").encode("ascii"))
-        except BrokenPipeError:
-            pass
-        finally:
-            proc.stdin.close()
-
-    feeder = threading.Thread(target=feed, daemon=True)
-    feeder.start()
+    proc = stream_git(git_dir, args, shas)
     # stderr drained on its own thread: a chatty git must not block on a full pipe.
     err: list[bytes] = []
     drain = threading.Thread(target=lambda: err.append(proc.stderr.read()), daemon=True)
@@ -249,7 +234,6 @@ def _one_pass(git_dir: Path, shas: list[str], max_bytes: int, rows: dict) -> tup
     finally:
         proc.stdout.close()
         code = proc.wait()
-        feeder.join()
         drain.join()
     if code == 0:
         return len(seen), None

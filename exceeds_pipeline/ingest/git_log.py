@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import codecs
 import os
-import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta, timezone
@@ -23,7 +22,7 @@ from typing import Iterable, Iterator, Sequence
 
 import polars as pl
 
-from exceeds_pipeline.ingest.gitcmd import GitError, git_command, git_env, neutral_cwd
+from exceeds_pipeline.ingest.gitcmd import GitError, stream_git
 from exceeds_pipeline.schemas import RAW_COMMITS_SCHEMA, RAW_FILE_CHANGES_SCHEMA
 
 RECORD_MARK = b"\x1e\x1eEXC\x1f"
@@ -186,24 +185,7 @@ def log_commits(
         return columns.frames()
     args = ["log", "--no-walk=unsorted", "--stdin", f"--format={LOG_FORMAT}", *LOG_OPTIONS]
     config = {"mailmap.blob": f"{mailmap_rev}:.mailmap"} if mailmap_rev else {}
-    cmd = git_command(git_dir, args, config=config)
-    proc = subprocess.Popen(
-        cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=git_env(),
-        cwd=neutral_cwd(git_dir),
-    )
-    # Feed stdin from a thread: git starts writing before it has read all of its input.
-    import threading
-
-    def feed() -> None:
-        try:
-            proc.stdin.write(("\n".join(shas) + "\n").encode("ascii"))
-        except BrokenPipeError:
-            pass
-        finally:
-            proc.stdin.close()
-
-    feeder = threading.Thread(target=feed, daemon=True)
-    feeder.start()
+    proc = stream_git(git_dir, args, shas, config=config)
     parse_error: ValueError | None = None
     try:
         for record in iter_records(_read_blocks(proc.stdout)):
@@ -215,7 +197,6 @@ def log_commits(
         stderr = proc.stderr.read().decode("utf-8", "replace").strip()
         proc.stderr.close()
         returncode = proc.wait()
-        feeder.join()
     if returncode != 0 and (stderr or parse_error is None):
         raise GitError(repo, f"git log failed ({returncode}): {stderr}")
     if parse_error is not None:

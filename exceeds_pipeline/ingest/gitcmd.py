@@ -139,3 +139,34 @@ def run_git(
 
 def git_text(git_dir: Path | None, args: Sequence[str], repo: str, **kwargs) -> str:
     return run_git(git_dir, args, repo, **kwargs).stdout.decode("utf-8", "replace").strip()
+
+
+def stream_git(
+    git_dir: Path | None,
+    args: Sequence[str],
+    stdin_lines: Sequence[str],
+    *,
+    config: Mapping[str, str] | None = None,
+    bufsize: int = -1,
+) -> subprocess.Popen:
+    """Start a streaming git command (`git log --stdin ...`) whose output the caller reads from
+    `proc.stdout`; its stdin gets `stdin_lines` from a thread, because git starts writing before
+    it has read all of its input (feeding first would deadlock on a full pipe)."""
+    import threading
+
+    proc = subprocess.Popen(
+        git_command(git_dir, args, config), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, env=git_env(), cwd=neutral_cwd(git_dir), bufsize=bufsize,
+    )
+    payload = ("\n".join(stdin_lines) + "\n").encode("ascii")
+
+    def feed() -> None:
+        try:
+            proc.stdin.write(payload)
+        except BrokenPipeError:
+            pass
+        finally:
+            proc.stdin.close()
+
+    threading.Thread(target=feed, daemon=True).start()
+    return proc

@@ -53,7 +53,6 @@ import json
 import logging
 import os
 import re
-import subprocess
 import threading
 
 from pathlib import Path
@@ -62,7 +61,7 @@ import polars as pl
 
 from exceeds_pipeline.ingest.repository import storage_slug
 
-from exceeds_pipeline.ingest.gitcmd import GitError, git_command, git_env, git_text, neutral_cwd
+from exceeds_pipeline.ingest.gitcmd import GitError, git_text, stream_git
 
 log = logging.getLogger(__name__)
 
@@ -201,31 +200,15 @@ def _stream(git_dir: Path, repo: str, shas: list[str]):
     """Yield the raw lines of ``git log -p`` for exactly ``shas``, in the order given."""
     git_dir = _resolve_git_dir(git_dir)
     args = ["log", "--no-walk=unsorted", "--stdin", "--format=%x1e%x1eSURV %H %ct", *DIFF_OPTIONS]
-    proc = subprocess.Popen(
-        git_command(git_dir, args, {"core.quotePath": "false"}), stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=git_env(), cwd=neutral_cwd(git_dir),
-        bufsize=1 << 20,
-    )
-
-    def feed() -> None:
-        try:
-            proc.stdin.write(("\n".join(shas) + "\n").encode("ascii"))
-        except BrokenPipeError:
-            pass
-        finally:
-            proc.stdin.close()
-
+    proc = stream_git(git_dir, args, shas, config={"core.quotePath": "false"}, bufsize=1 << 20)
     err: list[bytes] = []
-    feeder = threading.Thread(target=feed, daemon=True)
     drain = threading.Thread(target=lambda: err.append(proc.stderr.read()), daemon=True)
-    feeder.start()
     drain.start()
     try:
         yield from proc.stdout
     finally:
         proc.stdout.close()
         code = proc.wait()
-        feeder.join()
         drain.join()
         if code != 0:
             raise GitError(repo, f"git log -p failed ({code}): {b''.join(err).decode('utf-8', 'replace')}")
