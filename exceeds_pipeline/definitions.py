@@ -44,7 +44,7 @@ from exceeds_pipeline.defs.publish.assets import PublishLock, exceeds_database
 from exceeds_pipeline.defs.publish.sensors import build_publish_sensor
 from exceeds_pipeline.defs.quality.assets import quality_assets
 from exceeds_pipeline.defs.resources import ExceedsSettings, settings_for, warehouse_io_manager
-from exceeds_pipeline.defs.rollups.assets import monthly_rollups, repo_rollups
+from exceeds_pipeline.defs.rollups.assets import monthly_rollups, repo_rollups, work_item_credit
 from exceeds_pipeline.defs.themes.assets import themes
 
 INGEST_JOB = "ingest_repositories"
@@ -111,6 +111,7 @@ def build_definitions(settings: ExceedsSettings) -> Definitions:
             commit_links,
             commits_and_work_items,
             commit_skills,
+            work_item_credit,
             monthly_rollups,
             repo_rollups,
             *quality_assets(config),

@@ -189,6 +189,7 @@ def build_profiles(
     commit_links: pl.DataFrame | None = None,
     themes: pl.DataFrame | None = None,
     repo_urls: Mapping[str, str | None] | None = None,
+    credit: pl.DataFrame | None = None,
 ) -> list[dict]:
     """One profile dictionary per non-bot person with a counted commit, ordered by person id.
 
@@ -206,7 +207,7 @@ def build_profiles(
     stamp = _timestamp(generated_at)
     counted = counted.filter(pl.col("person_id").is_in(person_ids))
     loc = commit_profile_loc(file_changes)
-    credit = work_item_credit(commits, work_items)
+    credit = credit if credit is not None else work_item_credit(commits, work_items)
     month_items = _month_items(credit, loc, commit_links, work_items)
     month_categories: dict = {}
     for pid_, month_, category_, n_ in (

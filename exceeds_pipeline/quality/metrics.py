@@ -131,8 +131,8 @@ def _evidence(rows: pl.LazyFrame, order: list[pl.Expr | str], descending: list[b
     )
 
 
-def _correctness(commits, work_items, commit_links, szz, cap) -> tuple[pl.LazyFrame, pl.LazyFrame]:
-    credit = work_item_credit(commits, work_items)
+def _correctness(commits, work_items, commit_links, szz, cap, credit=None) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+    credit = credit if credit is not None else work_item_credit(commits, work_items)
     item_commits = (
         credit.lazy()
         .select("work_item_id", "person_id", "shas")
@@ -225,12 +225,12 @@ def _maintainability(measured: pl.LazyFrame, cap: int) -> tuple[pl.LazyFrame, pl
     return per_person, _evidence(scored, ["_score", "authored_at", "sha"], [False, True, False], cap)
 
 
-def _architecture(measured, commits, work_items, file_changes, cap) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+def _architecture(measured, commits, work_items, file_changes, cap, credit=None) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     inter = measured.filter(pl.col("dmm_unit_interfacing").is_not_null())
     part_i = inter.group_by("person_id").agg(
         pl.col("dmm_unit_interfacing").mean().alias("_v_i"), pl.len().cast(pl.Int64).alias("_n_i")
     ).with_columns(pl.when(pl.col("_n_i") >= MIN_MEASURED).then(pl.col("_v_i")).otherwise(None).alias("_v_i"))
-    credit = work_item_credit(commits, work_items)
+    credit = credit if credit is not None else work_item_credit(commits, work_items)
     item_commits = (
         credit.select("work_item_id", "person_id", "repo", "shas")
         .explode("shas", empty_as_null=False).rename({"shas": "sha"}).drop_nulls("sha")
@@ -324,6 +324,7 @@ def quality_metrics(
     rework_days: int = REWORK_DAYS,
     evidence_cap: int = EVIDENCE_CAP,
     dmm_per_person_month: int | None = None,
+    credit: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
     """Person x metric table (:data:`QUALITY_SCHEMA`), one row per person and metric.
 
@@ -344,9 +345,9 @@ def quality_metrics(
         return pl.DataFrame(schema=QUALITY_SCHEMA)
     measured = _measured(counted, dmm)
     parts = {
-        "correctness": _correctness(commits, work_items, commit_links, szz, evidence_cap),
+        "correctness": _correctness(commits, work_items, commit_links, szz, evidence_cap, credit),
         "maintainability": _maintainability(measured, evidence_cap),
-        "architecture": _architecture(measured, commits, work_items, file_changes, evidence_cap),
+        "architecture": _architecture(measured, commits, work_items, file_changes, evidence_cap, credit),
         "performance": _performance(
             counted, file_changes,
             survival if survival is not None else pl.DataFrame(schema=_SURVIVAL_SCHEMA), evidence_cap),

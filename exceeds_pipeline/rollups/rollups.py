@@ -209,7 +209,8 @@ def _ranked_list(frame: pl.LazyFrame, keys: list[str], value: str, weight: str, 
 
 
 def monthly_rollups(
-    commits: pl.DataFrame, work_items: pl.DataFrame, file_changes: pl.DataFrame
+    commits: pl.DataFrame, work_items: pl.DataFrame, file_changes: pl.DataFrame,
+    credit: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
     """Person x month rollup of counted commits. Columns: :data:`MONTHLY_ROLLUPS_SCHEMA`."""
     counted = counted_commits(commits)
@@ -225,7 +226,7 @@ def monthly_rollups(
         pl.col("lines_deleted").fill_null(0).sum().cast(pl.Int64).alias("raw_lines_deleted"),
     )
     repos = _ranked_list(lf.with_columns(pl.lit(1).alias("_one")), keys, "repo", "_one", "repos")
-    items = _item_counts(work_item_credit(commits, work_items), keys)
+    items = _item_counts(credit if credit is not None else work_item_credit(commits, work_items), keys)
     return (
         base.join(repos, on=keys, how="left")
         .join(items, on=keys, how="left")
@@ -242,6 +243,7 @@ def repo_rollups(
     work_items: pl.DataFrame,
     file_changes: pl.DataFrame,
     commit_skills: pl.DataFrame | None = None,
+    credit: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
     """Person x repository rollup of counted commits. Columns: :data:`REPO_ROLLUPS_SCHEMA`."""
     counted = counted_commits(commits)
@@ -286,7 +288,7 @@ def repo_rollups(
         out = out.join(_ranked_list(skill_rows, keys, "skill", "_one", "skills"), on=keys, how="left")
     else:
         out = out.with_columns(pl.lit(None, pl.List(pl.String)).alias("skills"))
-    items = _item_counts(work_item_credit(commits, work_items), keys)
+    items = _item_counts(credit if credit is not None else work_item_credit(commits, work_items), keys)
     empty = pl.lit([], dtype=pl.List(pl.String))
     return (
         out.join(items, on=keys, how="left")

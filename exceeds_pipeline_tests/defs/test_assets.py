@@ -18,7 +18,7 @@ from exceeds_pipeline.defs.profiles.assets import profile_site, profiles
 from exceeds_pipeline.defs.publish.assets import PublishLock, exceeds_database
 from exceeds_pipeline.defs.quality.assets import quality_assets
 from exceeds_pipeline.defs.resources import settings_for, warehouse_io_manager
-from exceeds_pipeline.defs.rollups.assets import monthly_rollups, repo_rollups
+from exceeds_pipeline.defs.rollups.assets import monthly_rollups, repo_rollups, work_item_credit
 from exceeds_pipeline.defs.themes.assets import themes
 from exceeds_pipeline.publish.freshness import publish_fingerprint, publish_reason
 from exceeds_pipeline_tests.conftest import git_numstat, rev_count
@@ -69,7 +69,7 @@ def test_derived_assets_from_the_raw_store_to_the_published_database(deployment)
     with instance_for_test() as instance:
         assert materialize([raw_history_asset(config.repositories[0])], resources=resources, instance=instance).success
         derived = [repositories_asset(config), people_and_identities, file_changes, commit_links,
-                   commits_and_work_items, commit_skills, monthly_rollups, repo_rollups,
+                   commits_and_work_items, commit_skills, work_item_credit, monthly_rollups, repo_rollups,
                    *quality_assets(config), themes, profiles, profile_site, exceeds_database]
         result = materialize(derived, resources=resources, instance=instance)
         assert result.success

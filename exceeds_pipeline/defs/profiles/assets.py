@@ -28,6 +28,7 @@ def profiles(
     commit_skills: pl.DataFrame,
     commit_links: pl.DataFrame,
     themes: pl.DataFrame,
+    work_item_credit: pl.DataFrame,
 ) -> Output[pl.DataFrame]:
     """One profile JSON per non-bot person with counted commits (schema-validated), written to
     <data-dir>/exports/profiles/<person_id>.json with exports/index.json."""
@@ -41,6 +42,7 @@ def profiles(
         commit_links=commit_links,
         themes=themes,
         repo_urls=repository_web_urls(config.repositories),
+        credit=work_item_credit,
     )
     write_exports(built, settings.exports_dir)
     table = pl.DataFrame(

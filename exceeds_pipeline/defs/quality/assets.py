@@ -90,6 +90,7 @@ def quality_metrics_asset(config: ExceedsConfig) -> AssetsDefinition:
         work_items: pl.DataFrame,
         commit_links: pl.DataFrame,
         file_changes: pl.DataFrame,
+        work_item_credit: pl.DataFrame,
     ) -> Output[pl.DataFrame]:
         """Person x metric: correctness, maintainability, architecture, performance, ai_usage,
         each with value (0..1 or null without evidence), evidence_count, method and evidence shas;
@@ -98,7 +99,8 @@ def quality_metrics_asset(config: ExceedsConfig) -> AssetsDefinition:
         pending = [f for f, frame in facts.items() if frame is None]
         if pending:
             context.log.warning(f"quality facts pending: {', '.join(pending)}")
-        table = compute_quality_metrics(commits, work_items, commit_links, file_changes, **facts)
+        table = compute_quality_metrics(commits, work_items, commit_links, file_changes, **facts,
+                                        credit=work_item_credit)
         return Output(table, metadata={**frame_metadata(table), "pending_facts": ", ".join(pending)})
 
     return quality_metrics
