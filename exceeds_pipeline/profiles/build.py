@@ -226,7 +226,8 @@ def build_profiles(
     ) if "language" in file_changes.columns else pl.DataFrame(
         schema={"repo": pl.String, "sha": pl.String, "language": pl.String, "_a": pl.Int64, "_d": pl.Int64,
                 "person_id": pl.String, "month": pl.String, "_lines": pl.Int64})
-    month_langs = _ranked(lang_rows, ["person_id", "month"], "language", "_lines", "languages")
+    month_langs = None if "languages" in monthly.columns else _ranked(
+        lang_rows, ["person_id", "month"], "language", "_lines", "languages")
     languages = (
         lang_rows.group_by("person_id", "language")
         .agg(pl.col("_a").sum().alias("lines_added"), pl.col("_d").sum().alias("lines_deleted"),
@@ -246,7 +247,8 @@ def build_profiles(
     else:
         skill_rows = pl.DataFrame(schema={"repo": pl.String, "sha": pl.String, "skill": pl.String,
                                           "person_id": pl.String, "month": pl.String, "_one": pl.Int32})
-    month_skills = _ranked(skill_rows, ["person_id", "month"], "skill", "_one", "skills")
+    month_skills = None if "skills" in monthly.columns else _ranked(
+        skill_rows, ["person_id", "month"], "skill", "_one", "skills")
     skills = (
         skill_rows.group_by("person_id", "skill").agg(pl.len().alias("commits"))
         .sort(["person_id", "commits", "skill"], descending=[False, True, False])
@@ -254,12 +256,11 @@ def build_profiles(
     activity = (
         counted.group_by("person_id", "author_date").agg(pl.len().alias("n")).sort("person_id", "author_date")
     )
-    month_facts = (
-        monthly.filter(pl.col("person_id").is_in(person_ids))
-        .join(month_langs, on=["person_id", "month"], how="left")
-        .join(month_skills, on=["person_id", "month"], how="left")
-        .sort(["person_id", "month"], descending=[False, True])
-    )
+    month_facts = monthly.filter(pl.col("person_id").is_in(person_ids))
+    if "languages" not in monthly.columns:  # rollups of an older version
+        month_facts = (month_facts.join(month_langs, on=["person_id", "month"], how="left")
+                       .join(month_skills, on=["person_id", "month"], how="left"))
+    month_facts = month_facts.sort(["person_id", "month"], descending=[False, True])
     repos = repo_rollups.filter(pl.col("person_id").is_in(person_ids)).sort(
         ["person_id", "commits", "repo"], descending=[False, True, False]
     )

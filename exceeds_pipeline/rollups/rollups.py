@@ -60,6 +60,8 @@ MONTHLY_ROLLUPS_SCHEMA: dict[str, pl.DataType] = {
     "work_items": pl.Int64,  # work items credited in this month, any category
     "raw_lines_added": pl.Int64,  # git log --numstat totals of the same commits
     "raw_lines_deleted": pl.Int64,
+    "languages": pl.List(pl.String),  # by profile lines changed this month
+    "skills": pl.List(pl.String),  # by commits this month
 }
 
 REPO_ROLLUPS_SCHEMA: dict[str, pl.DataType] = {
@@ -208,9 +210,46 @@ def _ranked_list(frame: pl.LazyFrame, keys: list[str], value: str, weight: str, 
     )
 
 
+def _with_languages_and_skills(
+    base: pl.LazyFrame, counted: pl.DataFrame, file_changes: pl.DataFrame,
+    commit_skills: pl.DataFrame | None, keys: list[str],
+) -> pl.LazyFrame:
+    """`base` (one row per `keys`) with `languages` (by profile lines changed) and `skills` (by
+    commits), each a ranked list over the counted commits of the group."""
+    people_of = counted.lazy().select("repo", "sha", "person_id", "month")
+    out = base
+    if {"language", "excluded"} <= set(file_changes.columns):
+        lang_rows = (
+            file_changes.lazy()
+            .filter(~pl.col("excluded").fill_null(False) & profile_language_expr())
+            .select("repo", "sha", "language",
+                    (pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)).alias("_lines"))
+            .join(people_of, on=["repo", "sha"], how="inner")
+        )
+        out = out.join(_ranked_list(lang_rows, keys, "language", "_lines", "languages"), on=keys, how="left")
+    else:
+        out = out.with_columns(pl.lit(None, pl.List(pl.String)).alias("languages"))
+    if commit_skills is not None and commit_skills.height:
+        skill_rows = (
+            commit_skills.lazy()
+            .select("repo", "sha", "skills")
+            .join(people_of, on=["repo", "sha"], how="inner")
+            .explode("skills", empty_as_null=False)
+            .drop_nulls("skills")
+            .unique(["repo", "sha", "skills"])
+            .rename({"skills": "skill"})
+            .with_columns(pl.lit(1).alias("_one"))
+        )
+        out = out.join(_ranked_list(skill_rows, keys, "skill", "_one", "skills"), on=keys, how="left")
+    else:
+        out = out.with_columns(pl.lit(None, pl.List(pl.String)).alias("skills"))
+    empty = pl.lit([], dtype=pl.List(pl.String))
+    return out.with_columns(pl.col("languages").fill_null(empty), pl.col("skills").fill_null(empty))
+
+
 def monthly_rollups(
     commits: pl.DataFrame, work_items: pl.DataFrame, file_changes: pl.DataFrame,
-    credit: pl.DataFrame | None = None,
+    credit: pl.DataFrame | None = None, commit_skills: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
     """Person x month rollup of counted commits. Columns: :data:`MONTHLY_ROLLUPS_SCHEMA`."""
     counted = counted_commits(commits)
@@ -227,6 +266,7 @@ def monthly_rollups(
     )
     repos = _ranked_list(lf.with_columns(pl.lit(1).alias("_one")), keys, "repo", "_one", "repos")
     items = _item_counts(credit if credit is not None else work_item_credit(commits, work_items), keys)
+    base = _with_languages_and_skills(base, counted, file_changes, commit_skills, keys)
     return (
         base.join(repos, on=keys, how="left")
         .join(items, on=keys, how="left")
@@ -261,33 +301,7 @@ def repo_rollups(
         pl.col("lines_added").fill_null(0).sum().cast(pl.Int64).alias("raw_lines_added"),
         pl.col("lines_deleted").fill_null(0).sum().cast(pl.Int64).alias("raw_lines_deleted"),
     )
-    people_of = counted.lazy().select("repo", "sha", "person_id")
-    lang_rows = (
-        file_changes.lazy()
-        .filter(~pl.col("excluded").fill_null(False) & profile_language_expr())
-        .select("repo", "sha", "language",
-                (pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)).alias("_lines"))
-        .join(people_of, on=["repo", "sha"], how="inner")
-    ) if {"language", "excluded"} <= set(file_changes.columns) else None
-    out = base
-    if lang_rows is not None:
-        out = out.join(_ranked_list(lang_rows, keys, "language", "_lines", "languages"), on=keys, how="left")
-    else:
-        out = out.with_columns(pl.lit(None, pl.List(pl.String)).alias("languages"))
-    if commit_skills is not None and commit_skills.height:
-        skill_rows = (
-            commit_skills.lazy()
-            .select("repo", "sha", "skills")
-            .join(people_of, on=["repo", "sha"], how="inner")
-            .explode("skills", empty_as_null=False)
-            .drop_nulls("skills")
-            .unique(["repo", "sha", "skills"])
-            .rename({"skills": "skill"})
-            .with_columns(pl.lit(1).alias("_one"))
-        )
-        out = out.join(_ranked_list(skill_rows, keys, "skill", "_one", "skills"), on=keys, how="left")
-    else:
-        out = out.with_columns(pl.lit(None, pl.List(pl.String)).alias("skills"))
+    out = _with_languages_and_skills(base, counted, file_changes, commit_skills, keys)
     items = _item_counts(credit if credit is not None else work_item_credit(commits, work_items), keys)
     empty = pl.lit([], dtype=pl.List(pl.String))
     return (

@@ -47,15 +47,23 @@ def published(data: Path) -> dict:
     return out
 
 
-@pytest.fixture
-def two_repos(tmp_path):
-    a = small_repo(tmp_path / "alpha", commits=4)
-    b = small_repo(tmp_path / "beta", commits=3, author=("Bo Chen", "bo@example.com"))
-    config = write_config(tmp_path / "c.yaml", [{"path": str(a.path), "name": "acme/alpha"},
-                                                {"path": str(b.path), "name": "acme/beta"}])
-    clean = tmp_path / "clean"
-    assert run_exceeds("materialize", "--config", str(config), "--data-dir", str(clean)).returncode == 0
+@pytest.fixture(scope="module")
+def clean_two_repos(tmp_path_factory):
+    """Two repositories and what a clean run publishes for them (built once per module)."""
+    root = tmp_path_factory.mktemp("two_repos")
+    a = small_repo(root / "alpha", commits=4)
+    b = small_repo(root / "beta", commits=3, author=("Bo Chen", "bo@example.com"))
+    config = write_config(root / "c.yaml", [{"path": str(a.path), "name": "acme/alpha"},
+                                            {"path": str(b.path), "name": "acme/beta"}])
+    clean = root / "clean"
+    env = cli_env(root / "dagster_home")
+    assert run_exceeds("materialize", "--config", str(config), "--data-dir", str(clean), env=env).returncode == 0
     return config, published(clean)
+
+
+@pytest.fixture
+def two_repos(clean_two_repos):
+    return clean_two_repos
 
 
 def _materialize(config: Path, data: Path) -> subprocess.CompletedProcess:

@@ -33,7 +33,7 @@ def items_of(commits):
 
 
 def build(commits, files, items, skills=None, links=None, people=None, include_emails=False, window=None):
-    monthly = monthly_rollups(commits, items, files)
+    monthly = monthly_rollups(commits, items, files, commit_skills=skills)
     repos = repo_rollups(commits, items, files, skills)
     quality = quality_metrics(commits, items, links, files)
     people = people if people is not None else people_frame([])

@@ -87,6 +87,8 @@ def test_monthly_rollups_by_hand():
     assert (march["lines_added"], march["lines_deleted"]) == (15, 2)  # lock file left out
     assert (march["raw_lines_added"], march["raw_lines_deleted"]) == (1015, 2)
     assert march["repos"] == ["acme/api"]
+    # languages by profile lines of the month (the lock file is not a language of the profile)
+    assert march["languages"] and "Python" in march["languages"]
 
     april = rows[("ada", "2025-04")]
     assert (april["commits"], april["features"], april["bugs"], april["work_items"]) == (3, 1, 2, 3)

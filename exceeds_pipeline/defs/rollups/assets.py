@@ -20,10 +20,12 @@ def work_item_credit(commits: pl.DataFrame, work_items: pl.DataFrame) -> Output[
 def monthly_rollups(
     context: AssetExecutionContext, commits: pl.DataFrame, work_items: pl.DataFrame, file_changes: pl.DataFrame,
     work_item_credit: pl.DataFrame,
+    commit_skills: pl.DataFrame,
 ) -> Output[pl.DataFrame]:
     """Person x month (YYYY-MM of the author's local date): counted commits, features and bugs
     (work items, in the month they landed), profile lines of code, repositories."""
-    table = rollups.monthly_rollups(commits, work_items, file_changes, credit=work_item_credit)
+    table = rollups.monthly_rollups(commits, work_items, file_changes, credit=work_item_credit,
+                                    commit_skills=commit_skills)
     return Output(table, metadata=frame_metadata(table))
 
 
