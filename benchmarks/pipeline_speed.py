@@ -23,6 +23,26 @@ from ingest_speed import git_log_baseline  # noqa: E402
 from exceeds_pipeline.ingest.repository import open_local, resolve_branch  # noqa: E402
 
 
+def step_seconds() -> dict[str, float]:
+    """Seconds of each step of the runs in this DAGSTER_HOME (start to success/failure)."""
+    from dagster import DagsterEventType, DagsterInstance
+
+    out: dict[str, float] = {}
+    with DagsterInstance.get() as instance:
+        for run in instance.get_runs():
+            starts: dict[str, float] = {}
+            for record in instance.get_records_for_run(
+                run.run_id, of_type={DagsterEventType.STEP_START, DagsterEventType.STEP_SUCCESS,
+                                     DagsterEventType.STEP_FAILURE}).records:
+                entry = record.event_log_entry
+                key = entry.dagster_event.step_key
+                if entry.dagster_event.event_type == DagsterEventType.STEP_START:
+                    starts[key] = entry.timestamp
+                elif key in starts:
+                    out[key] = out.get(key, 0.0) + entry.timestamp - starts[key]
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("repo")
@@ -45,6 +65,7 @@ def main() -> int:
         started = time.perf_counter()
         cold = run_pipeline(config, Path(tmp) / "data", echo=quiet)
         cold_s = time.perf_counter() - started
+        steps = step_seconds()
         exceeds = Path(sys.executable).with_name("exceeds")
         started = time.perf_counter()
         warm = subprocess.run([str(exceeds), "materialize", "--config", str(config), "--data-dir",
@@ -54,6 +75,12 @@ def main() -> int:
         resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     ) / 1024
     print(f"cold run, whole graph:         {cold_s:7.2f} s  ratio {cold_s / baseline:.2f}x  ok={cold.ok}")
+    costly = sum(v for k, v in steps.items() if k.startswith("quality_facts"))
+    rest = cold_s - costly
+    print(f"  without the quality facts:    {rest:7.2f} s  ratio {rest / baseline:.2f}x "
+          f"(quality facts steps {costly:.2f} s, {costly / baseline:.2f}x)")
+    for key, secs in sorted(steps.items(), key=lambda kv: -kv[1])[:8]:
+        print(f"    step {key}: {secs:.2f} s")
     for r in cold.repos:
         print(f"  ingest {r.repo}: {r.seconds:.2f} s ({r.message})")
     print(f"no-change `exceeds materialize`: {warm_s:5.2f} s  exit={warm.returncode}")

@@ -321,3 +321,35 @@ def test_two_demos_on_one_data_dir_take_turns(tmp_path):
     assert "another exceeds run is in progress" in out1 + out2
     with duckdb.connect(str(data / "exceeds.duckdb"), read_only=True) as con:
         assert con.execute("SELECT count(*) FROM commits").fetchone()[0] == 83
+
+
+def test_quality_values_depend_on_the_history_alone(tmp_path):
+    """An incremental run equals a fresh run over the same history, and a garbage quality cache
+    is rebuilt: the published tables (quality metrics included) are the same row for row."""
+    from exceeds_pipeline_tests.gitscript import GitScript
+
+    repo = GitScript.init(tmp_path / "app")
+    for i in range(6):
+        repo.commit(f"Add handler {i}", author=("Ann Lee", "ann@example.com"),
+                    date=f"2025-02-{i + 1:02d}T10:00:00+0100",
+                    files={f"src/h{i}.py": "".join(f"def f{j}(x):\n    return x + {j}\n" for j in range(i + 3))})
+    config = write_config(tmp_path / "c.yaml", [{"path": str(repo.path), "name": "acme/app"}])
+    incremental = tmp_path / "incremental"
+    assert _materialize(config, incremental).returncode == 0
+    for i in range(4):
+        repo.commit(f"Fix crash in handler {i} on empty input", author=("Bo Chen", "bo@example.com"),
+                    date=f"2025-03-{i + 1:02d}T10:00:00+0100",
+                    files={f"src/h{i}.py": "".join(f"def f{j}(x):\n    return (x or 0) + {j}\n" for j in range(i + 3))})
+    assert _materialize(config, incremental).returncode == 0
+    fresh = tmp_path / "fresh"
+    assert _materialize(config, fresh).returncode == 0
+    assert published(incremental) == published(fresh)
+    with duckdb.connect(str(fresh / "exceeds.duckdb"), read_only=True) as con:
+        assert con.execute("SELECT count(value) FROM quality_metrics").fetchone()[0] > 0
+    # garbage in every quality cache file: the next run rebuilds them, same values
+    for path in (incremental / "cache").rglob("*"):
+        if path.is_file():
+            path.write_bytes(b"garbage")
+    (incremental / ".published_fingerprint").unlink()
+    assert _materialize(config, incremental).returncode == 0
+    assert published(incremental) == published(fresh)
