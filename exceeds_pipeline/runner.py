@@ -112,9 +112,19 @@ def error_message(error) -> str:
 
 
 def _failure_message(result) -> str:
+    """The first failure of a run: a step's, else a resource's (e.g. the warehouse check), else
+    the run's own."""
+    from dagster import DagsterEventType
+
     for event in result.all_events:
         if event.is_step_failure and event.step_failure_data:
             return error_message(event.step_failure_data.error)
+    for event in result.all_events:
+        data = event.event_specific_data
+        error = getattr(data, "error", None)
+        if event.event_type in (DagsterEventType.RESOURCE_INIT_FAILURE, DagsterEventType.ENGINE_EVENT,
+                                DagsterEventType.RUN_FAILURE) and error is not None:
+            return error_message(error)
     return "run failed"
 
 

@@ -75,9 +75,11 @@ def test_hostile_author_names_give_safe_ids_and_exports_stay_inside(tmp_path):
 
     exports = data / "exports"
     inside = (exports / "profiles").resolve()
+    site = (exports / "site").resolve()
     files = [p for p in exports.rglob("*") if p.is_file()]
+    assert {f.name for f in (site / "people").iterdir()} == {f.stem + ".html" for f in inside.iterdir()}
     for f in files:
-        assert f.resolve().parent in (inside, exports.resolve()), f
+        assert f.resolve().parent in (inside, exports.resolve(), site, site / "people"), f
         assert len(f.name.encode()) <= 255
     # nothing escaped the data dir: no etc/passwd, no stray files next to it
     assert sorted(p.name for p in tmp_path.iterdir()) == ["c.yaml", "dagster_home", "data", "repo"]
