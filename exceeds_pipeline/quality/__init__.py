@@ -10,7 +10,7 @@ performance and AI usage, each a documented formula with its evidence.
 """
 
 from exceeds_pipeline.quality.dmm import DMM_CACHE_SCHEMA, compute_dmm, dmm_for_repository, dmm_sample
-from exceeds_pipeline.quality.git_facts import repository_facts, repository_quality_facts
+from exceeds_pipeline.quality.git_facts import fact_computations, repository_facts
 from exceeds_pipeline.quality.metrics import METHODS, METRICS, QUALITY_SCHEMA, quality_metrics
 from exceeds_pipeline.quality.survival import SURVIVAL_SCHEMA, survival_for_repository
 from exceeds_pipeline.quality.szz import SZZ_SCHEMA, compute_szz, szz_candidates, szz_for_repository
@@ -27,8 +27,8 @@ __all__ = [
     "dmm_for_repository",
     "dmm_sample",
     "quality_metrics",
+    "fact_computations",
     "repository_facts",
-    "repository_quality_facts",
     "survival_for_repository",
     "szz_candidates",
     "szz_for_repository",

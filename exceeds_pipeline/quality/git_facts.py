@@ -21,17 +21,17 @@ one repository in one call.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
 
 from exceeds_pipeline.ingest.repository import storage_slug
-
 from exceeds_pipeline.quality.dmm import dmm_for_repository
 from exceeds_pipeline.quality.survival import survival_for_repository
 from exceeds_pipeline.quality.szz import szz_for_repository
 
-__all__ = ["cache_files", "repository_facts", "repository_quality_facts"]
+__all__ = ["cache_files", "fact_computations", "repository_facts"]
 
 
 def cache_files(cache_dir: str | os.PathLike, repo: str) -> tuple[Path, Path]:
@@ -40,37 +40,34 @@ def cache_files(cache_dir: str | os.PathLike, repo: str) -> tuple[Path, Path]:
     return base.with_name(base.name + ".dmm.parquet"), base.with_name(base.name + ".szz.parquet")
 
 
+def fact_computations(
+    repo: str,
+    git_dir: str | os.PathLike,
+    commits: pl.DataFrame,
+    file_changes: pl.DataFrame,
+    cache_dir: str | os.PathLike,
+    tip: str | None = None,
+) -> dict[str, Callable[[], pl.DataFrame]]:
+    """``{"dmm": ..., "szz": ..., "survival": ...}``: each fact of repository ``repo`` as a call
+    to make, so a caller can run and handle them one by one (``tip``: the ingested branch tip
+    that line survival is measured at; None: the repository's HEAD)."""
+    mine = commits.filter(pl.col("repo") == repo)
+    files = file_changes.filter(pl.col("repo") == repo)
+    return {
+        "dmm": lambda: dmm_for_repository(repo, git_dir, mine, files, cache_dir),
+        "szz": lambda: szz_for_repository(repo, git_dir, mine, files, cache_dir),
+        "survival": lambda: survival_for_repository(repo, git_dir, mine, files, cache_dir, tip=tip),
+    }
+
+
 def repository_facts(
     repo: str,
     git_dir: str | os.PathLike,
     commits: pl.DataFrame,
     file_changes: pl.DataFrame,
     cache_dir: str | os.PathLike,
+    tip: str | None = None,
 ) -> dict[str, pl.DataFrame]:
     """``{"dmm": ..., "szz": ..., "survival": ...}`` for repository ``repo``."""
-    mine = commits.filter(pl.col("repo") == repo)
-    files = file_changes.filter(pl.col("repo") == repo)
-    return {
-        "dmm": dmm_for_repository(repo, git_dir, mine, files, cache_dir),
-        "szz": szz_for_repository(repo, git_dir, mine, files, cache_dir),
-        "survival": survival_for_repository(repo, git_dir, mine, files, cache_dir),
-    }
-
-
-def repository_quality_facts(
-    repo: str,
-    repo_path: str | os.PathLike,
-    commits: pl.DataFrame,
-    file_changes: pl.DataFrame,
-    cache_dir: str | os.PathLike,
-    *,
-    measure_new: bool = True,
-    **_ignored,
-) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """``(dmm, szz)`` for ``repo`` (compatibility wrapper; ``measure_new`` is ignored: the
-    whole deterministic sample is always measured, only uncached commits cost anything)."""
-    mine = commits.filter(pl.col("repo") == repo)
-    files = file_changes.filter(pl.col("repo") == repo)
-    dmm = dmm_for_repository(repo, repo_path, mine, files, cache_dir).drop("repo")
-    szz = szz_for_repository(repo, repo_path, mine, files, cache_dir).drop("repo")
-    return dmm, szz
+    return {fact: compute() for fact, compute in
+            fact_computations(repo, git_dir, commits, file_changes, cache_dir, tip).items()}

@@ -10,9 +10,7 @@ from exceeds_pipeline.defs.resources import ExceedsSettings
 from exceeds_pipeline.ingest.raw_store import read_side_table, write_side_table
 from exceeds_pipeline.ingest.repository import asset_slug
 from exceeds_pipeline.quality import quality_metrics as compute_quality_metrics
-from exceeds_pipeline.quality.dmm import dmm_for_repository
-from exceeds_pipeline.quality.survival import survival_for_repository
-from exceeds_pipeline.quality.szz import szz_for_repository
+from exceeds_pipeline.quality.git_facts import fact_computations
 
 FACTS_PREFIX = "quality_facts"
 FACTS = ("dmm", "szz", "survival")
@@ -43,14 +41,8 @@ def quality_facts_asset(repo: RepositoryConfig) -> AssetsDefinition:
         state = store.state(name)
         if state is None or not state.git_dir:
             return MaterializeResult(metadata={"available": False})
-        mine = commits.filter(pl.col("repo") == name)
-        files = file_changes.filter(pl.col("repo") == name)
-        cache = settings.data / "cache" / "quality"
-        compute = {
-            "dmm": lambda: dmm_for_repository(name, state.git_dir, mine, files, cache),
-            "szz": lambda: szz_for_repository(name, state.git_dir, mine, files, cache),
-            "survival": lambda: survival_for_repository(name, state.git_dir, mine, files, cache, tip=state.tip),
-        }
+        compute = fact_computations(name, state.git_dir, commits, file_changes,
+                                    settings.data / "cache" / "quality", tip=state.tip)
         metadata = {}
         for fact, run in compute.items():
             try:
