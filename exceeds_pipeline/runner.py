@@ -256,7 +256,8 @@ class _IngestProgress:
                 if raw_ok and len(kinds) < self.kinds_per_repo:
                     continue  # its other steps are still running
                 failures = [m for ok, m, _ in kinds.values() if not ok]
-                seconds = max(t for _, _, t in kinds.values()) - self.started.get(repo, 0.0)
+                ended_at = max(t for _, _, t in kinds.values())
+                seconds = ended_at - self.started.get(repo, ended_at)
                 message = "; ".join(failures) if failures else _repo_message(metadata.get(repo, {}))
                 outcome = RepoOutcome(repo, not failures, message, seconds)
                 self.outcomes[repo] = outcome
@@ -282,8 +283,8 @@ def run_pipeline(
 
     started = time.perf_counter()
     data_dir = cfg.data_dir(data_dir)
-    if prepare is None:
-        cfg.load_config(cfg.config_path(config_path))  # invalid config: ConfigError before anything runs
+    # invalid config: ConfigError before anything runs (a demo's config is written in the lock)
+    config = None if prepare is not None else cfg.load_config(cfg.config_path(config_path))
     check_data_dir(data_dir)
     home = prepare_instance()
     # The pipeline lock keeps two `exceeds` commands on one data dir (processes Dagster does not
@@ -292,11 +293,12 @@ def run_pipeline(
         if prepare is not None:
             config_path = prepare()
         config_path = cfg.config_path(config_path)
-        outcome = _nothing_to_do(cfg.load_config(config_path), config_path, data_dir, echo)
+        config = config or cfg.load_config(config_path)
+        outcome = _nothing_to_do(config, config_path, data_dir, echo)
         if outcome is None:
             from exceeds_pipeline.defs.resources import settings_for
 
-            outcome = _run_locked(settings_for(config_path, data_dir), home, echo, interrupted)
+            outcome = _run_locked(settings_for(config_path, data_dir, config), home, echo, interrupted)
     outcome.seconds = time.perf_counter() - started
     return outcome
 

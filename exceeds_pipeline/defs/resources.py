@@ -26,6 +26,7 @@ class ExceedsSettings(ConfigurableResource):
     config_path: str
     data_dir: str
     _config: cfg.ExceedsConfig | None = PrivateAttr(default=None)
+    _store: RawStore | None = PrivateAttr(default=None)
 
     def setup_for_execution(self, context) -> None:
         # A step in a process of the multiprocess executor dies with the run's process (a
@@ -55,7 +56,10 @@ class ExceedsSettings(ConfigurableResource):
         return Path(self.data_dir)
 
     def raw_store(self) -> RawStore:
-        return RawStore(self.data / "raw")
+        """One store per process: it verifies each Parquet file's checksum once, not per call."""
+        if self._store is None:
+            self._store = RawStore(self.data / "raw")
+        return self._store
 
     @property
     def repos_dir(self) -> Path:
@@ -109,9 +113,15 @@ class WarehouseIOManager(DuckDBPolarsIOManager):
         return [ReplacingPolarsTypeHandler()]
 
 
-def settings_for(config_path: str | Path | None = None, data_dir: str | Path | None = None) -> ExceedsSettings:
-    """Settings for explicit paths; None falls back to SPEC §3's defaults (env, then project)."""
-    return ExceedsSettings(config_path=str(cfg.config_path(config_path)), data_dir=str(cfg.data_dir(data_dir)))
+def settings_for(
+    config_path: str | Path | None = None, data_dir: str | Path | None = None,
+    config: cfg.ExceedsConfig | None = None,
+) -> ExceedsSettings:
+    """Settings for explicit paths; None falls back to SPEC §3's defaults (env, then project).
+    `config`: the already parsed config of `config_path`, so it is not parsed again."""
+    settings = ExceedsSettings(config_path=str(cfg.config_path(config_path)), data_dir=str(cfg.data_dir(data_dir)))
+    settings._config = config
+    return settings
 
 
 def warehouse_io_manager(settings: ExceedsSettings) -> WarehouseIOManager:

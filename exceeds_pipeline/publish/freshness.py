@@ -9,6 +9,7 @@ unreadable (a deleted export, a truncated database file).
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from pathlib import Path
 
@@ -21,7 +22,9 @@ MARKER = ".published_fingerprint"
 _PACKAGE = Path(__file__).resolve().parent.parent
 
 
+@functools.cache
 def code_digest() -> str:
+    """Digest of the package's files as this process loaded them (once per process)."""
     digest = hashlib.sha256()
     for path in sorted(_PACKAGE.rglob("*")):
         if path.is_file() and "__pycache__" not in path.parts and path.suffix != ".pyc":
