@@ -5,10 +5,13 @@
 Prints: the git log baseline; a cold run of the whole asset graph (ingest + derive + rollups +
 profiles + publish, through Dagster) and its ratio to git log (target <= 1.3x); the whole
 `exceeds materialize` command with no new commits, as a user runs it (target <= 3 s); and the
-peak RSS of the pipeline processes (target < 2 GB). Uses a temporary data dir and DAGSTER_HOME.
+peak RSS of the pipeline processes (target < 2 GB). Uses a temporary data dir and DAGSTER_HOME,
+or with ``--keep DIR`` that (empty) folder, left in place to inspect or to feed
+``quality_speed.py --data-dir DIR/data``.
 """
 
 import argparse
+import contextlib
 import os
 import resource
 import subprocess
@@ -47,6 +50,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("repo")
     parser.add_argument("--branch")
+    parser.add_argument("--keep", type=Path, help="an empty folder to run in and keep")
     args = parser.parse_args()
     repo_path = Path(args.repo).resolve()
     git_dir = open_local(repo_path.name, str(repo_path), Path.cwd())
@@ -54,7 +58,11 @@ def main() -> int:
     baseline, commits, _, _ = git_log_baseline(git_dir, tip)
     print(f"git log --no-merges --numstat: {baseline:7.2f} s ({commits} non-merge commits)")
 
-    with tempfile.TemporaryDirectory() as tmp:
+    if args.keep:
+        args.keep.mkdir(parents=True, exist_ok=True)
+        if any(args.keep.iterdir()):
+            parser.error(f"--keep {args.keep}: not empty")
+    with (contextlib.nullcontext(str(args.keep.resolve())) if args.keep else tempfile.TemporaryDirectory()) as tmp:
         os.environ["DAGSTER_HOME"] = str(Path(tmp) / "dagster_home")
         config = Path(tmp) / "exceeds.yaml"
         branch_line = f"\n    branch: {args.branch}" if args.branch else ""

@@ -184,14 +184,25 @@ def _open_git(repo_path: str | os.PathLike):
     """A PyDriller ``Git`` that does not write to the repository's config.
 
     ``pydriller.Git`` sets ``blame.markUnblamableLines`` in the repository's own config when it
-    opens it; the pipeline reads users' clones and must leave them as they are.
+    opens it; the pipeline reads users' clones and must leave them as they are. Every git that
+    GitPython starts gets the pipeline's environment (transport allow-list, no prompts) and an
+    explicit ``GIT_DIR``: GitPython runs git in what it takes for the work tree, which for a bare
+    clone without ``core.bare`` (a mirror copied by hand) is the parent folder, not a repository.
     """
     from git import Repo
     from pydriller import Git
 
+    from exceeds_pipeline.ingest.gitcmd import git_env
+
     class _ReadOnlyGit(Git):
         def _open_repository(self):
             self._repo = Repo(str(self.path))
+            env = git_env()
+            self._repo.git.update_environment(
+                GIT_DIR=os.path.abspath(self._repo.git_dir),
+                **{k: env[k] for k in ("GIT_ALLOW_PROTOCOL", "GIT_TERMINAL_PROMPT", "GIT_ASKPASS",
+                                       "SSH_ASKPASS", "GIT_OPTIONAL_LOCKS")},
+            )
             if self._conf.get("main_branch") is None:
                 self._discover_main_branch(self._repo)
 

@@ -1,36 +1,54 @@
-"""DMM on a repository GitPython cannot read: bounded failures, nothing poisoned in the cache."""
+"""DMM on repositories GitPython finds awkward: bounded failures, nothing poisoned in the cache."""
+
+import shutil
+
+import polars as pl
 
 from exceeds_pipeline_tests.gitscript import GitScript
 from exceeds_pipeline.quality import dmm as dmm_module
 from exceeds_pipeline.quality.dmm import compute_dmm
 
 
-def test_unreadable_repository_stops_after_a_few_failures_and_caches_no_errors(tmp_path):
+def _history(tmp_path, n):
     work = GitScript.init(tmp_path / "work")
     shas = [
-        work.commit(f"Add f{i}", files={f"f{i}.py": f"def f{i}(x):\n    return x + {i}\n"})
-        for i in range(8)
+        work.commit(f"Add f{i}", files={f"f{i}.py": f"def f{i}(x, y, z):\n    return x + {i}\n"})
+        for i in range(n)
     ]
-    bare = GitScript.clone(work.path, tmp_path / "bare.git", bare=True)
-    (bare.path / "config").unlink()  # a bare layout without config: git reads it, GitPython does not
-    # Our own git calls read it fine...
+    return work, shas
+
+
+def test_bare_clone_without_core_bare_is_measured(tmp_path):
+    # A mirror copied by hand: git knows it is a repository, but without `core.bare` GitPython
+    # takes its parent folder for the work tree and used to run git there.
+    work, shas = _history(tmp_path, 4)
+    bare = GitScript.clone(work.path, tmp_path / "mirror" / "repo", bare=True)
+    (bare.path / "config").unlink()
     assert bare.git("--git-dir", str(bare.path), "rev-parse", "HEAD") == shas[-1]
+    result = compute_dmm(bare.path, shas, tmp_path / "dmm.parquet")
+    assert result["sha"].to_list() == shas
+    assert result["status"].to_list() == ["ok"] * 4  # every commit adds a method
+    # Each commit adds one 1-line method with 3 parameters: good for size and complexity,
+    # bad for interfacing (PyDriller's thresholds: <= 15 lines, CC <= 5, <= 2 parameters).
+    assert result["dmm_unit_size"].to_list() == [1.0] * 4
+    assert result["dmm_unit_interfacing"].to_list() == [0.0] * 4
+
+
+def test_unreadable_repository_stops_after_a_few_failures_and_caches_no_errors(tmp_path):
+    work, shas = _history(tmp_path, 8)
+    bare = GitScript.clone(work.path, tmp_path / "bare.git", bare=True)
+    shutil.rmtree(bare.path / "objects")  # every object gone: no commit can be read
+    (bare.path / "objects" / "pack").mkdir(parents=True)
     cache = tmp_path / "dmm.parquet"
     result = compute_dmm(bare.path, shas, cache)
-    # ...but DMM gives up after MAX_FAILURES_IN_A_ROW and records nothing, so a later run retries.
+    # DMM gives up after MAX_FAILURES_IN_A_ROW and records nothing, so a later run retries.
     assert result.height == 0
-    assert not cache.exists() or "error" not in set(
-        __import__("polars").read_parquet(cache)["status"].to_list()
-    )
+    assert not cache.exists() or "error" not in set(pl.read_parquet(cache)["status"].to_list())
     assert dmm_module.MAX_FAILURES_IN_A_ROW == 5
 
 
 def test_readable_repository_still_measures_every_commit(tmp_path):
-    work = GitScript.init(tmp_path / "work")
-    shas = [
-        work.commit(f"Add f{i}", files={f"f{i}.py": f"def f{i}(x):\n    return x + {i}\n"})
-        for i in range(3)
-    ]
+    work, shas = _history(tmp_path, 3)
     result = compute_dmm(work.path, shas, tmp_path / "dmm.parquet")
     assert result["sha"].to_list() == shas
     assert set(result["status"].to_list()) <= {"ok", "no_value"}
