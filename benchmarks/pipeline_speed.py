@@ -17,6 +17,7 @@ import resource
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -24,6 +25,52 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from ingest_speed import git_log_baseline  # noqa: E402
 
 from exceeds_pipeline.ingest.repository import open_local, resolve_branch  # noqa: E402
+
+
+class RssSampler(threading.Thread):
+    """Samples the summed RSS of this process and its descendants every 0.25 s."""
+
+    def __init__(self) -> None:
+        super().__init__(daemon=True)
+        self.samples: list[tuple[float, float, float]] = []  # (time, largest process MB, sum MB)
+        self.done = threading.Event()
+
+    def run(self) -> None:
+        import psutil
+
+        me = psutil.Process()
+        while not self.done.wait(0.25):
+            sizes = []
+            for proc in [me, *me.children(recursive=True)]:
+                try:
+                    sizes.append(proc.memory_info().rss / 2**20)
+                except psutil.Error:
+                    pass
+            self.samples.append((time.time(), max(sizes), sum(sizes)))
+
+    def peak(self, start: float, end: float) -> tuple[float, float]:
+        inside = [(big, total) for t, big, total in self.samples if start <= t <= end]
+        return (max(b for b, _ in inside), max(t for _, t in inside)) if inside else (0.0, 0.0)
+
+
+def step_windows() -> dict[str, tuple[float, float]]:
+    """(start, end) wall-clock time of each step of the runs in this DAGSTER_HOME."""
+    from dagster import DagsterEventType, DagsterInstance
+
+    out: dict[str, tuple[float, float]] = {}
+    with DagsterInstance.get() as instance:
+        for run in instance.get_runs():
+            starts: dict[str, float] = {}
+            for record in instance.get_records_for_run(
+                run.run_id, of_type={DagsterEventType.STEP_START, DagsterEventType.STEP_SUCCESS,
+                                     DagsterEventType.STEP_FAILURE}).records:
+                entry = record.event_log_entry
+                key = entry.dagster_event.step_key
+                if entry.dagster_event.event_type == DagsterEventType.STEP_START:
+                    starts[key] = entry.timestamp
+                elif key in starts:
+                    out[key] = (starts[key], entry.timestamp)
+    return out
 
 
 def step_seconds() -> dict[str, float]:
@@ -70,10 +117,14 @@ def main() -> int:
         from exceeds_pipeline.runner import run_pipeline
 
         quiet = lambda line: None  # noqa: E731
+        sampler = RssSampler()
+        sampler.start()
         started = time.perf_counter()
         cold = run_pipeline(config, Path(tmp) / "data", echo=quiet)
         cold_s = time.perf_counter() - started
+        sampler.done.set()
         steps = step_seconds()
+        windows = step_windows()
         exceeds = Path(sys.executable).with_name("exceeds")
         started = time.perf_counter()
         warm = subprocess.run([str(exceeds), "materialize", "--config", str(config), "--data-dir",
@@ -87,8 +138,9 @@ def main() -> int:
     rest = cold_s - costly
     print(f"  without the quality facts:    {rest:7.2f} s  ratio {rest / baseline:.2f}x "
           f"(quality facts steps {costly:.2f} s, {costly / baseline:.2f}x)")
-    for key, secs in sorted(steps.items(), key=lambda kv: -kv[1])[:8]:
-        print(f"    step {key}: {secs:.2f} s")
+    for key, secs in sorted(steps.items(), key=lambda kv: -kv[1])[:10]:
+        big, total = sampler.peak(*windows[key]) if key in windows else (0.0, 0.0)
+        print(f"    step {key}: {secs:.2f} s, peak RSS {big:.0f} MB (all processes {total:.0f} MB)")
     for r in cold.repos:
         print(f"  ingest {r.repo}: {r.seconds:.2f} s ({r.message})")
     print(f"no-change `exceeds materialize`: {warm_s:5.2f} s  exit={warm.returncode}")

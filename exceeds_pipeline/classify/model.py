@@ -164,13 +164,30 @@ def model_scores(feats: pl.DataFrame, ids: pl.Series) -> pl.DataFrame | None:
     if model is None:
         return None
     classes, bias, weights = model
-    sums = feats.join(weights, on="feature", how="inner").group_by("_i", "cat").agg(
-        (pl.col("value") * pl.col("w")).sum().alias("_sum")
+    # One row per (commit, feature) against a weight column per class: the join and the sums
+    # run over as many rows as the commits have features, not eight times that.
+    wide = _wide_weights()
+    sums = feats.join(wide, on="feature", how="inner").group_by("_i").agg(
+        (pl.col("value") * pl.col(f"w:{c}")).sum().alias(c) for c in classes
     )
-    grid = pl.DataFrame({"_i": ids}).join(bias, how="cross")
+    grid = pl.DataFrame({"_i": ids}).join(sums, on="_i", how="left").unpivot(
+        index="_i", variable_name="cat", value_name="_sum")
     return (
-        grid.join(sums, on=["_i", "cat"], how="left")
+        grid.join(bias, on="cat", how="left")
         .select("_i", "cat", (pl.col("bias") + pl.col("_sum").fill_null(0.0)).alias("score"))
+    )
+
+
+@lru_cache(maxsize=1)
+def _wide_weights() -> pl.DataFrame:
+    """(feature, w:<class> for every class): the weights table pivoted, zeros filled."""
+    classes, _, weights = load_model()
+    present = set(weights["cat"].to_list())
+    return (
+        weights.with_columns((pl.lit("w:") + pl.col("cat")).alias("cat"))  # a class is "feature"
+        .pivot(on="cat", index="feature", values="w")
+        .select("feature", *[pl.col(f"w:{c}").fill_null(0.0) if c in present
+                             else pl.lit(0.0).alias(f"w:{c}") for c in classes])
     )
 
 

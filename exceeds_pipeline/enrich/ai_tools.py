@@ -267,7 +267,27 @@ def detect_ai_tool(commits: pl.DataFrame) -> pl.Series:
     """
     columns = set(commits.columns) - {_COAUTHORS}
     frame = commits.with_columns(_coauthor_lines(commits))
+    if "message" in columns and frame.height:
+        # The message markers are regexes, slow over long texts: one literal scan (Aho-Corasick)
+        # finds the few messages that can match any of them; the others are blanked first.
+        if "subject" not in columns:
+            frame = frame.with_columns(pl.col("message").str.extract(r"^([^\n]*)", 1).alias("subject"))
+            columns.add("subject")
+        message = pl.col("message").cast(pl.String).fill_null("")
+        frame = frame.with_columns(
+            pl.when(message.str.contains_any(list(_message_literals()))).then(message)
+            .otherwise(pl.lit("")).alias("message")
+        )
     return frame.select(_ai_tool_expr(columns)).to_series()
+
+
+@lru_cache(maxsize=1)
+def _message_literals() -> tuple[str, ...]:
+    """Texts at least one of which every message-based marker contains: the first word of
+    each statement tool name (the names are case-sensitive) and of each message marker."""
+    names = [t["name"] for t in _statement_data()["tools"]]
+    patterns = [m.pattern for m in AI_TOOL_MARKERS if m.kind in ("message_line_prefix", "message_text")]
+    return tuple(sorted({text.split()[0] for text in names + patterns}))
 
 
 def with_ai_tool(commits: pl.DataFrame) -> pl.DataFrame:
