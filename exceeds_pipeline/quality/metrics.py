@@ -76,8 +76,9 @@ METHODS = {
         "items over everyone's items (small evidence is shrunk toward it); an item is broken if a "
         "commit of it was later reverted (Revert / This reverts commit), named by a 'Fixes: <sha>' "
         "trailer, or traced by SZZ (git blame -w -M of the lines a bug fix deletes, moved and "
-        "whitespace-only lines ignored; fixes sampled as the {szz} smallest shas per repository) from "
-        "a commit outside the item; evidence_count = work items."
+        "whitespace-only lines ignored; fixes sampled as the {szz} smallest shas per repository; a fix "
+        "is traced to commits of the {horizon} days before it) from a commit outside the item; "
+        "evidence_count = work items."
     ),
     "maintainability": (
         "Mean over the person's measured commits of the average of PyDriller's DMM unit size and "
@@ -337,7 +338,7 @@ def quality_metrics(
     ``dmm_per_person_month`` is only quoted in the method text (default: the sampling default).
     """
     from exceeds_pipeline.quality.dmm import DMM_PER_PERSON
-    from exceeds_pipeline.quality.szz import SZZ_SAMPLE
+    from exceeds_pipeline.quality.szz import SZZ_HORIZON_DAYS, SZZ_SAMPLE
 
     counted = counted_commits(commits)
     persons = counted.select("person_id").unique().sort("person_id")
@@ -354,7 +355,8 @@ def quality_metrics(
         "ai_usage": _ai_usage(counted, evidence_cap),
     }
     methods = {
-        name: text.format(k=dmm_per_person_month or DMM_PER_PERSON, days=rework_days, szz=SZZ_SAMPLE)
+        name: text.format(k=dmm_per_person_month or DMM_PER_PERSON, days=rework_days, szz=SZZ_SAMPLE,
+                          horizon=SZZ_HORIZON_DAYS)
         for name, text in METHODS.items()
     }
     if dmm is None:

@@ -26,6 +26,12 @@ Sample (documented rule, a function of the history alone; no per-run cap):
   (all of them in most repositories), caching each result per fix sha (Parquet, one file per
   repository; a damaged file is read as empty and rebuilt). A nightly run traces only new
   fixes that enter the sample.
+
+Horizon: a fix is traced to the commits of the :data:`SZZ_HORIZON_DAYS` days before it (by
+committer time; ``git blame --since``); a line older than that is not blamed on anyone. A
+defect found years later says little about the change that wrote the line, and the walk back
+through decades of a busy file's history is what makes blame costly: on git/git the horizon
+cuts the cost of a fix about threefold.
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ from __future__ import annotations
 import logging
 import os
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 
 import polars as pl
 
@@ -45,6 +51,7 @@ __all__ = [
     "MAX_SZZ_DELETED_LINES",
     "MAX_SZZ_FILES",
     "SZZ_CACHE_SCHEMA",
+    "SZZ_HORIZON_DAYS",
     "SZZ_MAX_NEW_PER_RUN",
     "SZZ_SCHEMA",
     "blame_deleted_lines",
@@ -57,16 +64,19 @@ MAX_SZZ_DELETED_LINES = 2000
 MAX_SZZ_FILES = 100
 SZZ_MAX_NEW_PER_RUN = None  # no per-run cap: values never depend on how many runs happened
 SZZ_SAMPLE = 3000  # fix commits traced per repository: the smallest shas
+SZZ_HORIZON_DAYS = 365  # a fix is traced to commits at most this much older (committer time)
 
 SZZ_CACHE_SCHEMA: dict[str, pl.DataType] = {
     "fix_sha": pl.String,
     "status": pl.String,  # ok | error
     "blamed_shas": pl.List(pl.String),
+    "horizon_days": pl.Int32,  # the horizon it was traced with (null: none); others are retraced
 }
 SZZ_SCHEMA: dict[str, pl.DataType] = {"fix_sha": pl.String, "blamed_sha": pl.String}
 
 _HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,(\d+))? @@")
 _BLAME_HEADER = re.compile(rb"^([0-9a-f]{40}(?:[0-9a-f]{24})?) \d+ \d+")
+_COMMITTER_TIME = re.compile(rb"^committer-time (\d+)$")
 
 
 def szz_candidates(
@@ -177,8 +187,13 @@ def _ranges(numbers: list[int]) -> list[tuple[int, int]]:
     return ranges
 
 
-def blame_deleted_lines(repo_path: str | os.PathLike, fix_sha: str, *, shallow: bool = False) -> list[str]:
-    """Sorted shas of the commits that last touched the lines ``fix_sha`` deletes (see module)."""
+def blame_deleted_lines(repo_path: str | os.PathLike, fix_sha: str, *, shallow: bool = False,
+                        since: int | None = None) -> list[str]:
+    """Sorted shas of the commits that last touched the lines ``fix_sha`` deletes (see module).
+
+    ``since`` (a Unix time): look no further back than commits committed at or after it; a
+    line older than that is blamed on no one.
+    """
     parent = f"{fix_sha}^"
     diff = git_bytes(repo_path, ["diff", "-U0", "-w", "--no-color", "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/", "-M", parent, fix_sha])
     if diff.returncode != 0:
@@ -186,6 +201,8 @@ def blame_deleted_lines(repo_path: str | os.PathLike, fix_sha: str, *, shallow: 
     blamed: set[str] = set()
     for path, numbers in _deleted_lines(diff.stdout).items():
         args = ["blame", "-w", "-M", "--porcelain"]
+        if since is not None:
+            args.append(f"--since={since}")
         for a, b in _ranges(numbers):
             args += ["-L", f"{a},{b}"]
         proc = git_bytes(repo_path, [*args, parent, "--", os.fsdecode(path)])
@@ -195,6 +212,7 @@ def blame_deleted_lines(repo_path: str | os.PathLike, fix_sha: str, *, shallow: 
         current = None
         boundary: set[str] = set()
         found: set[str] = set()
+        times: dict[str, int] = {}
         for line in proc.stdout.split(b"\n"):
             m = _BLAME_HEADER.match(line)
             if m:
@@ -202,9 +220,15 @@ def blame_deleted_lines(repo_path: str | os.PathLike, fix_sha: str, *, shallow: 
                 found.add(current)
             elif line == b"boundary" and current is not None:
                 boundary.add(current)
-        # The boundary of a shallow clone is not where the lines come from; in a full clone the
-        # boundary is a root commit, which is.
-        blamed |= (found - boundary) if shallow else found
+            elif current is not None and (t := _COMMITTER_TIME.match(line)):
+                times[current] = int(t.group(1))
+        # The boundary of a shallow clone, or the commit where the horizon stopped the walk, is
+        # not where the lines come from; a root commit inside the horizon is.
+        if shallow:
+            found -= boundary
+        elif since is not None:
+            found -= {c for c in boundary if times.get(c, since) < since}
+        blamed |= found
     return sorted(blamed)
 
 
@@ -214,14 +238,21 @@ def compute_szz(
     cache_path: str | os.PathLike,
     *,
     max_new: int | None = SZZ_MAX_NEW_PER_RUN,
+    fix_times: Mapping[str, int] | None = None,
+    horizon_days: int | None = None,
 ) -> pl.DataFrame:
     """``[fix_sha, blamed_sha]`` for the fixes in ``fix_shas`` that are (now) in the cache.
 
     Blames at most ``max_new`` uncached fixes, in the order given. A fix that cannot be traced
-    (missing objects, ...) is cached with status ``error`` and no blamed commits.
+    (missing objects, ...) is cached with status ``error`` and no blamed commits. With
+    ``horizon_days`` and ``fix_times`` (fix sha -> committer Unix time), each fix is traced only
+    to commits of the ``horizon_days`` before it; cached entries of another horizon are retraced.
     """
     wanted = list(dict.fromkeys(s for s in fix_shas if s))
-    cached = read_cache(cache_path, SZZ_CACHE_SCHEMA)
+    if horizon_days is not None and fix_times is None:
+        raise ValueError("horizon_days needs fix_times")
+    cached = read_cache(cache_path, SZZ_CACHE_SCHEMA).filter(
+        pl.col("horizon_days").eq_missing(pl.lit(horizon_days, dtype=pl.Int32)))
     known = set(cached["fix_sha"].to_list())
     todo = [s for s in wanted if s not in known]
     if max_new is not None:
@@ -232,11 +263,12 @@ def compute_szz(
             raise RuntimeError(f"{repo_path}: not a git repository: {probe.stderr.decode('utf-8', 'replace').strip()}")
         shallow = probe.stdout.strip() == b"true"
         def trace(sha: str) -> tuple:
+            since = fix_times[sha] - horizon_days * 86400 if horizon_days is not None else None
             try:
-                return (sha, "ok", blame_deleted_lines(repo_path, sha, shallow=shallow))
+                return (sha, "ok", blame_deleted_lines(repo_path, sha, shallow=shallow, since=since), horizon_days)
             except Exception as exc:
                 log.warning("SZZ of %s in %s failed: %s", sha, repo_path, exc)
-                return (sha, "error", [])
+                return (sha, "error", [], horizon_days)
 
         # The work happens in git processes: threads keep every core busy.
         workers = max(1, min(os.cpu_count() or 1, len(todo)))
@@ -269,12 +301,16 @@ def szz_for_repository(
     cache_dir: str | os.PathLike,
     *,
     sample: int = SZZ_SAMPLE,
+    horizon_days: int | None = SZZ_HORIZON_DAYS,
 ) -> pl.DataFrame:
     """``[repo, fix_sha, blamed_sha]`` for the repository's fix sample (see module doc)."""
     from exceeds_pipeline.quality.git_facts import cache_files
 
     commits = commits_of_repo.filter(pl.col("repo") == repo_name)
     fixes = szz_candidates(commits).sort("sha").head(sample)["sha"]
+    times = commits.filter(pl.col("sha").is_in(fixes.implode())).select(
+        "sha", pl.col("committed_at").dt.epoch("s"))
     _, szz_cache = cache_files(cache_dir, repo_name)
-    out = compute_szz(git_dir, fixes, szz_cache, max_new=None)
+    out = compute_szz(git_dir, fixes, szz_cache, max_new=None, horizon_days=horizon_days,
+                      fix_times=dict(times.iter_rows()))
     return out.select(pl.lit(repo_name).alias("repo"), "fix_sha", "blamed_sha")

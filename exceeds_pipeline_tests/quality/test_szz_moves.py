@@ -53,3 +53,33 @@ def test_a_reformat_only_fix_traces_nothing_and_a_moved_block_is_not_a_deletion(
     mv = repo.commit("Fix ordering of helpers", author=CY, date=T0 + timedelta(days=2),
                      files={"m.py": text(["gamma", "alpha", "beta"], indent="\t")})
     assert blame_deleted_lines(repo.path, mv) == []
+
+
+def test_horizon_blames_recent_lines_only_and_keeps_a_root_commit_inside_it(make_repo, tmp_path):
+    from exceeds_pipeline.quality.szz import compute_szz
+
+    repo = make_repo("horizon")
+    old = repo.commit("Add math", author=ADA, date=T0, files={"m.py": text(["alpha", "beta", "gamma"])})
+    two_years = T0 + timedelta(days=730)
+    recent = repo.commit("Tune gamma", author=BOB, date=two_years, files={"m.py": text(
+        ["alpha", "beta", "gamma"], extra={"gamma": ["def gamma(x):", "    w = x * 6", "    return w % 7"]})})
+    fix_at = two_years + timedelta(days=30)
+    # The fix rewrites one line of Ada's (two years old) and one of Bob's (a month old).
+    fix = repo.commit("Fix beta and gamma", author=CY, date=fix_at, files={"m.py": text(
+        ["alpha", "beta", "gamma"], extra={
+            "beta": ["def beta(x):", "    z = x - 2", "    return z // 3"],
+            "gamma": ["def gamma(x):", "    w = x * 7", "    return w % 7"]})})
+    assert blame_deleted_lines(repo.path, fix) == sorted([old, recent])
+    since = int(fix_at.timestamp()) - 365 * 86400
+    assert blame_deleted_lines(repo.path, fix, since=since) == [recent]
+    # Through the cache, by committer time; entries traced without the horizon are retraced.
+    cache = tmp_path / "szz.parquet"
+    times = {fix: int(fix_at.timestamp())}
+    assert compute_szz(repo.path, [fix], cache)["blamed_sha"].sort().to_list() == sorted([old, recent])
+    assert compute_szz(repo.path, [fix], cache, fix_times=times, horizon_days=365)["blamed_sha"].to_list() == [recent]
+    # A young repository: its root commit is inside the horizon and is blamed.
+    young = make_repo("young")
+    root = young.commit("Add math", author=ADA, date=T0, files={"m.py": text(["alpha", "beta", "gamma"])})
+    f2 = young.commit("Fix beta", author=CY, date=T0 + timedelta(days=10), files={"m.py": text(
+        ["alpha", "beta", "gamma"], extra={"beta": ["def beta(x):", "    z = x - 2", "    return z // 3"]})})
+    assert blame_deleted_lines(young.path, f2, since=int(T0.timestamp()) + 10 * 86400 - 365 * 86400) == [root]
