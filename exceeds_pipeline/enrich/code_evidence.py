@@ -12,9 +12,13 @@
   string literals left out, at most :data:`MAX_TERMS` per commit, most used first.
 
 Nothing is kept of the code itself. At most :data:`MAX_BYTES` of added lines are read per commit
-(one huge generated commit cannot blow up memory or time). Lock files, JSON, SVG, CSV and
-minified files are not asked for at all (git pathspec excludes). The result is a pure function of
+(one huge generated commit cannot blow up memory or time). Only files of a known language are
+read: lock files, JSON, SVG, CSV and the like have none, and minified and generated files
+(:data:`_SKIPPED_SUFFIXES`) are skipped. The skipping happens here, not in a git pathspec: on
+git/git a pathspec of excludes doubles the cost of git's diff. The result is a pure function of
 the sha, so a caller keeps the frame and asks only for new shas next time (incremental by sha).
+Commits are best asked for in history order (as :func:`evidence_sample` returns them): git then
+reads neighbouring trees and blobs together, about 10% faster than in sha order.
 
 The rules in ``skills.yaml`` (``imports`` and ``code_terms``) read these two lists; changing the
 rules needs no new git pass.
@@ -51,12 +55,8 @@ CODE_EVIDENCE_SCHEMA = {
 _MISSING = re.compile(r"unable to read|missing (?:blob|tree|object)|bad object|could not read|invalid object")
 _MARK = b"\x1e\x1eEXP\x1f"
 _FORMAT = "%x1e%x1eEXP%x1f%H"
-_EXCLUDES = (
-    ":(exclude,glob)**/*.lock", ":(exclude,glob)**/*.json", ":(exclude,glob)**/*.svg",
-    ":(exclude,glob)**/*.csv", ":(exclude,glob)**/*.min.js", ":(exclude,glob)**/*.map",
-    ":(exclude,glob)**/package-lock.json", ":(exclude,glob)**/*.ipynb", ":(exclude,glob)**/*.pb.go",
-    ":(exclude,glob)**/*.snap", ":(exclude,glob)**/*.po",
-)
+# Files of a known language that are generated, not written: their sections are skipped.
+_SKIPPED_SUFFIXES = (b".min.js", b".pb.go", b".min.mjs")
 _OPTIONS = ("-p", "-U0", "--no-color", "--no-ext-diff", "--no-textconv", "--diff-merges=off",
             "--no-renames", "--encoding=UTF-8", "--diff-filter=AMT")
 
@@ -105,7 +105,7 @@ _KEYWORDS = frozenset(
 
 def _family(path: bytes) -> str | None:
     name = path.rsplit(b"/", 1)[-1]
-    if b"." not in name:
+    if b"." not in name or name.endswith(_SKIPPED_SUFFIXES):
         return None
     return _FAMILY.get(name.rsplit(b".", 1)[-1].lower().decode("ascii", "replace"))
 
@@ -220,7 +220,7 @@ def _records(pipe) -> Iterable[tuple[str, bytes]]:
 
 def _one_pass(git_dir: Path, shas: list[str], max_bytes: int, rows: dict) -> tuple[int, str | None]:
     """Read ``shas`` in order into ``rows``; (complete records, error text or None)."""
-    args = ["log", "--no-walk=unsorted", "--stdin", f"--format={_FORMAT}", *_OPTIONS, "--", ".", *_EXCLUDES]
+    args = ["log", "--no-walk=unsorted", "--stdin", f"--format={_FORMAT}", *_OPTIONS]
     proc = stream_git(git_dir, args, shas)
     # stderr drained on its own thread: a chatty git must not block on a full pipe.
     err: list[bytes] = []
@@ -317,13 +317,13 @@ def evidence_sample(raw_commits: pl.DataFrame, per_author: int = SAMPLE_PER_AUTH
     e-mail, case-insensitive), every commit up to `per_author`, beyond that the `per_author`
     with the smallest shas (a sha is a hash, so this is a fixed random sample that depends on
     the history alone). What someone's code uses shows in a few hundred of their commits;
-    reading every diff of a 60k-commit history would cost several times the whole ingest."""
+    reading every diff of a 60k-commit history would cost several times the whole ingest.
+    The shas come in the order of ``raw_commits`` (the history's), which git reads fastest."""
     if raw_commits.height == 0:
         return []
     return (
         raw_commits.filter(~pl.col("is_merge"))
         .select("sha", pl.col("mailmap_email").str.to_lowercase().alias("_who"))
-        .sort("sha")
-        .filter(pl.int_range(pl.len()).over("_who") < per_author)
+        .filter(pl.col("sha").rank("ordinal").over("_who") <= per_author)
         ["sha"].to_list()
     )

@@ -115,6 +115,20 @@ def test_evidence_from_patch_skips_comments_strings_and_prose():
     assert "torch.cuda.synchronize" in terms and "plain" not in terms and "flask" not in imports
 
 
+def test_generated_and_data_files_give_no_evidence(tmp_path):
+    from exceeds_pipeline_tests.gitscript import GitScript
+
+    r = GitScript.init(tmp_path / "gen")
+    sha = r.commit("Vendor assets", author=ADA, files={
+        "static/app.min.js": "import React from 'react';\n",
+        "api/v1/service.pb.go": 'import "google.golang.org/grpc"\n',
+        "package-lock.json": '{"import": "lodash"}\n',
+        "web/app.js": "import lodash from 'lodash';\n",
+    })
+    ev = code_evidence(git_dir(r), "acme/gen", [sha])
+    assert ev["imports"].to_list() == [["lodash"]]  # only the hand-written file
+
+
 def test_code_evidence_reads_a_capped_number_of_bytes(repo):
     r, shas, _ = repo
     ev = code_evidence(git_dir(r), "acme/app", [shas["flask"]], max_bytes=10)
@@ -150,3 +164,4 @@ def test_evidence_sample_is_per_author_and_a_function_of_the_history_alone():
     # A wrote shas 9..4 (smallest three: 4, 5, 6); b wrote 3..0 with 0 a merge (1, 2, 3)
     assert sorted(sample) == [shas[i] for i in (1, 2, 3, 4, 5, 6)]
     assert sorted(evidence_sample(frame.reverse(), per_author=3)) == sorted(sample)
+    assert sample == [shas[i] for i in (6, 5, 4, 3, 2, 1)]  # in the history's order, git's fastest
