@@ -137,6 +137,12 @@ def run_git(
     return proc
 
 
+def resolve_git_dir(path: str | os.PathLike) -> Path:
+    """A work tree's ``.git`` folder, or the path itself (a bare repository / git dir)."""
+    dot = Path(path) / ".git"
+    return dot if dot.is_dir() else Path(path)
+
+
 def git_text(git_dir: Path | None, args: Sequence[str], repo: str, **kwargs) -> str:
     return run_git(git_dir, args, repo, **kwargs).stdout.decode("utf-8", "replace").strip()
 

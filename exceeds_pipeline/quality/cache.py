@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import logging
 import os
-import subprocess
 import tempfile
-from collections.abc import Sequence
 from pathlib import Path
 
 import polars as pl
@@ -49,18 +47,3 @@ def write_cache(path: str | os.PathLike, frame: pl.DataFrame) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-
-
-def git_bytes(repo_path: str | os.PathLike, args: Sequence[str]) -> subprocess.CompletedProcess[bytes]:
-    """Run ``git <args>`` in ``repo_path`` (a work tree or a bare repository), never a shell.
-
-    Reading only: no optional locks, no prompts, the user's repository is left untouched.
-    """
-    env = dict(os.environ)
-    for var in ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE"):
-        env.pop(var, None)
-    env.update(GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", LC_ALL="C")
-    return subprocess.run(
-        ["git", "-c", "core.quotePath=false", *args],
-        cwd=os.fspath(repo_path), env=env, capture_output=True,
-    )

@@ -61,7 +61,7 @@ import polars as pl
 
 from exceeds_pipeline.ingest.repository import storage_slug
 
-from exceeds_pipeline.ingest.gitcmd import GitError, git_text, stream_git
+from exceeds_pipeline.ingest.gitcmd import GitError, git_text, resolve_git_dir, stream_git
 
 log = logging.getLogger(__name__)
 
@@ -180,7 +180,7 @@ def _graph(git_dir: Path, repo: str, tip: str) -> pl.DataFrame:
     """``[sha, parents]`` of every commit reachable from ``tip``, from git itself: commits the
     pipeline could not read (missing blobs) still have their place in the graph, so the
     first-parent chain does not break at them."""
-    out = git_text(_resolve_git_dir(git_dir), ["rev-list", "--parents", tip], repo)
+    out = git_text(resolve_git_dir(git_dir), ["rev-list", "--parents", tip], repo)
     shas, parents = [], []
     for line in out.splitlines():
         parts = line.split()
@@ -190,15 +190,9 @@ def _graph(git_dir: Path, repo: str, tip: str) -> pl.DataFrame:
     return pl.DataFrame({"sha": shas, "parents": parents}, schema={"sha": pl.String, "parents": pl.List(pl.String)})
 
 
-def _resolve_git_dir(path: Path) -> Path:
-    """A work tree's ``.git`` folder, or the path itself (a bare repository / git dir)."""
-    dot = Path(path) / ".git"
-    return dot if dot.is_dir() else Path(path)
-
-
 def _stream(git_dir: Path, repo: str, shas: list[str]):
     """Yield the raw lines of ``git log -p`` for exactly ``shas``, in the order given."""
-    git_dir = _resolve_git_dir(git_dir)
+    git_dir = resolve_git_dir(git_dir)
     args = ["log", "--no-walk=unsorted", "--stdin", "--format=%x1e%x1eSURV %H %ct", *DIFF_OPTIONS]
     proc = stream_git(git_dir, args, shas, config={"core.quotePath": "false"}, bufsize=1 << 20)
     err: list[bytes] = []

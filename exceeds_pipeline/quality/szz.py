@@ -43,7 +43,8 @@ from collections.abc import Iterable, Mapping
 
 import polars as pl
 
-from exceeds_pipeline.quality.cache import git_bytes, read_cache, write_cache
+from exceeds_pipeline.ingest.gitcmd import resolve_git_dir, run_git
+from exceeds_pipeline.quality.cache import read_cache, write_cache
 
 log = logging.getLogger(__name__)
 
@@ -177,6 +178,11 @@ def _deleted_lines(diff: bytes) -> dict[bytes, list[int]]:
     return {path: numbers for path, numbers in result.items() if numbers}
 
 
+def _git(git_dir, args: list[str]):
+    """git on the repository (the pipeline's one runner), exit status left to the caller."""
+    return run_git(git_dir, args, str(git_dir), config={"core.quotePath": "false"}, check=False)
+
+
 def _ranges(numbers: list[int]) -> list[tuple[int, int]]:
     ranges: list[tuple[int, int]] = []
     for n in sorted(set(numbers)):
@@ -195,7 +201,8 @@ def blame_deleted_lines(repo_path: str | os.PathLike, fix_sha: str, *, shallow: 
     line older than that is blamed on no one.
     """
     parent = f"{fix_sha}^"
-    diff = git_bytes(repo_path, ["diff", "-U0", "-w", "--no-color", "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/", "-M", parent, fix_sha])
+    git_dir = resolve_git_dir(repo_path)
+    diff = _git(git_dir, ["diff", "-U0", "-w", "--no-color", "--no-ext-diff", "--src-prefix=a/", "--dst-prefix=b/", "-M", parent, fix_sha])
     if diff.returncode != 0:
         raise RuntimeError(diff.stderr.decode("utf-8", "replace").strip())
     blamed: set[str] = set()
@@ -205,7 +212,7 @@ def blame_deleted_lines(repo_path: str | os.PathLike, fix_sha: str, *, shallow: 
             args.append(f"--since={since}")
         for a, b in _ranges(numbers):
             args += ["-L", f"{a},{b}"]
-        proc = git_bytes(repo_path, [*args, parent, "--", os.fsdecode(path)])
+        proc = _git(git_dir, [*args, parent, "--", os.fsdecode(path)])
         if proc.returncode != 0:  # e.g. a submodule or a path git cannot blame: skip the file
             log.debug("blame of %r at %s failed: %s", path, parent, proc.stderr[:200])
             continue
@@ -258,7 +265,7 @@ def compute_szz(
     if max_new is not None:
         todo = todo[: max(0, max_new)]
     if todo:
-        probe = git_bytes(repo_path, ["rev-parse", "--is-shallow-repository"])
+        probe = _git(resolve_git_dir(repo_path), ["rev-parse", "--is-shallow-repository"])
         if probe.returncode != 0:
             raise RuntimeError(f"{repo_path}: not a git repository: {probe.stderr.decode('utf-8', 'replace').strip()}")
         shallow = probe.stdout.strip() == b"true"
