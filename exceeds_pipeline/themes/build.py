@@ -279,23 +279,8 @@ def _term_themes(own: pl.DataFrame, commits: pl.DataFrame, work_items: pl.DataFr
         set(lift["term"].to_list()))
     # Subsumption: drop an n-gram when a longer kept one has at least 80% of its items.
     item_terms = grams.join(lift, on=["repo", "person_id", "term"])
-    support = item_terms.group_by("repo", "person_id", "term").agg(pl.col("item").sort().alias("_items")) \
-        .sort("repo", "person_id", "term")
-    dropped = set()
-    for (repo, pid), group in support.group_by("repo", "person_id", maintain_order=True):
-        entries = sorted(group.iter_rows(), key=lambda r: (-len(r[2].split()), r[2]))
-        for _, _, term, term_items in entries:
-            words = term.split()
-            for _, _, longer, longer_items in entries:
-                lw = longer.split()
-                if len(lw) > len(words) and any(lw[i:i + len(words)] == words for i in range(len(lw) - len(words) + 1)):
-                    if (repo, pid, longer) in dropped:
-                        continue
-                    if len(longer_items) >= 0.8 * len(term_items):
-                        dropped.add((repo, pid, term))
-                        break
-    if dropped:
-        drop = pl.DataFrame(list(dropped), schema={"repo": pl.String, "person_id": pl.String, "term": pl.String}, orient="row")
+    drop = _subsumed(item_terms)
+    if drop.height:
         item_terms = item_terms.join(drop, on=["repo", "person_id", "term"], how="anti")
     scoped_items = own.select("person_id", "repo", "month", "item").unique()
     rows = scoped_items.join(item_terms.select("item", "person_id", "term", "lift"), on=["item", "person_id"])
@@ -313,6 +298,33 @@ def _term_themes(own: pl.DataFrame, commits: pl.DataFrame, work_items: pl.DataFr
         )
         .select(list(THEMES_SCHEMA))
     )
+
+
+SUBSUMED_SHARE = 0.8
+
+
+def _subsumed(item_terms: pl.DataFrame) -> pl.DataFrame:
+    """``[repo, person_id, term]`` of the terms to drop: a term is dropped when a longer term of
+    the same person and repository that is itself kept contains it (as whole words) and has at
+    least :data:`SUBSUMED_SHARE` of its items. Decided from the longest terms down, one length
+    at a time, so "kept" is known for every longer term when a shorter one is judged."""
+    keys = ["repo", "person_id"]
+    support = (
+        item_terms.group_by(*keys, "term").agg(pl.col("item").n_unique().alias("_n"))
+        .with_columns(pl.col("term").str.count_matches(" ").add(1).alias("_len"))
+    )
+    dropped = support.head(0).select(*keys, "term")
+    lengths = sorted(support["_len"].unique().to_list(), reverse=True)
+    for length in lengths[1:]:
+        kept_longer = support.filter(pl.col("_len") > length).join(dropped, on=[*keys, "term"], how="anti")
+        pairs = (
+            support.filter(pl.col("_len") == length)
+            .join(kept_longer.select(*keys, pl.col("term").alias("_longer"), pl.col("_n").alias("_ln")), on=keys)
+            .filter((pl.lit(" ") + pl.col("_longer") + pl.lit(" ")).str.contains(pl.lit(" ") + pl.col("term") + pl.lit(" "), literal=True)
+                    & (pl.col("_ln") >= SUBSUMED_SHARE * pl.col("_n")))
+        )
+        dropped = pl.concat([dropped, pairs.select(*keys, "term").unique()])
+    return dropped
 
 
 VERB_SHARE = 0.5
