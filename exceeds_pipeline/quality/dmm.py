@@ -19,9 +19,14 @@ Cost and bounds. Measuring a commit means diffing it and parsing every changed f
   with at most :data:`MAX_DMM_LINES` changed lines and :data:`MAX_DMM_FILES` files; of those,
   for every person with at least :data:`DMM_MIN_COMMITS` such commits, the ``per_person``
   (default :data:`DMM_PER_PERSON`) with the smallest shas (a sha is a hash: a fixed,
-  content-independent, uniform choice). The sample is the same whatever the number of earlier
-  runs; a new commit enters it only if its sha is among its author's smallest, so a nightly run
-  measures at most one commit per new commit. The sample size is each person's evidence count.
+  content-independent, uniform choice). Many commits give no DMM (they change no method
+  volume: a struct, a macro, a constant), so :func:`dmm_for_repository` goes further down each
+  person's sha order until ``per_person`` commits have a value, trying at most
+  :data:`DMM_MAX_TRIED` of them: the measured set is the shortest sha-ordered prefix of the
+  person's eligible commits holding ``per_person`` values. The sample is the same whatever the
+  number of earlier runs; a new commit enters it only if its sha is among its author's
+  smallest, so a nightly run measures few commits per new commit. The number of commits with a
+  value is each person's evidence count.
 * **Per repository.** :func:`dmm_for_repository` is the per-repository fact (one cache file per
   repository, keyed by sha; a damaged cache is read as empty and rebuilt); it measures the
   uncached part of the sample in parallel processes (one per core).
@@ -49,6 +54,7 @@ log = logging.getLogger(__name__)
 __all__ = [
     "DMM_CACHE_SCHEMA",
     "DMM_MAX_NEW_PER_RUN",
+    "DMM_MAX_TRIED",
     "DMM_MIN_COMMITS",
     "DMM_PER_PERSON",
     "DMM_PER_PERSON_MONTH",
@@ -60,7 +66,8 @@ __all__ = [
     "lizard_supported",
 ]
 
-DMM_PER_PERSON = 5
+DMM_PER_PERSON = 5  # commits with a DMM value wanted per person
+DMM_MAX_TRIED = 3 * DMM_PER_PERSON  # eligible commits tried per person at most
 DMM_MIN_COMMITS = 3  # people with fewer eligible commits get no DMM-based value (null)
 DMM_PER_PERSON_MONTH = DMM_PER_PERSON  # old name, kept for callers
 MAX_DMM_LINES = 2000  # raw lines added + deleted
@@ -147,9 +154,12 @@ def dmm_for_repository(
     cache_dir: str | os.PathLike,
     *,
     per_person: int = DMM_PER_PERSON,
+    max_tried: int = DMM_MAX_TRIED,
     workers: int | None = None,
 ) -> pl.DataFrame:
-    """DMM of the repository's sample (:data:`DMM_CACHE_SCHEMA` rows plus ``repo``).
+    """DMM of the repository's sample (:data:`DMM_CACHE_SCHEMA` rows plus ``repo``): per person,
+    the shortest sha-ordered prefix of their eligible commits (at most ``max_tried``) in which
+    ``per_person`` commits have a value (see module doc).
 
     Cached per sha under ``cache_dir`` (one file per repository); only uncached sample commits
     cost anything, measured by ``workers`` processes (default: one per core).
@@ -158,9 +168,27 @@ def dmm_for_repository(
 
     commits = commits_of_repo.filter(pl.col("repo") == repo_name)
     files = file_changes_of_repo.filter(pl.col("repo") == repo_name)
-    sample = dmm_sample(commits, files, per_person=per_person)
+    candidates = dmm_sample(commits, files, per_person=max(max_tried, per_person)).with_columns(
+        pl.int_range(pl.len()).over("person_id").alias("_rank"))
     dmm_cache, _ = cache_files(cache_dir, repo_name)
-    out = compute_dmm(git_dir, sample["sha"], dmm_cache, workers=workers)
+    # Rounds: each person's next `wanted - valued` candidates, until the prefix holds `wanted`
+    # values or runs out. A round never takes more than the values still missing, so the result
+    # is the shortest such prefix whatever the order in which the cache was filled.
+    taken = candidates.filter(pl.col("_rank") < per_person)
+    while True:
+        out = compute_dmm(git_dir, taken["sha"], dmm_cache, workers=workers)
+        valued = taken.join(out.filter(pl.col("status") == "ok").select("sha"), on="sha", how="semi")
+        progress = (
+            taken.group_by("person_id").agg(pl.len().alias("_taken"))
+            .join(valued.group_by("person_id").agg(pl.len().alias("_valued")), on="person_id", how="left")
+            .with_columns((per_person - pl.col("_valued").fill_null(0)).alias("_need"))
+            .filter(pl.col("_need") > 0)
+        )
+        more = candidates.join(progress, on="person_id").filter(
+            (pl.col("_rank") >= pl.col("_taken")) & (pl.col("_rank") < pl.col("_taken") + pl.col("_need")))
+        if more.height == 0:
+            break
+        taken = pl.concat([taken, more.select(taken.columns)])
     return out.select(pl.lit(repo_name).alias("repo"), *DMM_CACHE_SCHEMA)
 
 

@@ -83,9 +83,10 @@ METHODS = {
     "maintainability": (
         "Mean over the person's measured commits of the average of PyDriller's DMM unit size and "
         "unit complexity (share of changed method volume that is low-risk: <= 15 lines, "
-        "cyclomatic complexity <= 5); measured on the person's {k} smallest-sha commits that change "
-        "lizard-readable code (<= 2000 lines, <= 50 files; people with >= 3 such commits); null "
-        "below 3 measured commits; evidence_count = measured commits."
+        "cyclomatic complexity <= 5); measured on the person's commits that change lizard-readable "
+        "code (<= 2000 lines, <= 50 files; people with >= 3 such commits), in sha order until {k} "
+        "have a DMM value (at most {tried} tried); null below 3 measured commits; evidence_count = "
+        "measured commits with a value."
     ),
     "architecture": (
         "Average of the available parts: (a) mean PyDriller DMM unit interfacing (methods with <= 2 "
@@ -337,7 +338,7 @@ def quality_metrics(
     survival); correctness without szz rests on reverts and Fixes: links only.
     ``dmm_per_person_month`` is only quoted in the method text (default: the sampling default).
     """
-    from exceeds_pipeline.quality.dmm import DMM_PER_PERSON
+    from exceeds_pipeline.quality.dmm import DMM_MAX_TRIED, DMM_PER_PERSON
     from exceeds_pipeline.quality.szz import SZZ_HORIZON_DAYS, SZZ_SAMPLE
 
     counted = counted_commits(commits)
@@ -356,7 +357,7 @@ def quality_metrics(
     }
     methods = {
         name: text.format(k=dmm_per_person_month or DMM_PER_PERSON, days=rework_days, szz=SZZ_SAMPLE,
-                          horizon=SZZ_HORIZON_DAYS)
+                          horizon=SZZ_HORIZON_DAYS, tried=DMM_MAX_TRIED)
         for name, text in METHODS.items()
     }
     if dmm is None:

@@ -52,3 +52,44 @@ def test_readable_repository_still_measures_every_commit(tmp_path):
     result = compute_dmm(work.path, shas, tmp_path / "dmm.parquet")
     assert result["sha"].to_list() == shas
     assert set(result["status"].to_list()) <= {"ok", "no_value"}
+
+
+def test_sample_goes_down_the_sha_order_until_enough_commits_have_a_value(tmp_path):
+    """Commits that change no method volume give no DMM: the person's sample takes the next
+    commits in sha order until `per_person` have a value, at most `max_tried`."""
+    from exceeds_pipeline.quality.dmm import dmm_for_repository
+    from exceeds_pipeline_tests.themes.pipeline import git_dir, tables
+
+    repo = GitScript.init(tmp_path / "app")
+    ada = ("Ada", "ada@example.com")
+    body = ["LIMIT = 0\n"]
+    shas = []
+    for i in range(8):
+        if i % 2:  # a constant only: no method changes, no DMM value
+            body[0] = f"LIMIT = {i}\n"
+        else:
+            body.append(f"def f{i}(x):\n    return x + {i}\n")
+        shas.append(repo.commit(f"Change {i}", author=ada, date=f"2025-03-{i + 1:02d}T10:00:00+00:00",
+                                files={"app.py": "".join(body)}))
+    t = tables((repo, "acme/app"))
+    every = compute_dmm(git_dir(repo), shas, tmp_path / "all.parquet")
+    ok = dict(zip(every["sha"], every["status"]))
+    assert sorted(ok.values()) == ["no_value"] * 4 + ["ok"] * 4
+    ordered = sorted(shas)  # the person's candidates in sha order
+
+    def expected(per_person, max_tried):
+        out, values = [], 0
+        for sha in ordered[:max_tried]:
+            if values == per_person:
+                break
+            out.append(sha)
+            values += ok[sha] == "ok"
+        return out
+
+    for per_person, max_tried in ((2, 8), (3, 8), (4, 5), (5, 8)):
+        got = dmm_for_repository("acme/app", git_dir(repo), t["commits"], t["file_changes"],
+                                 tmp_path / f"c{per_person}{max_tried}", per_person=per_person,
+                                 max_tried=max_tried, workers=1)
+        assert sorted(got["sha"]) == sorted(expected(per_person, max_tried)), (per_person, max_tried)
+    # 4 values exist: asking for 2 never measures all 8, asking for 5 tries them all.
+    assert len(expected(2, 8)) < 8 and len(expected(5, 8)) == 8
