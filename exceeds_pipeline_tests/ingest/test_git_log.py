@@ -279,7 +279,9 @@ def test_parallel_split_gives_identical_frames(hist, frames, monkeypatch):
 
     monkeypatch.setattr(git_log, "log_commits", spy)
     single = _sorted(frames)
-    two = _sorted(log_commits_parallel(hist.git_dir, "acme/repo", hist.shas, workers=2))
+    raw_two = log_commits_parallel(hist.git_dir, "acme/repo", hist.shas, workers=2)
+    assert raw_two[0]["sha"].to_list() == list(hist.shas)  # contiguous chunks: the order asked for
+    two = _sorted(raw_two)
     assert len(calls) == 2 and sum(calls) == len(hist.shas)
     assert_frame_equal(two[0], single[0])
     assert_frame_equal(two[1], single[1])
