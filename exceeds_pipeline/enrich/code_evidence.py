@@ -273,14 +273,15 @@ def code_evidence(
     """
     wanted = list(dict.fromkeys(shas))
     workers = max(1, min(workers or os.cpu_count() or 1, len(wanted) // MIN_CHUNK))
-    chunks = [wanted[i::workers] for i in range(workers)]
+    size = -(-len(wanted) // workers)  # contiguous runs of the history: git reads them fastest
+    chunks = [wanted[i:i + size] for i in range(0, len(wanted), size)]
     rows: dict[str, tuple[list[str], list[str]]] = {}
     if workers == 1:
         _read_all(Path(git_dir), repo, wanted, max_bytes, rows)
     else:  # git computes the diffs of each chunk in its own process, in parallel
         parts = [dict() for _ in chunks]
         with ThreadPoolExecutor(max_workers=workers) as pool:
-            list(pool.map(lambda i: _read_all(Path(git_dir), repo, chunks[i], max_bytes, parts[i]), range(workers)))
+            list(pool.map(lambda i: _read_all(Path(git_dir), repo, chunks[i], max_bytes, parts[i]), range(len(chunks))))
         for part in parts:
             rows.update(part)
     return pl.DataFrame(
