@@ -67,7 +67,7 @@ __all__ = [
 ]
 
 DMM_PER_PERSON = 5  # commits with a DMM value wanted per person
-DMM_MAX_TRIED = 3 * DMM_PER_PERSON  # eligible commits tried per person at most
+DMM_MAX_TRIED = 2 * DMM_PER_PERSON  # eligible commits tried per person at most
 DMM_MIN_COMMITS = 3  # people with fewer eligible commits get no DMM-based value (null)
 DMM_PER_PERSON_MONTH = DMM_PER_PERSON  # old name, kept for callers
 MAX_DMM_LINES = 2000  # raw lines added + deleted
