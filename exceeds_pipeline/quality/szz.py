@@ -270,7 +270,8 @@ def compute_szz(
             raise RuntimeError(f"{repo_path}: not a git repository: {probe.stderr.decode('utf-8', 'replace').strip()}")
         shallow = probe.stdout.strip() == b"true"
         def trace(sha: str) -> tuple:
-            since = fix_times[sha] - horizon_days * 86400 if horizon_days is not None else None
+            when = fix_times.get(sha) if horizon_days is not None else None
+            since = when - horizon_days * 86400 if when is not None else None  # no date: no horizon
             try:
                 return (sha, "ok", blame_deleted_lines(repo_path, sha, shallow=shallow, since=since), horizon_days)
             except Exception as exc:
