@@ -168,28 +168,82 @@ def dmm_for_repository(
 
     commits = commits_of_repo.filter(pl.col("repo") == repo_name)
     files = file_changes_of_repo.filter(pl.col("repo") == repo_name)
-    candidates = dmm_sample(commits, files, per_person=max(max_tried, per_person)).with_columns(
-        pl.int_range(pl.len()).over("person_id").alias("_rank"))
+    candidates = dmm_sample(commits, files, per_person=max(max_tried, per_person))
+    people = candidates.group_by("person_id", maintain_order=True).agg("sha")["sha"].to_list()
     dmm_cache, _ = cache_files(cache_dir, repo_name)
-    # Rounds: each person's next `wanted - valued` candidates, until the prefix holds `wanted`
-    # values or runs out. A round never takes more than the values still missing, so the result
-    # is the shortest such prefix whatever the order in which the cache was filled.
-    taken = candidates.filter(pl.col("_rank") < per_person)
-    while True:
-        out = compute_dmm(git_dir, taken["sha"], dmm_cache, workers=workers)
-        valued = taken.join(out.filter(pl.col("status") == "ok").select("sha"), on="sha", how="semi")
-        progress = (
-            taken.group_by("person_id").agg(pl.len().alias("_taken"))
-            .join(valued.group_by("person_id").agg(pl.len().alias("_valued")), on="person_id", how="left")
-            .with_columns((per_person - pl.col("_valued").fill_null(0)).alias("_need"))
-            .filter(pl.col("_need") > 0)
-        )
-        more = candidates.join(progress, on="person_id").filter(
-            (pl.col("_rank") >= pl.col("_taken")) & (pl.col("_rank") < pl.col("_taken") + pl.col("_need")))
-        if more.height == 0:
+    cached = read_cache(dmm_cache, DMM_CACHE_SCHEMA)
+    known = dict(zip(cached["sha"].to_list(), cached["status"].to_list()))
+    # One job per person whose prefix still holds an unmeasured commit; a worker walks the
+    # person's candidates in sha order, measuring until `per_person` have a value.
+    jobs = [(shas, {s: known[s] for s in shas if s in known}, per_person) for shas in people
+            if any(s not in known for s in _prefix(shas, known, per_person))]
+    if jobs:
+        rows = _run_jobs(os.fspath(git_dir), jobs, workers or os.cpu_count() or 1)
+        if rows:
+            new = pl.DataFrame(rows, schema=DMM_CACHE_SCHEMA, orient="row")
+            cached = pl.concat([cached, new]).unique("sha", keep="last", maintain_order=True)
+            write_cache(dmm_cache, cached)
+            known = dict(zip(cached["sha"].to_list(), cached["status"].to_list()))
+        log.info("DMM: measured %d commits of %d people in %s", len(rows), len(jobs), repo_name)
+    taken = [s for shas in people for s in _prefix(shas, known, per_person) if s in known]
+    return (
+        pl.DataFrame({"sha": taken}, schema={"sha": pl.String})
+        .join(cached, on="sha", how="inner", maintain_order="left")
+        .select(pl.lit(repo_name).alias("repo"), *DMM_CACHE_SCHEMA)
+    )
+
+
+def _prefix(shas: list[str], status: dict[str, str], wanted: int) -> list[str]:
+    """The shortest prefix of ``shas`` holding ``wanted`` commits with a value (status ok); an
+    unmeasured commit counts as none, so the prefix reaches every commit still to measure."""
+    out, valued = [], 0
+    for sha in shas:
+        if valued >= wanted:
             break
-        taken = pl.concat([taken, more.select(taken.columns)])
-    return out.select(pl.lit(repo_name).alias("repo"), *DMM_CACHE_SCHEMA)
+        out.append(sha)
+        valued += status.get(sha) == "ok"
+    return out
+
+
+def _measure_people(repo_path: str, jobs: list[tuple[list[str], dict[str, str], int]]) -> list[tuple]:
+    """Worker: for each (shas, known statuses, wanted), measure the unknown commits of the
+    shortest prefix of ``shas`` holding ``wanted`` values (see :func:`_prefix`)."""
+    measurer = _Measurer(repo_path)
+    rows: list[tuple] = []
+    try:
+        for shas, known, wanted in jobs:
+            valued = 0
+            for sha in shas:
+                if valued >= wanted:
+                    break
+                status = known.get(sha)
+                if status is None:
+                    row = measurer.measure(sha)
+                    if row is None:  # the repository is unreadable: cache no errors, stop
+                        return [r for r in rows if r[4] != "error"]
+                    rows.append(row)
+                    status = row[4]
+                valued += status == "ok"
+    finally:
+        measurer.close()
+    return rows
+
+
+def _run_jobs(repo_path: str, jobs: list, workers: int) -> list[tuple]:
+    """Run :func:`_measure_people` over ``jobs``: in this process, or in ``workers`` spawned
+    processes taking small batches of people, the largest first, so they finish together."""
+    todo = sum(sum(1 for s in shas if s not in known) for shas, known, _ in jobs)
+    if workers <= 1 or todo < 2 * workers:
+        return _measure_people(repo_path, jobs)
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    ordered = sorted(jobs, key=lambda job: -len(job[0]))
+    size = max(1, len(ordered) // (workers * 8))
+    batches = [ordered[i:i + size] for i in range(0, len(ordered), size)]
+    # spawn: never fork a process that holds threads (Dagster, pytest, GitPython pipes)
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        return [row for part in pool.map(_measure_people, [repo_path] * len(batches), batches) for row in part]
 
 
 def _measure_commit(commit) -> tuple[float | None, float | None, float | None]:
@@ -240,6 +294,43 @@ def _open_git(repo_path: str | os.PathLike):
 MAX_FAILURES_IN_A_ROW = 5
 
 
+class _Measurer:
+    """Measures commits one at a time on one repository handle. A failing commit is recorded
+    with status ``error`` (one bad commit must not stop the others); after
+    :data:`MAX_FAILURES_IN_A_ROW` failures in a row the repository itself is unreadable and
+    :meth:`measure` returns None from then on."""
+
+    def __init__(self, repo_path: str | os.PathLike):
+        self.repo_path = repo_path
+        self.git = _open_git(repo_path)
+        self.failures_in_a_row = 0
+        self.gave_up = False
+
+    def measure(self, sha: str) -> tuple | None:
+        if self.gave_up:
+            return None
+        try:
+            size, complexity, interfacing = _measure_commit(self.git.get_commit(sha))
+        except Exception as exc:
+            log.warning("DMM of %s in %s failed: %s", sha, self.repo_path, exc)
+            self.failures_in_a_row += 1
+            # A failure can leave GitPython's cat-file process dead: reopen.
+            self.git.clear()
+            if self.failures_in_a_row >= MAX_FAILURES_IN_A_ROW:
+                log.warning("DMM: %d failures in a row in %s; stopping for this run",
+                            self.failures_in_a_row, self.repo_path)
+                self.gave_up = True
+                return None
+            self.git = _open_git(self.repo_path)
+            return (sha, None, None, None, "error")
+        self.failures_in_a_row = 0
+        status = "no_value" if size is None and complexity is None and interfacing is None else "ok"
+        return (sha, size, complexity, interfacing, status)
+
+    def close(self) -> None:
+        self.git.clear()
+
+
 def compute_dmm(
     repo_path: str | os.PathLike,
     shas: Iterable[str],
@@ -275,31 +366,17 @@ def compute_dmm(
         write_cache(cache_path, cached)
         todo = []
     if todo:
-        git = _open_git(repo_path)
+        measurer = _Measurer(repo_path)
         rows = []
-        failures_in_a_row = 0
         try:
             for sha in todo:
-                try:
-                    size, complexity, interfacing = _measure_commit(git.get_commit(sha))
-                    status = "no_value" if size is None and complexity is None and interfacing is None else "ok"
-                    failures_in_a_row = 0
-                except Exception as exc:  # one bad commit must not stop the others
-                    log.warning("DMM of %s in %s failed: %s", sha, repo_path, exc)
-                    size = complexity = interfacing = None
-                    status = "error"
-                    failures_in_a_row += 1
-                    # A failure can leave GitPython's cat-file process dead: reopen, and give up
-                    # for this run when the repository itself is unreadable (nothing cached then).
-                    git.clear()
-                    if failures_in_a_row >= MAX_FAILURES_IN_A_ROW:
-                        log.warning("DMM: %d failures in a row in %s; stopping for this run", failures_in_a_row, repo_path)
-                        rows = [r for r in rows if r[4] != "error"]
-                        break
-                    git = _open_git(repo_path)
-                rows.append((sha, size, complexity, interfacing, status))
+                row = measurer.measure(sha)
+                if row is None:  # the repository is unreadable: cache no errors, stop
+                    rows = [r for r in rows if r[4] != "error"]
+                    break
+                rows.append(row)
         finally:
-            git.clear()
+            measurer.close()
         new = pl.DataFrame(rows, schema=DMM_CACHE_SCHEMA, orient="row")
         cached = pl.concat([cached, new]).unique("sha", keep="last", maintain_order=True)
         write_cache(cache_path, cached)

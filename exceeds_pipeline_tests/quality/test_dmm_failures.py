@@ -86,10 +86,15 @@ def test_sample_goes_down_the_sha_order_until_enough_commits_have_a_value(tmp_pa
             values += ok[sha] == "ok"
         return out
 
-    for per_person, max_tried in ((2, 8), (3, 8), (4, 5), (5, 8)):
+    for per_person, max_tried, workers in ((2, 8, 1), (3, 8, 2), (4, 5, 1), (5, 8, 2)):
         got = dmm_for_repository("acme/app", git_dir(repo), t["commits"], t["file_changes"],
                                  tmp_path / f"c{per_person}{max_tried}", per_person=per_person,
-                                 max_tried=max_tried, workers=1)
+                                 max_tried=max_tried, workers=workers)
         assert sorted(got["sha"]) == sorted(expected(per_person, max_tried)), (per_person, max_tried)
+        assert dict(zip(got["sha"], got["status"])) == {s: ok[s] for s in got["sha"]}
+    # A warm cache measures nothing more and gives the same sample.
+    again = dmm_for_repository("acme/app", git_dir(repo), t["commits"], t["file_changes"], tmp_path / "c58",
+                               per_person=5, max_tried=8, workers=1)
+    assert again.equals(got)
     # 4 values exist: asking for 2 never measures all 8, asking for 5 tries them all.
     assert len(expected(2, 8)) < 8 and len(expected(5, 8)) == 8
