@@ -75,22 +75,7 @@ def step_windows() -> dict[str, tuple[float, float]]:
 
 def step_seconds() -> dict[str, float]:
     """Seconds of each step of the runs in this DAGSTER_HOME (start to success/failure)."""
-    from dagster import DagsterEventType, DagsterInstance
-
-    out: dict[str, float] = {}
-    with DagsterInstance.get() as instance:
-        for run in instance.get_runs():
-            starts: dict[str, float] = {}
-            for record in instance.get_records_for_run(
-                run.run_id, of_type={DagsterEventType.STEP_START, DagsterEventType.STEP_SUCCESS,
-                                     DagsterEventType.STEP_FAILURE}).records:
-                entry = record.event_log_entry
-                key = entry.dagster_event.step_key
-                if entry.dagster_event.event_type == DagsterEventType.STEP_START:
-                    starts[key] = entry.timestamp
-                elif key in starts:
-                    out[key] = out.get(key, 0.0) + entry.timestamp - starts[key]
-    return out
+    return {key: end - start for key, (start, end) in step_windows().items()}
 
 
 def main() -> int:
