@@ -221,7 +221,7 @@ def derive(commits: pl.DataFrame, file_changes: pl.DataFrame) -> tuple[pl.DataFr
     people, identity_map = resolve_people(commits.lazy())
     files = classify_exclusions(with_language(file_changes))
     links = commit_links(commits)
-    table = categorize_commits(attach_people(commits, identity_map, people), files)
+    table = categorize_commits(attach_people(commits, identity_map, people), files, links)
     table, work_items = assign_work_items(table, links, files)
     return table, work_items, links
 

@@ -36,7 +36,7 @@ def derive(commits, file_changes):
     people, identity_map = resolve_people(commits.lazy())
     files = classify_exclusions(with_language(file_changes))
     links = commit_links(commits)
-    table = categorize_commits(with_ai_tool(attach_people(commits, identity_map, people)), files)
+    table = categorize_commits(with_ai_tool(attach_people(commits, identity_map, people)), files, links)
     table, work_items = assign_work_items(table, links, files)
     table = finalize_commits(table)
     skills_per_commit(table, files, load_skill_rules())

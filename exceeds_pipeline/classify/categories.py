@@ -111,7 +111,9 @@ _VERBISH = (
 CONVENTIONAL_TYPES: dict[str, str] = _RULES["conventional_types"]
 
 REVERT_RE = (
-    r"(?i)^\s*(?:\[[^\]\n]*\]\s*)*revert(?:\s*\"|\s*'|\s*:|\s+commit\b|\s+[0-9a-f]{7,40}\b)"
+    r"(?i)^\s*(?:\[[^\]\n]*\]\s*)*(?:revert|back[\s-]?out)"
+    r"(?:\s*\"|\s*'|\s*:|\s+commit\b|\s+[0-9a-f]{7,40}\b|\s+D\d+\b|\s+(?:pr\s*|pull request\s*)?#\d+"
+    r"|\s+(?:the\s+|all\s+)?(?:changes?|commits?|patch(?:es)?|changesets?)\b)"
     r"|this reverts commit [0-9a-f]{7,40}"
 )
 # A repository's own labels in a bracket tag: `[fix]`, `[Bug]`, `[feature]`, `[docs]`.
@@ -423,15 +425,25 @@ _PATH_COUNTS = ("_n", "_n_test", "_n_docs", "_n_build", "_n_new_src", "_n_new_te
 CHANGELOG_PATH = r"(?i)(?:^|/)(?:CHANGELOG|CHANGES|NEWS|HISTORY|RELEASE[-_]?NOTES)(?:\.[a-z]+)?$|(?:^|/)\.(?:changes?|changesets?)/"
 
 
-def categorize_commits(commits: pl.DataFrame, file_changes: pl.DataFrame | None = None) -> pl.DataFrame:
+def categorize_commits(
+    commits: pl.DataFrame, file_changes: pl.DataFrame | None = None, commit_links: pl.DataFrame | None = None
+) -> pl.DataFrame:
     """Return `commits` with a `category` column (one of COMMIT_CATEGORIES), rows in order.
 
     `commits` needs `subject` and/or `message`; `repo`, `sha` (to join file changes),
     `is_merge`, `lines_added` and `lines_deleted` are used when present. `file_changes`
-    (RAW_FILE_CHANGES_SCHEMA: repo, sha, path, status) may be empty or None.
+    (RAW_FILE_CHANGES_SCHEMA: repo, sha, path, status) may be empty or None. A commit that
+    `commit_links` (`classify.links.commit_links`) finds reverting another is a revert whatever
+    its wording (`Revert D123: ...`, `Revert #12`, `revert map/zip changes` naming an earlier
+    subject): the links are the one place that reads revert wordings.
     """
     cols = [c for c in commits.columns if c != "category"]
     out = _classify(commits, file_changes)
+    if commit_links is not None and commit_links.height and {"repo", "sha"} <= set(cols):
+        reverting = commit_links.filter(pl.col("link_type") == "reverts").select("repo", "sha").unique()
+        out = out.with_columns(
+            pl.when(pl.struct("repo", "sha").is_in(reverting.to_struct().implode()))
+            .then(pl.lit("revert")).otherwise(pl.col("category")).alias("category"))
     return out.select(*cols, "category")
 
 

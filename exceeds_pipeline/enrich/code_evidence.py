@@ -273,7 +273,7 @@ def code_evidence(
     """
     wanted = list(dict.fromkeys(shas))
     workers = max(1, min(workers or os.cpu_count() or 1, len(wanted) // MIN_CHUNK))
-    size = -(-len(wanted) // workers)  # contiguous runs of the history: git reads them fastest
+    size = max(1, -(-len(wanted) // workers))  # contiguous runs of the history: git reads them fastest
     chunks = [wanted[i:i + size] for i in range(0, len(wanted), size)]
     rows: dict[str, tuple[list[str], list[str]]] = {}
     if workers == 1:

@@ -232,7 +232,7 @@ def log_commits_parallel(
     workers = workers or max(1, min(os.cpu_count() or 1, len(shas) // MIN_CHUNK))
     if workers <= 1:
         return log_commits(git_dir, repo, shas, mailmap_rev)
-    size = -(-len(shas) // workers)
+    size = max(1, -(-len(shas) // workers))
     chunks = [list(shas[i:i + size]) for i in range(0, len(shas), size)]
     with ThreadPoolExecutor(max_workers=workers) as pool:
         results = list(pool.map(lambda c: log_commits(git_dir, repo, c, mailmap_rev), chunks))

@@ -28,8 +28,8 @@ def _at(day: int, hour: int) -> str:
 
 def _run(repo: GitScript):
     commits, files = read_repo(repo)
-    commits = categorize_commits(commits, files)
     links = commit_links(commits)
+    commits = categorize_commits(commits, files, links)  # as the pipeline does
     out, items = assign_work_items(commits, links, files)
     assert out.height == commits.height
     assert out["sha"].to_list() == commits["sha"].to_list()
@@ -197,6 +197,10 @@ def test_phabricator_and_free_form_revert_reland_chains(tmp_path):
     assert _item(items, wid[guards])["reverted_by"] == [bare]
     assert _item(items, wid[cache])["reverted_by"] == [foreign]
     assert wid[zipped] == wid[rezip]  # one author's revert and reland of the same changes
+    # Every revert the links find is a revert, however it is worded; a reland is not.
+    category = dict(out.select("sha", "category").rows())
+    assert [category[s] for s in (phab, bare, foreign)] == ["revert"] * 3
+    assert category[again] != "revert" and category[rezip] != "revert"
 
 
 def test_numbered_series_of_one_author_is_one_item(tmp_path):
@@ -395,3 +399,24 @@ def test_item_category_from_pr_title_and_branch_name(tmp_path):
     assert _item(items, wid[vague])["title"] == "Fix crash when the session cookie domain is empty"
     assert _item(items, wid[tidy])["category"] == "feature"
     assert _item(items, wid[hot])["category"] == "bug"
+
+
+def test_every_revert_wording_is_a_revert_and_look_alikes_are_not(tmp_path):
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"core.py": "0\n"})
+    loader = repo.commit("Load plugins lazily (#12)", author=ADA, date=_at(1, 9), files={"load.py": "lazy = 1\n"})
+    reverts = [
+        repo.commit("Revert #12", author=BOB, date=_at(2, 9), files={"load.py": ""}),
+        repo.commit("Backout D4242: speed up the loader", author=BOB, date=_at(2, 10), files={"core.py": "1\n"}),
+        repo.commit('Back out "Cache the loader"', author=BOB, date=_at(2, 11), files={"core.py": "2\n"}),
+        repo.commit("Revert changes to the plugin loader", author=BOB, date=_at(2, 12), files={"core.py": "3\n"}),
+    ]
+    look_alikes = [
+        repo.commit("Add a revert button to the settings page", author=ADA, date=_at(3, 9), files={"ui.py": "b = 1\n"}),
+        repo.commit("Fix the backout script when the tree is dirty", author=ADA, date=_at(3, 10), files={"tools.py": "x = 1\n"}),
+    ]
+    out, _ = _run(repo)
+    category = dict(out.select("sha", "category").rows())
+    assert [category[s] for s in reverts] == ["revert"] * 4
+    assert all(category[s] != "revert" for s in look_alikes)
+    assert category[loader] != "revert"

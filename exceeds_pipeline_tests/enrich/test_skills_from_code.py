@@ -165,3 +165,9 @@ def test_evidence_sample_is_per_author_and_a_function_of_the_history_alone():
     assert sorted(sample) == [shas[i] for i in (1, 2, 3, 4, 5, 6)]
     assert sorted(evidence_sample(frame.reverse(), per_author=3)) == sorted(sample)
     assert sample == [shas[i] for i in (6, 5, 4, 3, 2, 1)]  # in the history's order, git's fastest
+
+
+def test_code_evidence_of_no_commits_is_empty(repo):
+    r, _, _ = repo
+    ev = code_evidence(git_dir(r), "acme/app", [])
+    assert ev.height == 0 and ev.columns == ["repo", "sha", "imports", "code_terms"]

@@ -39,7 +39,7 @@ def tables(*repos: tuple[GitScript, str]) -> dict[str, pl.DataFrame]:
     people, idmap = resolve_people(raw)
     links = commit_links(raw)
     commits = attach_people(raw, idmap, people, None, None)
-    commits = categorize_commits(with_ai_tool(commits), files)
+    commits = categorize_commits(with_ai_tool(commits), files, links)
     commits, work_items = assign_work_items(commits, links, files)
     return {"commits": finalize_commits(commits), "work_items": work_items, "file_changes": files,
             "commit_links": links, "people": people}
