@@ -1,1 +1,1 @@
-"""Small helpers shared by the domain modules: one of each (union-find, globs, slugs)."""
+"""Small helpers shared by the domain modules: one of each (union-find, globs, contiguous chunks)."""

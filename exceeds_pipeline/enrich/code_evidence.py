@@ -36,6 +36,7 @@ from typing import Iterable, Sequence
 
 import polars as pl
 
+from exceeds_pipeline.common.chunks import contiguous_chunks
 from exceeds_pipeline.ingest.gitcmd import GitError, stream_git
 
 __all__ = ["CODE_EVIDENCE_SCHEMA", "MAX_BYTES", "MAX_TERMS", "code_evidence", "evidence_from_patch", "update_code_evidence"]
@@ -273,8 +274,7 @@ def code_evidence(
     """
     wanted = list(dict.fromkeys(shas))
     workers = max(1, min(workers or os.cpu_count() or 1, len(wanted) // MIN_CHUNK))
-    size = max(1, -(-len(wanted) // workers))  # contiguous runs of the history: git reads them fastest
-    chunks = [wanted[i:i + size] for i in range(0, len(wanted), size)]
+    chunks = contiguous_chunks(wanted, workers)  # runs of the history: git reads them fastest
     rows: dict[str, tuple[list[str], list[str]]] = {}
     if workers == 1:
         _read_all(Path(git_dir), repo, wanted, max_bytes, rows)

@@ -33,7 +33,7 @@ def redact(text: str) -> str:
 
 
 # What every git we run sees, whatever else its environment holds.
-_FIXED_ENV = {
+FIXED_ENV = {
     "GIT_ALLOW_PROTOCOL": ALLOWED_PROTOCOLS,
     "GIT_TERMINAL_PROMPT": "0",  # never hang waiting for a password
     "GIT_ASKPASS": "true",
@@ -59,7 +59,7 @@ ISOLATED_CONFIG = {
 def git_env() -> dict[str, str]:
     """The environment for reading the user's repositories: theirs, made safe."""
     env = dict(os.environ)
-    env.update(_FIXED_ENV)
+    env.update(FIXED_ENV)
     env.pop("GIT_DIR", None)
     env.pop("GIT_WORK_TREE", None)
     return env
@@ -74,7 +74,7 @@ def isolated_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     builder and the tests' scripted repositories; ``extra`` is added last (e.g. GIT_AUTHOR_*).
     """
     env = {k: v for k, v in os.environ.items() if not k.startswith("GIT_")}
-    env.update(_FIXED_ENV)
+    env.update(FIXED_ENV)
     env.update(
         GIT_CONFIG_GLOBAL=os.devnull,
         GIT_CONFIG_NOSYSTEM="1",

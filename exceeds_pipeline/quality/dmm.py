@@ -43,10 +43,10 @@ import logging
 import os
 from collections.abc import Iterable
 from functools import lru_cache
-from pathlib import Path
 
 import polars as pl
 
+from exceeds_pipeline.common.chunks import contiguous_chunks
 from exceeds_pipeline.quality.cache import read_cache, write_cache
 
 log = logging.getLogger(__name__)
@@ -137,15 +137,6 @@ def dmm_sample(
     )
 
 
-def _measure_many(repo_path: str, shas: list[str]) -> list[tuple]:
-    """Worker: measure ``shas`` in one process (its own repository handle)."""
-    import tempfile
-
-    with tempfile.TemporaryDirectory() as tmp:
-        out = compute_dmm(repo_path, shas, Path(tmp) / "part.parquet", workers=1)
-    return out.rows()
-
-
 def dmm_for_repository(
     repo_name: str,
     git_dir: str | os.PathLike,
@@ -207,26 +198,28 @@ def _prefix(shas: list[str], status: dict[str, str], wanted: int) -> list[str]:
 
 def _measure_people(repo_path: str, jobs: list[tuple[list[str], dict[str, str], int]]) -> list[tuple]:
     """Worker: for each (shas, known statuses, wanted), measure the unknown commits of the
-    shortest prefix of ``shas`` holding ``wanted`` values (see :func:`_prefix`)."""
+    shortest prefix of ``shas`` holding ``wanted`` values (:func:`_prefix`, the one rule), one
+    at a time: each result may end the prefix."""
     measurer = _Measurer(repo_path)
     rows: list[tuple] = []
     try:
         for shas, known, wanted in jobs:
-            valued = 0
-            for sha in shas:
-                if valued >= wanted:
-                    break
-                status = known.get(sha)
-                if status is None:
-                    row = measurer.measure(sha)
-                    if row is None:  # the repository is unreadable: cache no errors, stop
-                        return [r for r in rows if r[4] != "error"]
-                    rows.append(row)
-                    status = row[4]
-                valued += status == "ok"
+            status = dict(known)
+            while (sha := next((s for s in _prefix(shas, status, wanted) if s not in status), None)) is not None:
+                row = measurer.measure(sha)
+                if row is None:  # the repository is unreadable: cache no errors, stop
+                    return [r for r in rows if r[4] != "error"]
+                rows.append(row)
+                status[sha] = row[4]
     finally:
         measurer.close()
     return rows
+
+
+def _measure_all(repo_path: str, shas: list[str]) -> list[tuple]:
+    """Worker: measure every one of ``shas`` on one repository handle; when the repository
+    turns out unreadable, stop and keep no error rows (a later run retries)."""
+    return _measure_people(repo_path, [(shas, {}, len(shas) + 1)])
 
 
 def _run_jobs(repo_path: str, jobs: list, workers: int) -> list[tuple]:
@@ -238,9 +231,7 @@ def _run_jobs(repo_path: str, jobs: list, workers: int) -> list[tuple]:
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
 
-    ordered = sorted(jobs, key=lambda job: -len(job[0]))
-    size = max(1, len(ordered) // (workers * 8))
-    batches = [ordered[i:i + size] for i in range(0, len(ordered), size)]
+    batches = contiguous_chunks(sorted(jobs, key=lambda job: -len(job[0])), workers * 8)
     # spawn: never fork a process that holds threads (Dagster, pytest, GitPython pipes)
     with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
         return [row for part in pool.map(_measure_people, [repo_path] * len(batches), batches) for row in part]
@@ -274,17 +265,12 @@ def _open_git(repo_path: str | os.PathLike):
     from git import Repo
     from pydriller import Git
 
-    from exceeds_pipeline.ingest.gitcmd import git_env
+    from exceeds_pipeline.ingest.gitcmd import FIXED_ENV
 
     class _ReadOnlyGit(Git):
         def _open_repository(self):
             self._repo = Repo(str(self.path))
-            env = git_env()
-            self._repo.git.update_environment(
-                GIT_DIR=os.path.abspath(self._repo.git_dir),
-                **{k: env[k] for k in ("GIT_ALLOW_PROTOCOL", "GIT_TERMINAL_PROMPT", "GIT_ASKPASS",
-                                       "SSH_ASKPASS", "GIT_OPTIONAL_LOCKS")},
-            )
+            self._repo.git.update_environment(GIT_DIR=os.path.abspath(self._repo.git_dir), **FIXED_ENV)
             if self._conf.get("main_branch") is None:
                 self._discover_main_branch(self._repo)
 
@@ -353,30 +339,18 @@ def compute_dmm(
     if max_new is not None:
         todo = todo[: max(0, max_new)]
     workers = workers or os.cpu_count() or 1
-    if todo and workers > 1 and len(todo) >= 2 * workers:
-        import multiprocessing
-        from concurrent.futures import ProcessPoolExecutor
-
-        chunks = [todo[i::workers] for i in range(workers)]
-        # spawn: never fork a process that holds threads (Dagster, pytest, GitPython pipes)
-        with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-            parts = list(pool.map(_measure_many, [os.fspath(repo_path)] * workers, chunks))
-        new = pl.DataFrame([r for part in parts for r in part], schema=DMM_CACHE_SCHEMA, orient="row")
-        cached = pl.concat([cached, new]).unique("sha", keep="last", maintain_order=True)
-        write_cache(cache_path, cached)
-        todo = []
     if todo:
-        measurer = _Measurer(repo_path)
-        rows = []
-        try:
-            for sha in todo:
-                row = measurer.measure(sha)
-                if row is None:  # the repository is unreadable: cache no errors, stop
-                    rows = [r for r in rows if r[4] != "error"]
-                    break
-                rows.append(row)
-        finally:
-            measurer.close()
+        if workers > 1 and len(todo) >= 2 * workers:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            chunks = contiguous_chunks(todo, workers)
+            # spawn: never fork a process that holds threads (Dagster, pytest, GitPython pipes)
+            with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+                rows = [r for part in pool.map(_measure_all, [os.fspath(repo_path)] * len(chunks), chunks)
+                        for r in part]
+        else:
+            rows = _measure_all(os.fspath(repo_path), todo)
         new = pl.DataFrame(rows, schema=DMM_CACHE_SCHEMA, orient="row")
         cached = pl.concat([cached, new]).unique("sha", keep="last", maintain_order=True)
         write_cache(cache_path, cached)
