@@ -20,6 +20,7 @@ from __future__ import annotations
 import calendar
 import hashlib
 import re
+from functools import lru_cache
 
 from exceeds_pipeline.themes.text import clean_title
 
@@ -60,6 +61,7 @@ def month_name(month: str) -> str:
     return f"{calendar.month_name[int(mon)]} {year}"
 
 
+@lru_cache(maxsize=1 << 16)  # a title is rendered in several sentences of several months
 def title_text(title: str | None) -> str:
     """A work item title for prose: wrappers, tags, PR numbers and quotes removed, one line,
     at most TITLE_CHARS characters."""
@@ -90,11 +92,13 @@ def _fix_text(title: str | None) -> str:
 def _pick(key: str, options: list, used: set[str] | None, render) -> str:
     """The first rendering of the options, starting at a stable hash of ``key``, not in ``used``."""
     start = int(hashlib.sha1(key.encode()).hexdigest()[:8], 16) % len(options)
-    candidates = [render(options[(start + i) % len(options)]) for i in range(len(options))]
-    for text in candidates:
+    first = None
+    for i in range(len(options)):  # rendered one at a time: the first unused one ends the search
+        text = render(options[(start + i) % len(options)])
         if used is None or text not in used:
             return text
-    return candidates[0]
+        first = text if first is None else first
+    return first
 
 
 def _ids(items: list[dict]) -> list[str]:

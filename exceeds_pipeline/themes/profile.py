@@ -21,11 +21,21 @@ PROFILE_THEMES = 8
 MONTH_THEMES = 5
 
 
-def _theme_dicts(frame: pl.DataFrame, limit: int) -> list[dict]:
-    return [
-        {"name": r["theme"], "weight": float(r["weight"]), "source": r["source"], "work_item_ids": list(r["work_item_ids"])}
-        for r in frame.head(limit).iter_rows(named=True)
-    ]
+def _themes_by_scope(themes: pl.DataFrame, limit: int) -> dict[tuple[str, str, str], list[dict]]:
+    """(person_id, scope, scope_key) -> the scope's top ``limit`` themes as profile dicts,
+    heaviest first, in one pass over the rows (tens of thousands of scopes on a large history:
+    a frame per scope would cost seconds)."""
+    keys = ["person_id", "scope", "scope_key"]
+    top = (
+        themes.sort([*keys, "weight", "theme"], descending=[False, False, False, True, False])
+        .filter(pl.int_range(pl.len()).over(keys) < limit)
+    )
+    out: dict[tuple[str, str, str], list[dict]] = {}
+    for r in top.iter_rows(named=True):
+        out.setdefault((r["person_id"], r["scope"], r["scope_key"]), []).append(
+            {"name": r["theme"], "weight": float(r["weight"]), "source": r["source"],
+             "work_item_ids": list(r["work_item_ids"])})
+    return out
 
 
 def attach_story(
@@ -44,11 +54,7 @@ def attach_story(
         themes = person_themes(commits, work_items, file_changes)
     if "source" not in themes.columns:
         themes = themes.with_columns(pl.lit(None, pl.String).alias("source"))
-    by_scope = {
-        key: group for key, group in themes.sort(["person_id", "scope", "scope_key", "weight", "theme"],
-                                                 descending=[False, False, False, True, False])
-        .group_by("person_id", "scope", "scope_key", maintain_order=True)
-    } if themes.height else {}
+    by_scope = _themes_by_scope(themes, max(PROFILE_THEMES, MONTH_THEMES))
     mirrors = {(pid, repo): src for pid, repo, src in
                mirror_sources(commits, per_person=True).select("person_id", "repo", "mirror_of").iter_rows()} \
         if commits.height else {}
@@ -56,14 +62,13 @@ def attach_story(
     skill_rows = {k[0]: g for k, g in skills.group_by("person_id")} if skills is not None and skills.height else {}
     for profile in profiles:
         pid = profile["id"]
-        empty = pl.DataFrame(schema=themes.schema)
-        profile["themes"] = _theme_dicts(by_scope.get((pid, "all", "all"), empty), PROFILE_THEMES)
+        profile["themes"] = by_scope.get((pid, "all", "all"), [])[:PROFILE_THEMES]
         for entry in profile["work_history"]:
-            entry["themes"] = _theme_dicts(by_scope.get((pid, "month", entry["month"]), empty), MONTH_THEMES)
+            entry["themes"] = by_scope.get((pid, "month", entry["month"]), [])[:MONTH_THEMES]
         for repo in profile["repositories"]:
             if (pid, repo["name"]) in mirrors:
                 repo["mirror_of"] = mirrors[(pid, repo["name"])]
-            repo["themes"] = [t["name"] for t in _theme_dicts(by_scope.get((pid, "repo", repo["name"]), empty), MONTH_THEMES)]
+            repo["themes"] = [t["name"] for t in by_scope.get((pid, "repo", repo["name"]), [])[:MONTH_THEMES]]
         rows = skill_rows.get(pid)
         if rows is not None:
             profile["skills"]["technical"] = [

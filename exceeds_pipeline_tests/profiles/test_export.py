@@ -84,3 +84,14 @@ def test_undecodable_text_does_not_abort_the_export(tmp_path, base_profile):
     p["name"] = "Ad\udce9"  # a byte that was not UTF-8, kept as a surrogate
     write_exports([p], tmp_path)
     assert json.loads((tmp_path / "profiles" / "ada.json").read_text("utf-8"))["name"] == "Ad?"
+
+
+def test_files_are_laid_out_as_json_dumps_indent_2(tmp_path, base_profile):
+    # written by orjson for speed; a reader (or a diff between runs) sees the standard layout
+    p = with_id(base_profile, "zoë")
+    p["quality"]["correctness"]["value"] = 0.8333333333333334
+    write_exports([p], tmp_path)
+    (entry,) = json.loads((tmp_path / "index.json").read_text("utf-8"))["profiles"]
+    text = (tmp_path / entry["file"]).read_text("utf-8")
+    assert text == json.dumps(p, ensure_ascii=False, indent=2) + "\n"
+    assert "zoë" in text and "0.8333333333333334" in text
