@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 
 import polars as pl
 
@@ -137,6 +138,7 @@ def area_name(path: str, repo: str = "") -> str | None:
     return _display(_docs_suffix(dirs, name)) if len(name) >= 2 else None
 
 
+@lru_cache(maxsize=1 << 18)  # called per word of every title of the repository
 def theme_key(name: str) -> str:
     """Normalised theme name: lower case, letters and digits only, a plural 's' dropped."""
     words = re.findall(r"[a-z0-9]+", name.lower())
@@ -212,15 +214,14 @@ def _item_counts(own: pl.DataFrame) -> pl.DataFrame:
 
 
 def _tag_themes(own: pl.DataFrame) -> pl.DataFrame:
-    rows = own.select("person_id", "repo", "month", "item",
-                      pl.col("subject").map_elements(lambda s: list(clean_title(s).tags),
-                                                     return_dtype=pl.List(pl.String)).alias("tag"))
+    # a title's tags, worked out once per distinct subject or title (each is many commits' text)
+    texts = pl.concat([own.select(pl.col("subject").alias("_text")), own.select(pl.col("title").alias("_text"))]) \
+        .unique().drop_nulls()
+    tags = texts.with_columns(pl.Series("tag", [list(clean_title(t).tags) for t in texts["_text"]],
+                                        dtype=pl.List(pl.String)))
     rows = pl.concat([
-        rows,
-        own.select("person_id", "repo", "month", "item",
-                   pl.col("title").map_elements(lambda s: list(clean_title(s).tags),
-                                                return_dtype=pl.List(pl.String)).alias("tag")),
-    ]).explode("tag").drop_nulls("tag").unique()
+        own.select("person_id", "repo", "month", "item", pl.col(column).alias("_text")) for column in ("subject", "title")
+    ]).join(tags, on="_text").drop("_text").explode("tag").drop_nulls("tag").unique()
     if rows.height == 0:
         return pl.DataFrame(schema=THEMES_SCHEMA)
     return (

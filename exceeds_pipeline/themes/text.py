@@ -60,7 +60,7 @@ class CleanTitle:
     wrapper: str | None  # "revert" / "reapply" / "reland" when the title wraps another
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=1 << 18)  # themes, work items and narratives of one run ask for the same texts
 def clean_title(raw: str | None) -> CleanTitle:
     """Strip `Revert "…"`/`Reapply "…"` wrappers, quotes, PR numbers, tags and prefixes."""
     text = re.sub(r"\s+", " ", raw or "").strip()
