@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import io
 import os
 import re
 import subprocess
 from pathlib import Path
-from typing import Mapping, Sequence
+from typing import Iterator, Mapping, Sequence
 
 # Transports git may use for anything we run (git enforces it for clones, fetches and
 # submodules alike): no ext::, fd::, http:// or others.
@@ -176,3 +177,101 @@ def stream_git(
 
     threading.Thread(target=feed, daemon=True).start()
     return proc
+
+
+def stream_git_chunks(
+    git_dir: Path | None,
+    args: Sequence[str],
+    chunks: Sequence[Sequence[str]],
+    repo: str,
+    *,
+    config: Mapping[str, str] | None = None,
+    parallel: int = 2,
+    block: int = 1 << 20,
+) -> Iterator[bytes]:
+    """The output lines of ``git <args>`` (a ``--stdin`` command) run once per chunk of stdin
+    lines, chunk after chunk, as if one process had read them all.
+
+    Up to ``parallel`` git processes run at once, each drained into memory by a thread, so git
+    computes the next chunks while the caller consumes the current one: a consumer that must
+    read the history in order (line survival) gets git's work on several cores. Memory holds
+    at most the output of the ``parallel`` chunks in flight beyond what the caller has read.
+    A chunk whose git fails raises :class:`GitError` after its last complete output, so the
+    caller knows how far it got; nothing is left running whatever the caller does.
+    """
+    import threading
+    from collections import deque
+
+    class _Chunk:
+        def __init__(self, lines: Sequence[str]):
+            self.proc = stream_git(git_dir, args, lines, config=config, bufsize=0)
+            self.blocks: deque[bytes] = deque()
+            self.err = b""
+            self.done = False
+            self.ready = threading.Condition()
+            self.err_reader = threading.Thread(target=self._drain_err, daemon=True)
+            self.err_reader.start()
+            threading.Thread(target=self._read, daemon=True).start()
+
+        def _drain_err(self) -> None:
+            self.err = self.proc.stderr.read()
+
+        def _read(self) -> None:
+            try:
+                while data := self.proc.stdout.read(block):
+                    with self.ready:
+                        self.blocks.append(data)
+                        self.ready.notify()
+            except (OSError, ValueError):
+                pass  # closed by close(): the caller stopped early
+            finally:
+                with self.ready:
+                    self.done = True
+                    self.ready.notify()
+
+        def pieces(self) -> Iterator[bytes]:
+            while True:
+                with self.ready:
+                    while not self.blocks and not self.done:
+                        self.ready.wait()
+                    if not self.blocks:
+                        return
+                    data = self.blocks.popleft()
+                yield data
+
+        def close(self) -> None:
+            if self.proc.poll() is None:
+                self.proc.kill()
+            self.proc.wait()
+            self.err_reader.join(timeout=5)
+            for pipe in (self.proc.stdout, self.proc.stderr):
+                try:
+                    pipe.close()
+                except (OSError, ValueError):
+                    pass
+
+    todo = deque(chunks)
+    running: deque[_Chunk] = deque()
+    try:
+        while todo or running:
+            while todo and len(running) < max(1, parallel):
+                running.append(_Chunk(todo.popleft()))
+            current = running[0]
+            rest = b""
+            for data in current.pieces():
+                cut = data.rfind(b"\n") + 1  # whole lines now, the tail with the next block
+                if cut:
+                    yield from io.BytesIO(rest + data[:cut])  # split on b"\n" only, ends kept
+                    rest = data[cut:]
+                else:
+                    rest += data
+            if rest:
+                yield rest
+            code = current.proc.wait()
+            running.popleft()
+            current.close()
+            if code != 0:
+                raise GitError(repo, f"git {args[0]} failed ({code}): {current.err.decode('utf-8', 'replace')}")
+    finally:
+        for chunk in running:
+            chunk.close()

@@ -53,7 +53,6 @@ import json
 import logging
 import os
 import re
-import threading
 
 from pathlib import Path
 
@@ -61,7 +60,8 @@ import polars as pl
 
 from exceeds_pipeline.ingest.repository import storage_slug
 
-from exceeds_pipeline.ingest.gitcmd import GitError, git_text, resolve_git_dir, stream_git
+from exceeds_pipeline.common.chunks import contiguous_chunks
+from exceeds_pipeline.ingest.gitcmd import GitError, git_text, resolve_git_dir, stream_git_chunks
 
 log = logging.getLogger(__name__)
 
@@ -190,22 +190,20 @@ def _graph(git_dir: Path, repo: str, tip: str) -> pl.DataFrame:
     return pl.DataFrame({"sha": shas, "parents": parents}, schema={"sha": pl.String, "parents": pl.List(pl.String)})
 
 
+STREAM_CHUNK = 10_000  # commits per git process at most (what one read-ahead holds in memory)
+MIN_SPLIT = 2_000  # histories shorter than this are read by one process
+
+
 def _stream(git_dir: Path, repo: str, shas: list[str]):
-    """Yield the raw lines of ``git log -p`` for exactly ``shas``, in the order given."""
+    """Yield the raw lines of ``git log -p`` for exactly ``shas``, in the order given: one git
+    process per contiguous chunk, the next chunks computed (one per core) while the walker
+    applies the current one, since the walk itself must go in order."""
     git_dir = resolve_git_dir(git_dir)
     args = ["log", "--no-walk=unsorted", "--stdin", "--format=%x1e%x1eSURV %H %ct", *DIFF_OPTIONS]
-    proc = stream_git(git_dir, args, shas, config={"core.quotePath": "false"}, bufsize=1 << 20)
-    err: list[bytes] = []
-    drain = threading.Thread(target=lambda: err.append(proc.stderr.read()), daemon=True)
-    drain.start()
-    try:
-        yield from proc.stdout
-    finally:
-        proc.stdout.close()
-        code = proc.wait()
-        drain.join()
-        if code != 0:
-            raise GitError(repo, f"git log -p failed ({code}): {b''.join(err).decode('utf-8', 'replace')}")
+    cores = os.cpu_count() or 1
+    parts = 1 if len(shas) < MIN_SPLIT else max(cores, -(-len(shas) // STREAM_CHUNK))
+    yield from stream_git_chunks(git_dir, args, contiguous_chunks(shas, parts), repo,
+                                 config={"core.quotePath": "false"}, parallel=cores)
 
 
 class _Walker:

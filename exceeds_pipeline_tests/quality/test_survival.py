@@ -152,3 +152,31 @@ def test_cache_continues_from_the_cached_tip_and_equals_a_cold_pass(make_repo, t
     # same tip again: no git work (a bogus git dir proves it)
     same = survival_for_repository("acme/lib", tmp_path / "nowhere", frame(repo), None, cache)
     assert same.sort("sha", "path").equals(cold.sort("sha", "path"))
+
+
+def test_a_history_read_by_several_git_processes_gives_the_same_result(make_repo, monkeypatch):
+    # git/git-sized histories are read in chunks by parallel git processes while the walk applies
+    # them in order; here chunks of 4 commits, against one process.
+    from exceeds_pipeline.quality import survival
+
+    rng = random.Random(11)
+    repo = make_repo("chunked")
+    body = [f"b{i}" for i in range(40)]
+    repo.commit("init", author=ADA, date=T0, files={"m.py": "\n".join(body) + "\n"})
+    repo.branch("topic", checkout=True)
+    repo.commit("topic", author=BOB, date=T0 + timedelta(days=1), files={"t.py": "t1\nt2\n"})
+    repo.checkout("main")
+    for n in range(25):
+        i = rng.randrange(len(body))
+        body[i:i + rng.randint(0, 2)] = [f"n{n}-{k}" for k in range(rng.randint(1, 3))]
+        repo.commit(f"c{n}", author=rng.choice([ADA, BOB, CY]), date=T0 + timedelta(days=2 + n),
+                    files={"m.py": "\n".join(body) + "\n"})
+        if n == 10:
+            repo.merge("topic")
+    one = survival_for_repository("acme/lib", git_dir_of(repo), frame(repo), None, None)
+    monkeypatch.setattr(survival, "MIN_SPLIT", 1)
+    monkeypatch.setattr(survival, "STREAM_CHUNK", 4)
+    chunked = survival_for_repository("acme/lib", git_dir_of(repo), frame(repo), None, None)
+    assert one.height >= 25 and one["lines_rewritten"].sum() > 0
+    assert chunked.sort("sha", "path").equals(one.sort("sha", "path"))
+    assert line_owners_at_tip(git_dir_of(repo), frame(repo))["m.py"] == blame(repo, "m.py")
