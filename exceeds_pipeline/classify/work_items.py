@@ -51,7 +51,8 @@ the earliest commit's author). `category`:
 - revert commits are set aside (an item made only of reverts is `revert`); so a revert + reland
   item takes the category of the original change;
 - a merged branch whose name is a label (`fix/...`, `hotfix-...`, `feature/...`, `docs/...`)
-  decides; then the pull request's title when it reads as a feature or a fix (unless the
+  decides, when that branch brought in this one item (a long-lived branch that collected
+  many items labels none of them); then the pull request's title when it reads as a feature or a fix (unless the
   commits only touched docs, tests or build files);
 - if the earliest remaining commit is a feature or a bug fix, that is the item's category: what
   the change set out to do (a feature stays a feature when a fix follows inside it);
@@ -518,11 +519,22 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame) -> tuple[p
         .unique(["repo", "pr_number"], keep="first")
     )
     pr_titles = pr_titles.with_columns(_text_categories(pl.col("_pr_title"), pr_titles).alias("_title_cat"))
-    branches = (
-        work.filter(~pl.col("_is_revert")).group_by("_root")
-        .agg(pl.col("merge_branch").drop_nulls().first().alias("_branch"))
-        .with_columns(branch_category(pl.col("_branch")).alias("_branch_cat"))
-    ) if "merge_branch" in work.columns else pl.DataFrame(schema={"_root": pl.UInt32, "_branch_cat": pl.String})
+    # A branch's name labels one change: when the branch brought in several work items (a
+    # long-lived `feature/x` branch that collected months of unrelated commits), it says
+    # nothing about each of them.
+    if "merge_branch" in work.columns:
+        single = (
+            work.filter(~pl.col("_is_revert") & pl.col("merge_branch").is_not_null())
+            .group_by("repo", "merge_branch").agg(pl.col("_root").n_unique().alias("_roots"))
+            .filter(pl.col("_roots") == 1).select("repo", "merge_branch")
+        )
+        branches = (
+            work.filter(~pl.col("_is_revert")).join(single, on=["repo", "merge_branch"], how="semi")
+            .group_by("_root").agg(pl.col("merge_branch").drop_nulls().first().alias("_branch"))
+            .with_columns(branch_category(pl.col("_branch")).alias("_branch_cat"))
+        )
+    else:
+        branches = pl.DataFrame(schema={"_root": pl.UInt32, "_branch_cat": pl.String})
     items = (
         first.join(lead, on="_root", how="left")
         .join(counts, on="_root", how="left")

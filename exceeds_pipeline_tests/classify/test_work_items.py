@@ -420,3 +420,29 @@ def test_every_revert_wording_is_a_revert_and_look_alikes_are_not(tmp_path):
     assert [category[s] for s in reverts] == ["revert"] * 4
     assert all(category[s] != "revert" for s in look_alikes)
     assert category[loader] != "revert"
+
+
+def test_a_long_lived_branch_name_does_not_label_each_item_it_brought(tmp_path):
+    """requests: `Merge branch 'feature/urllib3-backup'` brought in 103 commits (fixes, docs,
+    releases); the branch's name labels one change, not every item it collected."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"app.py": "x = 1\n"})
+    repo.branch("feature/urllib3", checkout=True)
+    fix = repo.commit("Fix crash on empty header", author=ADA, date=_at(2, 9), files={"headers.py": "h = 1\n"})
+    docs = repo.commit("Explain proxies in the guide", author=ADA, date=_at(5, 9),
+                       files={"docs/proxies.rst": "Proxies\n=======\n"})
+    pool = repo.commit("Add connection pooling", author=ADA, date=_at(9, 9), files={"pool.py": "class Pool: ...\n"})
+    repo.checkout("main")
+    repo.merge("feature/urllib3", "Merge branch 'feature/urllib3'", author=ADA, date=_at(10, 12))
+    # A short branch that brought one change keeps its label.
+    repo.branch("fix/timeout", checkout=True)
+    raise_t = repo.commit("Raise the default timeout", author=BOB, date=_at(11, 9), files={"net.py": "t = 30\n"})
+    repo.checkout("main")
+    repo.merge("fix/timeout", "Merge branch 'fix/timeout'", author=ADA, date=_at(11, 12))
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert len({wid[fix], wid[docs], wid[pool]}) == 3
+    assert _item(items, wid[fix])["category"] == "bug"
+    assert _item(items, wid[docs])["category"] == "docs"
+    assert _item(items, wid[pool])["category"] == "feature"
+    assert _item(items, wid[raise_t])["category"] == "bug"
