@@ -60,7 +60,8 @@ the earliest commit's author). `category`:
   feature, bug, perf, refactor, docs, test, build, chore, other.
 
 `title`: the pull request's title when a merge carries it (the first body line of `Merge pull
-request #N`, or a merge titled `<title> (#N)`), else the subject of the earliest non-revert commit with tags,
+request #N`, or a merge titled `<title> (#N)`), else the subject of the earliest non-revert
+commit of the item's category (else of the earliest non-revert commit) with tags,
 conventional prefix, series numbering and `(#N)` removed. `first_at`/`last_at`: earliest and
 latest author time; `commits`, `lines_added`, `lines_deleted`: over the item's commits.
 
@@ -487,6 +488,9 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame) -> tuple[p
         pl.col("subject").first().alias("_first_subject"),
         pl.col("person_id").first().alias("_first_person"),
     )
+    cat_subjects = core.group_by("_root", "category", maintain_order=True).agg(
+        pl.col("subject").first().alias("_cat_subject")
+    )
     rank = {c: i for i, c in enumerate(SIGNIFICANCE)}
     counts = (
         core.group_by("_root", "category").agg(pl.len().alias("_c"))
@@ -555,9 +559,15 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame) -> tuple[p
             .otherwise(pl.coalesce("_common_cat", pl.lit("other")))
             .alias("category"),
             pl.coalesce("_main_person", "_any_person").alias("person_id"),
+        )
+        # Without a pull request title, the item is named by its earliest commit of the item's
+        # own category (`Tweak test naming` then `Add response.json()`: a feature named by the
+        # feature), else by its earliest commit.
+        .join(cat_subjects, on=["_root", "category"], how="left")
+        .with_columns(
             pl.coalesce(
                 "_pr_title",
-                _title(pl.coalesce("_first_subject", "_any_subject")),
+                _title(pl.coalesce("_cat_subject", "_first_subject", "_any_subject")),
             ).alias("title"),
         )
     )

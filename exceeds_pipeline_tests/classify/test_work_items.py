@@ -446,3 +446,24 @@ def test_a_long_lived_branch_name_does_not_label_each_item_it_brought(tmp_path):
     assert _item(items, wid[docs])["category"] == "docs"
     assert _item(items, wid[pool])["category"] == "feature"
     assert _item(items, wid[raise_t])["category"] == "bug"
+
+
+def test_an_item_is_named_by_its_first_commit_of_its_own_category(tmp_path):
+    """httpx: `Tweak test naming`, then `Add response.json()` and `Add json interfaces` on the
+    same files the same afternoon: one feature, named by the feature, not by the test tweak."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"httpx/models.py": "class Response:\n    pass\n", "tests/test_models.py": "def test_a():\n    pass\n"})
+    tweak = repo.commit("Tweak test naming", author=BOB, date=_at(2, 9),
+                        files={"tests/test_models.py": "def test_response():\n    pass\n"})
+    repo.commit("Add response.json()", author=BOB, date=_at(2, 10),
+                files={"httpx/models.py": "class Response:\n    def json(self):\n        return {}\n",
+                       "tests/test_models.py": "def test_response():\n    pass\ndef test_json():\n    pass\n"})
+    repo.commit("Add json interfaces", author=BOB, date=_at(2, 11),
+                files={"httpx/models.py": "class Response:\n    def json(self, **kw):\n        return {}\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    item = _item(items, wid[tweak])
+    assert item["commits"] == 3
+    assert item["category"] == "feature"
+    assert item["title"] == "Add response.json()"
