@@ -37,7 +37,9 @@ gets the work item of its pull request when that item exists, else null. Bot com
    author time) of the same person, no more than RELATED_GAP (48 hours) apart, neither in a
    pull request (a PR is its own item), AND evidently related: the same component tag or
    conventional scope (`[dynamo]`, `feat(parser):`, `parser:`), or at least one changed file in
-   common (ignoring changelogs, lock files and similar files everyone touches), or strongly
+   common (ignoring changelogs, lock files and similar files everyone touches; a shared
+   documentation file relates two documentation-only commits, not a code change to a README
+   edit), or strongly
    overlapping subject words (at least two shared content words and a Jaccard overlap of at
    least 0.5). Two unrelated commits on the same day stay two items. (`related_edges`)
 
@@ -356,16 +358,30 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
     sha_of = work.select("_n", "sha")
     files = _no_pairs()
     if file_changes is not None and file_changes.height:
+        from exceeds_pipeline.classify.categories import DOCS_PATH
+
         fc = (
             file_changes.select("repo", "sha", "path")
             .filter(~pl.col("path").fill_null("").str.contains(GENERIC_FILES))
             .unique()
+            .with_columns(pl.col("path").fill_null("").str.contains(DOCS_PATH).alias("_doc"))
         )
+        docs_only = fc.group_by("repo", "sha").agg(pl.col("_doc").all().alias("_docs_only"))
         pa = pair_ids.join(sha_of.rename({"_n": "_a", "sha": "sha_a"}), on="_a").join(
             sha_of.rename({"_n": "_b", "sha": "sha_b"}), on="_b"
         )
-        left = pa.join(fc.rename({"sha": "sha_a"}), on=["repo", "sha_a"], how="inner")
-        files = left.join(fc.rename({"sha": "sha_b"}), on=["repo", "sha_b", "path"], how="semi").select("_a", "_b").unique()
+        pa = (
+            pa.join(docs_only.rename({"sha": "sha_a", "_docs_only": "_da"}), on=["repo", "sha_a"], how="left")
+            .join(docs_only.rename({"sha": "sha_b", "_docs_only": "_db"}), on=["repo", "sha_b"], how="left")
+            .with_columns((pl.col("_da").fill_null(False) & pl.col("_db").fill_null(False)).alias("_both_docs"))
+        )
+        # A documentation file (README, docs/) everyone edits relates two documentation
+        # changes, not a code change to the README edit next to it (`Reorganise structure`
+        # and `Update README`): between those, only a shared non-documentation file counts.
+        left = pa.join(fc.rename({"sha": "sha_a"}), on=["repo", "sha_a"], how="inner").filter(
+            pl.col("_both_docs") | ~pl.col("_doc")
+        )
+        files = left.join(fc.rename({"sha": "sha_b"}).drop("_doc"), on=["repo", "sha_b", "path"], how="semi").select("_a", "_b").unique()
     words = work.select(
         "_n",
         _title(pl.col("subject")).str.to_lowercase().str.extract_all(r"[a-z][a-z0-9_]{2,}").list.unique().alias("_w"),

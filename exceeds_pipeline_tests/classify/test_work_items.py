@@ -467,3 +467,28 @@ def test_an_item_is_named_by_its_first_commit_of_its_own_category(tmp_path):
     assert item["commits"] == 3
     assert item["category"] == "feature"
     assert item["title"] == "Add response.json()"
+
+
+def test_a_readme_edit_does_not_pull_a_code_change_into_a_docs_item(tmp_path):
+    """httpx: `Update README`, then `Reorganise structure` (code and the README), then `Fix
+    docstrings` in the moved module: the README relates documentation edits to each other, not
+    the reorganisation to them; the code files relate the reorganisation to its follow-up."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"README.md": "# app\n", "app/models.py": "class Response:\n    pass\n"})
+    readme1 = repo.commit("Update README", author=ADA, date=_at(2, 9), files={"README.md": "# app\n\nUsage.\n"})
+    readme2 = repo.commit("Add usage examples", author=ADA, date=_at(2, 10),
+                          files={"README.md": "# app\n\nUsage.\n\n    app.get()\n"})
+    reorg = repo.commit("Reorganise structure", author=ADA, date=_at(2, 11),
+                        files={"README.md": "# app\n\nUsage.\n\n    app.core.get()\n",
+                               "app/core/models.py": "class Response:\n    pass\n", "app/models.py": None})
+    docstrings = repo.commit("Fix docstrings", author=ADA, date=_at(2, 12),
+                             files={"app/core/models.py": "class Response:\n    '''A response.'''\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[readme1] == wid[readme2]
+    assert wid[reorg] == wid[docstrings]
+    assert wid[readme2] != wid[reorg]
+    assert _item(items, wid[readme1])["category"] == "docs"
+    assert _item(items, wid[readme1])["commits"] == 2
+    assert _item(items, wid[reorg])["commits"] == 2
