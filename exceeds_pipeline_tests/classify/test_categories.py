@@ -262,6 +262,12 @@ def test_releases_renames_and_docstrings_read_as_a_reader_reads_them(tmp_path):
          {"httpx/models.py": "class Response:\n    http_version = None\n"}),
         ("Minor docstring tweak", {"httpx/config.py": "class Timeout:\n    '''Timeouts.'''\n"}),
         ("Updating docstrings", {"httpx/models.py": "class Response:\n    '''A response.'''\n"}),
+        ("Release 0.9.1 due to build artifacts issue", {"httpx/__init__.py": "__version__ = '0.9.1'\n"}),
+        ("Add PoolTimeout, and timeout tests",
+         {"httpx/config.py": "class Timeout:\n    '''Timeouts.'''\nclass PoolTimeout(Exception):\n    pass\n",
+          "tests/test_timeouts.py": "def test_pool_timeout():\n    pass\n"}),
+        ("Add tests for the pool timeout",
+         {"tests/test_timeouts.py": "def test_pool_timeout():\n    pass\ndef test_more():\n    pass\n"}),
     ]
     for i, (message, files) in enumerate(cases):
         repo.commit(message, author=ADA, date=f"2025-01-01T{9 + i:02d}:00:00+0000", files=files)
@@ -274,6 +280,10 @@ def test_releases_renames_and_docstrings_read_as_a_reader_reads_them(tmp_path):
     assert got["Rename BaseSocketStream cases from connection.stream to connection.socket (#601)"] == "refactor"
     assert got["Minor docstring tweak"] == "docs"
     assert got["Updating docstrings"] == "docs"
+    assert got["Release 0.9.1 due to build artifacts issue"] == "chore"
+    # A feature with its tests is a feature; tests alone are tests.
+    assert got["Add PoolTimeout, and timeout tests"] == "feature"
+    assert got["Add tests for the pool timeout"] == "test"
     # Look-alikes keep their reading: a fix naming a version, a feature naming an arrow.
     more = _classify_messages(tmp_path / "more", ["Fix crash on Python 3.12", "Add a --> b arrow rendering to the CLI"])
     assert more["Fix crash on Python 3.12"] == "bug"
