@@ -262,6 +262,7 @@ def test_releases_renames_and_docstrings_read_as_a_reader_reads_them(tmp_path):
          {"httpx/models.py": "class Response:\n    http_version = None\n"}),
         ("Minor docstring tweak", {"httpx/config.py": "class Timeout:\n    '''Timeouts.'''\n"}),
         ("Updating docstrings", {"httpx/models.py": "class Response:\n    '''A response.'''\n"}),
+        ("fix request docs", {"httpx/models.py": "class Response:\n    '''A response to a request.'''\n"}),
         ("Release 0.9.1 due to build artifacts issue", {"httpx/__init__.py": "__version__ = '0.9.1'\n"}),
         ("Add PoolTimeout, and timeout tests",
          {"httpx/config.py": "class Timeout:\n    '''Timeouts.'''\nclass PoolTimeout(Exception):\n    pass\n",
@@ -280,6 +281,7 @@ def test_releases_renames_and_docstrings_read_as_a_reader_reads_them(tmp_path):
     assert got["Rename BaseSocketStream cases from connection.stream to connection.socket (#601)"] == "refactor"
     assert got["Minor docstring tweak"] == "docs"
     assert got["Updating docstrings"] == "docs"
+    assert got["fix request docs"] == "docs"
     assert got["Release 0.9.1 due to build artifacts issue"] == "chore"
     # A feature with its tests is a feature; tests alone are tests.
     assert got["Add PoolTimeout, and timeout tests"] == "feature"
