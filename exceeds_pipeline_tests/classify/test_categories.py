@@ -142,8 +142,15 @@ def test_what_the_change_touches(tmp_path):
                 files={"src/billing/export.py": "def export():\n    return []\n"})
     repo.commit("Tweak values", author=ADA, date="2025-01-01T14:00:00+0000",
                 files={"src/app.py": "x = 2\n"})
+    # The documentation site's own configuration (MkDocs, Read the Docs) is documentation.
+    repo.commit("Fix broken link", author=ADA, date="2025-01-01T15:00:00+0000",
+                files={"docs/guide.rst": "Guide\n=====\n\nSee `here <x>`_.\n", "mkdocs.yml": "nav:\n  - guide.md\n"})
+    repo.commit("Disable search", author=ADA, date="2025-01-01T16:00:00+0000",
+                files={"www/mkdocs.yml": "plugins: []\n", ".readthedocs.yaml": "version: 2\n"})
     commits, files = read_repo(repo)
     got = by_subject(categorize_commits(commits, files), "category")
+    assert got["Fix broken link"] == "docs"
+    assert got["Disable search"] == "docs"
     assert got["Cover the edge cases"] == "test"  # only test files
     assert got["Update the guide"] == "docs"  # only documentation
     assert got["Fix the pipeline"] == "build"  # only CI configuration
