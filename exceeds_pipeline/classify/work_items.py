@@ -37,7 +37,9 @@ gets the work item of its pull request when that item exists, else null. Bot com
    author time) of the same person, no more than RELATED_GAP (48 hours) apart, neither in a
    pull request (a PR is its own item), AND evidently related: the same component tag or
    conventional scope (`[dynamo]`, `feat(parser):`, `parser:`), or at least one changed file in
-   common (ignoring changelogs, lock files and similar files everyone touches), or strongly
+   common (ignoring changelogs, lock files and similar files everyone touches; a shared
+   documentation file relates two documentation-only commits, not a code change to a README
+   edit), or strongly
    overlapping subject words (at least two shared content words and a Jaccard overlap of at
    least 0.5). Two unrelated commits on the same day stay two items. (`related_edges`)
 
@@ -51,7 +53,8 @@ the earliest commit's author). `category`:
 - revert commits are set aside (an item made only of reverts is `revert`); so a revert + reland
   item takes the category of the original change;
 - a merged branch whose name is a label (`fix/...`, `hotfix-...`, `feature/...`, `docs/...`)
-  decides; then the pull request's title when it reads as a feature or a fix (unless the
+  decides, when that branch brought in this one item (a long-lived branch that collected
+  many items labels none of them); then the pull request's title when it reads as a feature or a fix (unless the
   commits only touched docs, tests or build files);
 - if the earliest remaining commit is a feature or a bug fix, that is the item's category: what
   the change set out to do (a feature stays a feature when a fix follows inside it);
@@ -59,7 +62,8 @@ the earliest commit's author). `category`:
   feature, bug, perf, refactor, docs, test, build, chore, other.
 
 `title`: the pull request's title when a merge carries it (the first body line of `Merge pull
-request #N`, or a merge titled `<title> (#N)`), else the subject of the earliest non-revert commit with tags,
+request #N`, or a merge titled `<title> (#N)`), else the subject of the earliest non-revert
+commit of the item's category (else of the earliest non-revert commit) with tags,
 conventional prefix, series numbering and `(#N)` removed. `first_at`/`last_at`: earliest and
 latest author time; `commits`, `lines_added`, `lines_deleted`: over the item's commits.
 
@@ -354,16 +358,30 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
     sha_of = work.select("_n", "sha")
     files = _no_pairs()
     if file_changes is not None and file_changes.height:
+        from exceeds_pipeline.classify.categories import DOCS_PATH
+
         fc = (
             file_changes.select("repo", "sha", "path")
             .filter(~pl.col("path").fill_null("").str.contains(GENERIC_FILES))
             .unique()
+            .with_columns(pl.col("path").fill_null("").str.contains(DOCS_PATH).alias("_doc"))
         )
+        docs_only = fc.group_by("repo", "sha").agg(pl.col("_doc").all().alias("_docs_only"))
         pa = pair_ids.join(sha_of.rename({"_n": "_a", "sha": "sha_a"}), on="_a").join(
             sha_of.rename({"_n": "_b", "sha": "sha_b"}), on="_b"
         )
-        left = pa.join(fc.rename({"sha": "sha_a"}), on=["repo", "sha_a"], how="inner")
-        files = left.join(fc.rename({"sha": "sha_b"}), on=["repo", "sha_b", "path"], how="semi").select("_a", "_b").unique()
+        pa = (
+            pa.join(docs_only.rename({"sha": "sha_a", "_docs_only": "_da"}), on=["repo", "sha_a"], how="left")
+            .join(docs_only.rename({"sha": "sha_b", "_docs_only": "_db"}), on=["repo", "sha_b"], how="left")
+            .with_columns((pl.col("_da").fill_null(False) & pl.col("_db").fill_null(False)).alias("_both_docs"))
+        )
+        # A documentation file (README, docs/) everyone edits relates two documentation
+        # changes, not a code change to the README edit next to it (`Reorganise structure`
+        # and `Update README`): between those, only a shared non-documentation file counts.
+        left = pa.join(fc.rename({"sha": "sha_a"}), on=["repo", "sha_a"], how="inner").filter(
+            pl.col("_both_docs") | ~pl.col("_doc")
+        )
+        files = left.join(fc.rename({"sha": "sha_b"}).drop("_doc"), on=["repo", "sha_b", "path"], how="semi").select("_a", "_b").unique()
     words = work.select(
         "_n",
         _title(pl.col("subject")).str.to_lowercase().str.extract_all(r"[a-z][a-z0-9_]{2,}").list.unique().alias("_w"),
@@ -486,6 +504,9 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame) -> tuple[p
         pl.col("subject").first().alias("_first_subject"),
         pl.col("person_id").first().alias("_first_person"),
     )
+    cat_subjects = core.group_by("_root", "category", maintain_order=True).agg(
+        pl.col("subject").first().alias("_cat_subject")
+    )
     rank = {c: i for i, c in enumerate(SIGNIFICANCE)}
     counts = (
         core.group_by("_root", "category").agg(pl.len().alias("_c"))
@@ -518,11 +539,22 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame) -> tuple[p
         .unique(["repo", "pr_number"], keep="first")
     )
     pr_titles = pr_titles.with_columns(_text_categories(pl.col("_pr_title"), pr_titles).alias("_title_cat"))
-    branches = (
-        work.filter(~pl.col("_is_revert")).group_by("_root")
-        .agg(pl.col("merge_branch").drop_nulls().first().alias("_branch"))
-        .with_columns(branch_category(pl.col("_branch")).alias("_branch_cat"))
-    ) if "merge_branch" in work.columns else pl.DataFrame(schema={"_root": pl.UInt32, "_branch_cat": pl.String})
+    # A branch's name labels one change: when the branch brought in several work items (a
+    # long-lived `feature/x` branch that collected months of unrelated commits), it says
+    # nothing about each of them.
+    if "merge_branch" in work.columns:
+        single = (
+            work.filter(~pl.col("_is_revert") & pl.col("merge_branch").is_not_null())
+            .group_by("repo", "merge_branch").agg(pl.col("_root").n_unique().alias("_roots"))
+            .filter(pl.col("_roots") == 1).select("repo", "merge_branch")
+        )
+        branches = (
+            work.filter(~pl.col("_is_revert")).join(single, on=["repo", "merge_branch"], how="semi")
+            .group_by("_root").agg(pl.col("merge_branch").drop_nulls().first().alias("_branch"))
+            .with_columns(branch_category(pl.col("_branch")).alias("_branch_cat"))
+        )
+    else:
+        branches = pl.DataFrame(schema={"_root": pl.UInt32, "_branch_cat": pl.String})
     items = (
         first.join(lead, on="_root", how="left")
         .join(counts, on="_root", how="left")
@@ -543,9 +575,15 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame) -> tuple[p
             .otherwise(pl.coalesce("_common_cat", pl.lit("other")))
             .alias("category"),
             pl.coalesce("_main_person", "_any_person").alias("person_id"),
+        )
+        # Without a pull request title, the item is named by its earliest commit of the item's
+        # own category (`Tweak test naming` then `Add response.json()`: a feature named by the
+        # feature), else by its earliest commit.
+        .join(cat_subjects, on=["_root", "category"], how="left")
+        .with_columns(
             pl.coalesce(
                 "_pr_title",
-                _title(pl.coalesce("_first_subject", "_any_subject")),
+                _title(pl.coalesce("_cat_subject", "_first_subject", "_any_subject")),
             ).alias("title"),
         )
     )

@@ -142,8 +142,15 @@ def test_what_the_change_touches(tmp_path):
                 files={"src/billing/export.py": "def export():\n    return []\n"})
     repo.commit("Tweak values", author=ADA, date="2025-01-01T14:00:00+0000",
                 files={"src/app.py": "x = 2\n"})
+    # The documentation site's own configuration (MkDocs, Read the Docs) is documentation.
+    repo.commit("Fix broken link", author=ADA, date="2025-01-01T15:00:00+0000",
+                files={"docs/guide.rst": "Guide\n=====\n\nSee `here <x>`_.\n", "mkdocs.yml": "nav:\n  - guide.md\n"})
+    repo.commit("Disable search", author=ADA, date="2025-01-01T16:00:00+0000",
+                files={"www/mkdocs.yml": "plugins: []\n", ".readthedocs.yaml": "version: 2\n"})
     commits, files = read_repo(repo)
     got = by_subject(categorize_commits(commits, files), "category")
+    assert got["Fix broken link"] == "docs"
+    assert got["Disable search"] == "docs"
     assert got["Cover the edge cases"] == "test"  # only test files
     assert got["Update the guide"] == "docs"  # only documentation
     assert got["Fix the pipeline"] == "build"  # only CI configuration
@@ -239,3 +246,54 @@ def test_repository_labels_and_conventional_types_are_taken_as_given(tmp_path):
                                         "feat: a", "fix(x): b", "[Docs] wording of the tutorial"])
     assert got == {"[fix] retry budget resets": "bug", "[dynamo][feature] trace generators": "feature",
                    "feat: a": "feature", "fix(x): b": "bug", "[Docs] wording of the tutorial": "docs"}
+
+
+def test_releases_renames_and_docstrings_read_as_a_reader_reads_them(tmp_path):
+    """Subjects a careful reading of encode/httpx and psf/requests found misread (with the
+    diffs they came with): a bare version number is a release, a subject that only maps old
+    names to new ones is a rename, `Rename ...` / `Refactor ...` say what they are, and a
+    docstring tweak inside a source file is documentation."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000",
+                files={"httpx/__init__.py": "__version__ = '0.9.0'\n", "httpx/config.py": "class TimeoutConfig:\n    pass\n",
+                       "httpx/models.py": "class Response:\n    protocol = None\n", "CHANGELOG.md": "# Changelog\n"})
+    cases = [
+        ("Version 0.10.0 (#691)\n\n* Version 0.10.0\n\n* Update CHANGELOG.md\n\n"
+         "* Include changelog for 'response.request is no longer optional'.",
+         {"httpx/__init__.py": "__version__ = '0.10.0'\n", "CHANGELOG.md": "# Changelog\n\n## 0.10.0\n- request\n"}),
+        ("v0.6.2", {"httpx/__init__.py": "__version__ = '0.6.2'\n"}),
+        ("TimeoutConfig -> Timeout (#591)", {"httpx/config.py": "class Timeout:\n    pass\n"}),
+        ("stream -> stream_bytes, raw -> stream_raw (#599)",
+         {"httpx/models.py": "class Response:\n    protocol = None\n    def stream_bytes(self): ...\n"}),
+        ("Rename BaseSocketStream cases from connection.stream to connection.socket (#601)",
+         {"httpx/models.py": "class Response:\n    http_version = None\n"}),
+        ("Minor docstring tweak", {"httpx/config.py": "class Timeout:\n    '''Timeouts.'''\n"}),
+        ("Updating docstrings", {"httpx/models.py": "class Response:\n    '''A response.'''\n"}),
+        ("fix request docs", {"httpx/models.py": "class Response:\n    '''A response to a request.'''\n"}),
+        ("Release 0.9.1 due to build artifacts issue", {"httpx/__init__.py": "__version__ = '0.9.1'\n"}),
+        ("Add PoolTimeout, and timeout tests",
+         {"httpx/config.py": "class Timeout:\n    '''Timeouts.'''\nclass PoolTimeout(Exception):\n    pass\n",
+          "tests/test_timeouts.py": "def test_pool_timeout():\n    pass\n"}),
+        ("Add tests for the pool timeout",
+         {"tests/test_timeouts.py": "def test_pool_timeout():\n    pass\ndef test_more():\n    pass\n"}),
+    ]
+    for i, (message, files) in enumerate(cases):
+        repo.commit(message, author=ADA, date=f"2025-01-01T{9 + i:02d}:00:00+0000", files=files)
+    commits, files = read_repo(repo)
+    got = by_subject(categorize_commits(commits, files), "category")
+    assert got["Version 0.10.0 (#691)"] == "chore"
+    assert got["v0.6.2"] == "chore"
+    assert got["TimeoutConfig -> Timeout (#591)"] == "refactor"
+    assert got["stream -> stream_bytes, raw -> stream_raw (#599)"] == "refactor"
+    assert got["Rename BaseSocketStream cases from connection.stream to connection.socket (#601)"] == "refactor"
+    assert got["Minor docstring tweak"] == "docs"
+    assert got["Updating docstrings"] == "docs"
+    assert got["fix request docs"] == "docs"
+    assert got["Release 0.9.1 due to build artifacts issue"] == "chore"
+    # A feature with its tests is a feature; tests alone are tests.
+    assert got["Add PoolTimeout, and timeout tests"] == "feature"
+    assert got["Add tests for the pool timeout"] == "test"
+    # Look-alikes keep their reading: a fix naming a version, a feature naming an arrow.
+    more = _classify_messages(tmp_path / "more", ["Fix crash on Python 3.12", "Add a --> b arrow rendering to the CLI"])
+    assert more["Fix crash on Python 3.12"] == "bug"
+    assert more["Add a --> b arrow rendering to the CLI"] == "feature"

@@ -420,3 +420,75 @@ def test_every_revert_wording_is_a_revert_and_look_alikes_are_not(tmp_path):
     assert [category[s] for s in reverts] == ["revert"] * 4
     assert all(category[s] != "revert" for s in look_alikes)
     assert category[loader] != "revert"
+
+
+def test_a_long_lived_branch_name_does_not_label_each_item_it_brought(tmp_path):
+    """requests: `Merge branch 'feature/urllib3-backup'` brought in 103 commits (fixes, docs,
+    releases); the branch's name labels one change, not every item it collected."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"app.py": "x = 1\n"})
+    repo.branch("feature/urllib3", checkout=True)
+    fix = repo.commit("Fix crash on empty header", author=ADA, date=_at(2, 9), files={"headers.py": "h = 1\n"})
+    docs = repo.commit("Explain proxies in the guide", author=ADA, date=_at(5, 9),
+                       files={"docs/proxies.rst": "Proxies\n=======\n"})
+    pool = repo.commit("Add connection pooling", author=ADA, date=_at(9, 9), files={"pool.py": "class Pool: ...\n"})
+    repo.checkout("main")
+    repo.merge("feature/urllib3", "Merge branch 'feature/urllib3'", author=ADA, date=_at(10, 12))
+    # A short branch that brought one change keeps its label.
+    repo.branch("fix/timeout", checkout=True)
+    raise_t = repo.commit("Raise the default timeout", author=BOB, date=_at(11, 9), files={"net.py": "t = 30\n"})
+    repo.checkout("main")
+    repo.merge("fix/timeout", "Merge branch 'fix/timeout'", author=ADA, date=_at(11, 12))
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert len({wid[fix], wid[docs], wid[pool]}) == 3
+    assert _item(items, wid[fix])["category"] == "bug"
+    assert _item(items, wid[docs])["category"] == "docs"
+    assert _item(items, wid[pool])["category"] == "feature"
+    assert _item(items, wid[raise_t])["category"] == "bug"
+
+
+def test_an_item_is_named_by_its_first_commit_of_its_own_category(tmp_path):
+    """httpx: `Tweak test naming`, then `Add response.json()` and `Add json interfaces` on the
+    same files the same afternoon: one feature, named by the feature, not by the test tweak."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"httpx/models.py": "class Response:\n    pass\n", "tests/test_models.py": "def test_a():\n    pass\n"})
+    tweak = repo.commit("Tweak test naming", author=BOB, date=_at(2, 9),
+                        files={"tests/test_models.py": "def test_response():\n    pass\n"})
+    repo.commit("Add response.json()", author=BOB, date=_at(2, 10),
+                files={"httpx/models.py": "class Response:\n    def json(self):\n        return {}\n",
+                       "tests/test_models.py": "def test_response():\n    pass\ndef test_json():\n    pass\n"})
+    repo.commit("Add json interfaces", author=BOB, date=_at(2, 11),
+                files={"httpx/models.py": "class Response:\n    def json(self, **kw):\n        return {}\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    item = _item(items, wid[tweak])
+    assert item["commits"] == 3
+    assert item["category"] == "feature"
+    assert item["title"] == "Add response.json()"
+
+
+def test_a_readme_edit_does_not_pull_a_code_change_into_a_docs_item(tmp_path):
+    """httpx: `Update README`, then `Reorganise structure` (code and the README), then `Fix
+    docstrings` in the moved module: the README relates documentation edits to each other, not
+    the reorganisation to them; the code files relate the reorganisation to its follow-up."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"README.md": "# app\n", "app/models.py": "class Response:\n    pass\n"})
+    readme1 = repo.commit("Update README", author=ADA, date=_at(2, 9), files={"README.md": "# app\n\nUsage.\n"})
+    readme2 = repo.commit("Add usage examples", author=ADA, date=_at(2, 10),
+                          files={"README.md": "# app\n\nUsage.\n\n    app.get()\n"})
+    reorg = repo.commit("Reorganise structure", author=ADA, date=_at(2, 11),
+                        files={"README.md": "# app\n\nUsage.\n\n    app.core.get()\n",
+                               "app/core/models.py": "class Response:\n    pass\n", "app/models.py": None})
+    docstrings = repo.commit("Fix docstrings", author=ADA, date=_at(2, 12),
+                             files={"app/core/models.py": "class Response:\n    '''A response.'''\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[readme1] == wid[readme2]
+    assert wid[reorg] == wid[docstrings]
+    assert wid[readme2] != wid[reorg]
+    assert _item(items, wid[readme1])["category"] == "docs"
+    assert _item(items, wid[readme1])["commits"] == 2
+    assert _item(items, wid[reorg])["commits"] == 2
