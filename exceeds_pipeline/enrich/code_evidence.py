@@ -15,7 +15,9 @@ Nothing is kept of the code itself. At most :data:`MAX_BYTES` of added lines are
 (one huge generated commit cannot blow up memory or time). Only files of a known language are
 read: lock files, JSON, SVG, CSV and the like have none, and minified and generated files
 (:data:`_SKIPPED_SUFFIXES`) are skipped. The skipping happens here, not in a git pathspec: on
-git/git a pathspec of excludes doubles the cost of git's diff. The result is a pure function of
+git/git a pathspec of excludes doubles the cost of git's diff; instead git is given an
+attributes file that marks every other file binary, so it makes no text diff of them
+(:func:`_write_attributes`: git's time on git/git's sample falls threefold). The result is a pure function of
 the sha, so a caller keeps the frame and asks only for new shas next time (incremental by sha).
 Commits are best asked for in history order (as :func:`evidence_sample` returns them): git then
 reads neighbouring trees and blobs together, about 10% faster than in sha order.
@@ -26,8 +28,9 @@ rules needs no new git pass.
 
 from __future__ import annotations
 
-import re
 import os
+import re
+import tempfile
 import threading
 from collections import Counter
 from concurrent.futures import ThreadPoolExecutor
@@ -219,10 +222,34 @@ def _records(pipe) -> Iterable[tuple[str, bytes]]:
         yield sha.strip().decode("ascii"), body
 
 
-def _one_pass(git_dir: Path, shas: list[str], max_bytes: int, rows: dict) -> tuple[int, str | None]:
+def _case_free(suffix: str) -> str:
+    """A gitattributes pattern part matching ``suffix`` in any letter case (`py` -> `[pP][yY]`)."""
+    return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in suffix)
+
+
+def _write_attributes(folder: Path) -> Path:
+    """A gitattributes file under which git diffs only the files read here (:data:`_FAMILY`)
+    and treats every other file as binary (``Binary files ... differ``: no text diff is made).
+
+    Given to git as ``core.attributesFile``: on git/git, 90% of ``git log -p``'s output for the
+    sample is files no rule reads (translations, documentation, test scripts), and git's time
+    falls from 7.5 s to 2.3 s per 8,000 commits with the same evidence. (An include pathspec
+    would do the same but costs git more than the diffs it saves.) The repository's own
+    attributes still apply on top: they can only make git diff more, never change a result."""
+    lines = ["* -diff"]
+    lines += [f"*.{_case_free(ext)} diff" for ext in sorted(_FAMILY)]
+    lines += [f"*{suffix.decode()} -diff" for suffix in _SKIPPED_SUFFIXES]
+    path = folder / "code-evidence.gitattributes"
+    path.write_text("\n".join(lines) + "\n", encoding="ascii")
+    return path
+
+
+def _one_pass(git_dir: Path, shas: list[str], max_bytes: int, rows: dict, attributes: Path | None = None
+              ) -> tuple[int, str | None]:
     """Read ``shas`` in order into ``rows``; (complete records, error text or None)."""
     args = ["log", "--no-walk=unsorted", "--stdin", f"--format={_FORMAT}", *_OPTIONS]
-    proc = stream_git(git_dir, args, shas)
+    config = {"core.attributesFile": str(attributes)} if attributes is not None else None
+    proc = stream_git(git_dir, args, shas, config=config)
     # stderr drained on its own thread: a chatty git must not block on a full pipe.
     err: list[bytes] = []
     drain = threading.Thread(target=lambda: err.append(proc.stderr.read()), daemon=True)
@@ -243,9 +270,10 @@ def _one_pass(git_dir: Path, shas: list[str], max_bytes: int, rows: dict) -> tup
     return complete, b"".join(err).decode("utf-8", "replace").strip() or f"exit {code}"
 
 
-def _read_all(git_dir: Path, repo: str, todo: list[str], max_bytes: int, rows: dict) -> None:
+def _read_all(git_dir: Path, repo: str, todo: list[str], max_bytes: int, rows: dict,
+              attributes: Path | None = None) -> None:
     while todo:
-        done, error = _one_pass(git_dir, todo, max_bytes, rows)
+        done, error = _one_pass(git_dir, todo, max_bytes, rows, attributes)
         if error is None:
             break
         # git stops at a commit it cannot diff (a missing blob in a partial clone or a damaged
@@ -276,14 +304,17 @@ def code_evidence(
     workers = max(1, min(workers or os.cpu_count() or 1, len(wanted) // MIN_CHUNK))
     chunks = contiguous_chunks(wanted, workers)  # runs of the history: git reads them fastest
     rows: dict[str, tuple[list[str], list[str]]] = {}
-    if workers == 1:
-        _read_all(Path(git_dir), repo, wanted, max_bytes, rows)
-    else:  # git computes the diffs of each chunk in its own process, in parallel
-        parts = [dict() for _ in chunks]
-        with ThreadPoolExecutor(max_workers=workers) as pool:
-            list(pool.map(lambda i: _read_all(Path(git_dir), repo, chunks[i], max_bytes, parts[i]), range(len(chunks))))
-        for part in parts:
-            rows.update(part)
+    with tempfile.TemporaryDirectory(prefix="exceeds-evidence-") as tmp:
+        attributes = _write_attributes(Path(tmp))
+        if workers == 1:
+            _read_all(Path(git_dir), repo, wanted, max_bytes, rows, attributes)
+        else:  # git computes the diffs of each chunk in its own process, in parallel
+            parts = [dict() for _ in chunks]
+            with ThreadPoolExecutor(max_workers=workers) as pool:
+                list(pool.map(lambda i: _read_all(Path(git_dir), repo, chunks[i], max_bytes, parts[i], attributes),
+                              range(len(chunks))))
+            for part in parts:
+                rows.update(part)
     return pl.DataFrame(
         {
             "repo": [repo] * len(wanted),

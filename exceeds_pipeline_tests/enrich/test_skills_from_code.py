@@ -171,3 +171,38 @@ def test_code_evidence_of_no_commits_is_empty(repo):
     r, _, _ = repo
     ev = code_evidence(git_dir(r), "acme/app", [])
     assert ev.height == 0 and ev.columns == ["repo", "sha", "imports", "code_terms"]
+
+
+def test_git_makes_no_text_diff_of_files_no_rule_reads_and_the_evidence_is_the_same(tmp_path):
+    # code_evidence gives git an attributes file under which only files of a known language are
+    # diffed as text; the evidence must equal what the full patch of plain git gives.
+    import subprocess
+
+    from exceeds_pipeline.enrich.code_evidence import _FORMAT, _MARK, _OPTIONS
+    from exceeds_pipeline.ingest.gitcmd import isolated_env
+    from exceeds_pipeline_tests.gitscript import GitScript
+
+    r = GitScript.init(tmp_path / "mixed")
+    shas = [
+        r.commit("Mixed change", author=ADA, files={
+            "src/Tool.PY": "import numpy as np\nvalue = np.zeros(3)\n",  # upper-case suffix: still read
+            "po/de.po": 'msgid "import os"\nmsgstr "importiere os"\n',
+            "Documentation/guide.md": "import pandas is how you start\n",
+            "lib/x.js": "const fs = require('fs');\nfs.readFileSync(p)\n",
+            "static/app.min.js": "import React from 'react';\n",
+        }),
+        r.commit("More", author=ADA, files={"src/Tool.PY": "import numpy as np\nimport scipy.linalg\n",
+                                            "po/de.po": 'msgid "x"\n'}),
+    ]
+    ev = code_evidence(git_dir(r), "acme/mixed", shas)
+    plain = subprocess.run(
+        ["git", "--git-dir", str(git_dir(r)), "log", "--no-walk=unsorted", "--stdin", f"--format={_FORMAT}", *_OPTIONS],
+        input=("\n".join(shas) + "\n").encode(), capture_output=True, env=isolated_env(), check=True).stdout
+    expected = {}
+    for record in plain.split(_MARK)[1:]:
+        sha, _, body = record.partition(b"\n")
+        expected[sha.decode().strip()] = evidence_from_patch(body)
+    got = {row["sha"]: (row["imports"], row["code_terms"]) for row in ev.iter_rows(named=True)}
+    assert got == expected
+    assert got[shas[0]][0] == ["fs", "numpy"] and got[shas[1]][0] == ["scipy.linalg"]
+    assert not (git_dir(r) / "info" / "attributes").exists()  # nothing written into the repository
