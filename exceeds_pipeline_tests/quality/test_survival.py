@@ -180,3 +180,33 @@ def test_a_history_read_by_several_git_processes_gives_the_same_result(make_repo
     assert one.height >= 25 and one["lines_rewritten"].sum() > 0
     assert chunked.sort("sha", "path").equals(one.sort("sha", "path"))
     assert line_owners_at_tip(git_dir_of(repo), frame(repo))["m.py"] == blame(repo, "m.py")
+
+
+def test_files_always_excluded_by_a_path_rule_are_not_tracked(make_repo, tmp_path):
+    # Documentation lines never count in performance: git is told not to diff them and the walk
+    # keeps no lines for them; every other row is what a full pass gives.
+    repo = make_repo("untracked")
+    code = [f"c{i}" for i in range(20)]
+    doc = [f"d{i}" for i in range(20)]
+    repo.commit("init", author=ADA, date=T0, files={"m.py": "\n".join(code) + "\n", "guide.md": "\n".join(doc) + "\n"})
+    for n in range(6):
+        code[n * 2] = f"edit {n}"
+        doc[n] = f"doc {n}"
+        repo.commit(f"c{n}", author=[BOB, CY][n % 2], date=T0 + timedelta(days=n + 1),
+                    files={"m.py": "\n".join(code) + "\n", "guide.md": "\n".join(doc) + "\n"})
+    commits = frame(repo)
+    files = pl.DataFrame([
+        {"repo": "acme/lib", "sha": sha, "path": path, "exclusion_reason": "prose_file" if path.endswith(".md") else None}
+        for sha in commits["sha"] for path in ("m.py", "guide.md")
+    ])
+    full = survival_for_repository("acme/lib", git_dir_of(repo), commits, None, None)
+    assert set(full["path"]) == {"m.py", "guide.md"}
+    cache = tmp_path / "cache"
+    lean = survival_for_repository("acme/lib", git_dir_of(repo), commits, files, cache)
+    assert set(lean["path"]) == {"m.py"}
+    assert lean.sort("sha").equals(full.filter(pl.col("path") == "m.py").sort("sha"))
+    # one .md change that counts (no path rule): the suffix is tracked again, the cache is not reused
+    counted_doc = files.with_columns(
+        pl.when(pl.col("sha") == commits["sha"][0]).then(None).otherwise(pl.col("exclusion_reason")).alias("exclusion_reason"))
+    again = survival_for_repository("acme/lib", git_dir_of(repo), commits, counted_doc, cache)
+    assert again.sort("sha", "path").equals(full.sort("sha", "path"))
