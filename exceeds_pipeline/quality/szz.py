@@ -21,7 +21,8 @@ Sample (documented rule, a function of the history alone; no per-run cap):
 
 * :func:`szz_candidates` picks the fix commits: non-merge commits with one parent, category
   ``bug`` whose message states a repair (a word or phrase of ``szz.yaml``: fix, bug, crash,
-  wrong, don't, prevent, ...; the classifier's ``bug`` also covers terse or feature-like
+  wrong, don't, prevent, ...; in the subject or the body's prose, not in a squash merge's
+  bullet list of the pull request's own commits such as ``* Fix lint``; the classifier's ``bug`` also covers terse or feature-like
   subjects whose deletions are rewrites, not repairs), at least one deleted line, at most :data:`MAX_SZZ_DELETED_LINES` deleted lines and
   :data:`MAX_SZZ_FILES` files (larger "fixes" are mostly moves and reformatting).
 * :func:`szz_for_repository` traces the :data:`SZZ_SAMPLE` candidates with the smallest shas
@@ -76,6 +77,8 @@ _RULES = yaml.safe_load(Path(__file__).with_name("szz.yaml").read_text(encoding=
 # A message that states a repair (see szz.yaml); whole words, any case.
 FIX_STATEMENT = r"(?i)\b(?:" + "|".join(f"(?:{w})" for w in _RULES["fix_statement"]) + r")\b"
 
+BULLET_LINE = r"(?m)^[ \t]*[*+\-][ \t][^\n]*$"
+
 SZZ_CACHE_SCHEMA: dict[str, pl.DataType] = {
     "fix_sha": pl.String,
     "status": pl.String,  # ok | error
@@ -105,7 +108,13 @@ def szz_candidates(
         & ((pl.col("counted_in") != pl.col("repo")) | (pl.col("counted_sha") != pl.col("sha")))
         if {"counted_in", "counted_sha"} <= set(commits.columns) else pl.lit(False)
     )
-    text = [pl.col(c) for c in ("message", "subject") if c in commits.columns] or [pl.lit("")]
+    # The subject and the body's prose: a squash merge lists the pull request's own commits as
+    # bullets ("* Fix tests", "* Fix lint"), which say how the change was made, not what it repairs.
+    text = [
+        pl.col("message").str.replace_all(BULLET_LINE, "") if "message" in commits.columns else None,
+        pl.col("subject") if "subject" in commits.columns else None,
+    ]
+    text = [t for t in text if t is not None] or [pl.lit("")]
     return (
         commits.filter(
             ~pl.col("is_merge").fill_null(False)
