@@ -114,13 +114,14 @@ def szz_candidates(
         pl.col("message").str.replace_all(BULLET_LINE, "") if "message" in commits.columns else None,
         pl.col("subject") if "subject" in commits.columns else None,
     ]
-    text = [t for t in text if t is not None] or [pl.lit("")]
+    text = [t for t in text if t is not None]
+    states_repair = pl.coalesce(*text).fill_null("").str.contains(FIX_STATEMENT) if text else pl.lit(True)  # no text: no judgement
     return (
         commits.filter(
             ~pl.col("is_merge").fill_null(False)
             & ~copy
             & (pl.col("category") == "bug")
-            & pl.coalesce(*text).fill_null("").str.contains(FIX_STATEMENT)
+            & states_repair
             & one_parent
             & (pl.col("lines_deleted").fill_null(0) > 0)
             & (pl.col("lines_deleted").fill_null(0) <= max_deleted_lines)
