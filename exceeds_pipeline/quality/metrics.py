@@ -87,7 +87,7 @@ METHODS = {
         "Mean over the person's measured commits of the average of PyDriller's DMM unit size and "
         "unit complexity (share of changed method volume that is low-risk: <= 15 lines, "
         "cyclomatic complexity <= 5); measured on the person's commits that change lizard-readable "
-        "code (<= 2000 lines, <= 50 files; people with >= 3 such commits), in sha order until {k} "
+        "code (<= 2000 lines, <= 50 files, not reverts; people with >= 3 such commits), in sha order until {k} "
         "have a DMM value (at most {tried} tried); null below 3 measured commits; evidence_count = "
         "measured commits with a value."
     ),
