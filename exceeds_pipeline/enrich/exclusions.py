@@ -31,7 +31,17 @@ path rules, only where the earlier ones gave no reason):
    CSV, XML, ...) or prose (Markdown, Text, reStructuredText, ...), unless that type is the
    repository's product (at least ``product_share`` of the distinct paths of its history that
    have a language). Needs the ``language`` column (``enrich.languages.with_language``);
-   without it the rule is skipped.
+   without it the rule is skipped. A file without a Linguist language whose extension is one
+   of ``data_extensions`` (certificates, keys, vector artwork saved as text) is a data file too.
+
+With the repository's commits (``commits=``, needs ``subject``), one more rule, applied right
+after the path rule for ``vendored`` (same reason):
+
+3b. ``vendored`` -- a *vendored tree*: a directory (not at the root) that a commit's subject
+   names as copied in (``Update urllib3 to v1.21.1``, ``Vendor idna v2.1``, ``embed chardet``),
+   holding most of that commit's changed lines and at least ``min_code_lines`` of them in
+   code; and a directory (not the root) holding two or more such trees. Every change under
+   them counts as vendored, in any commit (``exclusions.yaml``, ``vendored_tree``).
 
 Only the path *after* the change (``path``) is classified. For a rename that means moving code
 into ``vendor/`` counts as vendoring (excluded) and moving it out of ``vendor/`` counts as taking
@@ -73,6 +83,7 @@ EXCLUSION_REASONS: tuple[str, ...] = (
 # Directory names that hold third-party code copied into the repository (case-insensitive).
 VENDORED_DIRS: tuple[str, ...] = (
     "vendor",  # Go modules, PHP Composer, Ruby bundler
+    "_vendor",  # Python: pip/_vendor, setuptools/_vendor
     "vendored",
     "vendors",
     "third_party",  # Chromium, PyTorch, TensorFlow
@@ -276,17 +287,115 @@ def _data_type_reason(frame: pl.DataFrame) -> pl.Series:
     )
 
 
-def classify_exclusions(file_changes: pl.DataFrame) -> pl.DataFrame:
+def vendored_trees(file_changes: pl.DataFrame, commits: pl.DataFrame) -> pl.DataFrame:
+    """``[repo, tree]``: directories (``a/b``, no trailing slash) the history names as copies of
+    other projects (module doc, rule 3b)."""
+    rule = RULES["vendored_tree"]
+    empty = pl.DataFrame(schema={"repo": pl.String, "tree": pl.String})
+    if not {"repo", "sha", "subject"} <= set(commits.columns) or file_changes.height == 0:
+        return empty
+    vendor, update = rule["vendor_verbs"], rule["update_verbs"]
+    version = r"(?:v?\d+(?:\.[0-9x]+)+\S*|[0-9a-f]{7,40})"
+    name = r"([a-z0-9][a-z0-9_.-]*)"
+    said = (
+        commits.select("repo", "sha", pl.col("subject").fill_null("").str.strip_chars().str.to_lowercase().alias("_s"))
+        .with_columns(
+            pl.coalesce(
+                pl.col("_s").str.extract(rf"^(?:{vendor})\s+(?:in\s+|the\s+)?{name}", 1),
+                pl.col("_s").str.extract(rf"^(?:{update})\s+(?:the\s+)?(?:vendored|bundled|embedded)\s+{name}", 1),
+                pl.col("_s").str.extract(
+                    rf"^(?:{update})\s+(?:the\s+)?{name}(?:\s+(?:to|at|from))?\s*(?:-\s*)?\(?(?:version\s+)?{version}(?:\W|$)", 1),
+                pl.col("_s").str.extract(rf"^(?:{update})\s+(?:to\s+)?{name}\s+{version}(?:\W|$)", 1),
+            ).alias("_name")
+        )
+        .drop_nulls("_name")
+        .select("repo", "sha", "_name")
+    )
+    if said.height == 0:
+        return empty
+    if "language" in file_changes.columns:
+        langs = [x for x in file_changes.get_column("language").unique().to_list() if x is not None]
+        kind = pl.col("language").replace_strict({x: linguist_type(x) for x in langs}, default=None,
+                                                 return_dtype=pl.String)
+    else:
+        kind = pl.lit(None, dtype=pl.String)
+    changed = pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)
+    files = (
+        file_changes.join(said, on=["repo", "sha"], how="inner")
+        .with_columns(
+            changed.alias("_lines"),
+            pl.col("path").fill_null("").str.split("/").alias("_parts"),
+            kind.alias("_type"),
+        )
+        .with_columns(pl.col("_lines").sum().over("repo", "sha").alias("_total"))
+    )
+    # The deepest directory of each path named as the commit says (not the root's own files).
+    per_dir = (
+        files.with_row_index("_row")
+        .with_columns(pl.col("_parts").list.slice(0, pl.col("_parts").list.len() - 1).alias("_dirs"))
+        .with_columns(pl.int_ranges(0, pl.col("_dirs").list.len()).alias("_depth"))
+        .explode("_depth", empty_as_null=True)
+        .drop_nulls("_depth")
+        .filter(pl.col("_dirs").list.get(pl.col("_depth")).str.to_lowercase() == pl.col("_name"))
+        .sort("_depth")
+        .group_by("_row").last()
+        .filter(pl.col("_depth") >= 1)
+    )
+    if per_dir.height == 0:
+        return empty
+    per_dir = per_dir.with_columns(
+        pl.col("_dirs").cast(pl.List(pl.String)).list.slice(0, pl.col("_depth") + 1).list.join("/").alias("tree"))
+    found_frame = (
+        per_dir.group_by("repo", "sha", "tree")
+        .agg(
+            pl.col("_lines").sum().alias("_l"),
+            pl.when(pl.col("_type") == "programming").then(pl.col("_lines")).otherwise(0).sum().alias("_code"),
+            pl.col("_total").first(),
+        )
+        .filter((pl.col("_code") >= rule["min_code_lines"])
+                & (pl.col("_l") >= rule["min_share"] * pl.max_horizontal(pl.col("_total"), pl.lit(1))))
+        .select("repo", "tree").unique()
+    )
+    found = set(found_frame.iter_rows())
+    parents: dict[tuple[str, str], int] = {}
+    for repo, tree in found:
+        parent = tree.rsplit("/", 1)[0]
+        parents[(repo, parent)] = parents.get((repo, parent), 0) + 1
+    found |= {(repo, parent) for (repo, parent), n in parents.items() if n >= 2 and parent}
+    if not found:
+        return empty
+    return pl.DataFrame(sorted(found), schema=empty.schema, orient="row")
+
+
+def _under_trees(file_changes: pl.DataFrame, trees: pl.DataFrame) -> pl.Series:
+    """Whether each path lies under one of its repository's vendored trees."""
+    if trees.height == 0:
+        return pl.Series("_v", [False] * file_changes.height, dtype=pl.Boolean)
+    hit = pl.lit(False)
+    for repo, tree in trees.iter_rows():
+        hit = hit | ((pl.col("repo") == repo) & pl.col("path").fill_null("").str.starts_with(tree + "/"))
+    return file_changes.select(hit.alias("_v")).to_series()
+
+
+def classify_exclusions(file_changes: pl.DataFrame, commits: pl.DataFrame | None = None) -> pl.DataFrame:
     """Add ``excluded: Boolean`` and ``exclusion_reason: String`` (null when kept).
 
     Input: a frame with at least ``path`` and ``is_binary`` (``RAW_FILE_CHANGES_SCHEMA``);
     ``is_submodule`` is used when present, ``repo``/``sha``/``status``/``lines_added`` for bulk
-    imports and ``language`` for data and prose files. Every other column is returned
-    unchanged; existing ``excluded``/``exclusion_reason`` columns are replaced.
+    imports and ``language`` for data and prose files. ``commits`` (``repo``, ``sha``,
+    ``subject``; e.g. the raw commits) enables the vendored-tree rule. Every other column is
+    returned unchanged; existing ``excluded``/``exclusion_reason`` columns are replaced.
     """
     has_submodule = "is_submodule" in file_changes.columns
     reason = exclusion_reason_expr(is_submodule="is_submodule" if has_submodule else None)
     out = file_changes.with_columns(reason.alias("exclusion_reason"))
+    if commits is not None and "repo" in out.columns and out.height:
+        under = _under_trees(out, vendored_trees(out, commits))
+        out = out.with_columns(
+            pl.when(under & (pl.col("exclusion_reason").is_null()
+                             | ~pl.col("exclusion_reason").is_in(["submodule", "binary"])))
+            .then(pl.lit("vendored")).otherwise(pl.col("exclusion_reason")).alias("exclusion_reason")
+        )
     if {"repo", "sha", "status", "lines_added"} <= set(out.columns) and out.height:
         out = out.with_columns(
             pl.when(pl.col("exclusion_reason").is_null() & _bulk_import_expr())
@@ -294,6 +403,13 @@ def classify_exclusions(file_changes: pl.DataFrame) -> pl.DataFrame:
         )
     if "language" in out.columns and "repo" in out.columns and out.height:
         out = out.with_columns(pl.coalesce(pl.col("exclusion_reason"), _data_type_reason(out)).alias("exclusion_reason"))
+    if "language" in out.columns and out.height:
+        ext = pl.col("path").fill_null("").str.extract(r"\.([^./]+)$", 1).str.to_lowercase()
+        out = out.with_columns(
+            pl.when(pl.col("exclusion_reason").is_null() & pl.col("language").is_null()
+                    & ext.is_in(RULES["data_extensions"]))
+            .then(pl.lit("data_file")).otherwise(pl.col("exclusion_reason")).alias("exclusion_reason")
+        )
     return out.with_columns(
         pl.col("exclusion_reason").is_not_null().alias("excluded")
     ).select(

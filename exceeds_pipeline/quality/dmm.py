@@ -15,7 +15,8 @@ Cost and bounds. Measuring a commit means diffing it and parsing every changed f
   A commit that cannot be measured (missing object, parse failure) is stored with status
   ``error`` and not retried.
 * **Sampling.** :func:`dmm_sample` picks which commits to measure, as a function of the
-  history alone: counted commits that change at least one non-excluded file lizard can read,
+  history alone: counted commits (reverts left out: they restore earlier code) that change at
+  least one non-excluded file lizard can read,
   with at most :data:`MAX_DMM_LINES` changed lines and :data:`MAX_DMM_FILES` files; of those,
   for every person with at least :data:`DMM_MIN_COMMITS` such commits, the ``per_person``
   (default :data:`DMM_PER_PERSON`) with the smallest shas (a sha is a hash: a fixed,
@@ -118,10 +119,13 @@ def dmm_sample(
         .unique()
     )
     size = pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)
+    # A revert restores earlier code: its DMM measures the change it undoes, not its author's.
+    not_revert = pl.col("category").fill_null("") != "revert" if "category" in commits.columns else pl.lit(True)
     return (
         commits.lazy()
         .filter(
             pl.col("is_counted").fill_null(False)
+            & not_revert
             & pl.col("person_id").is_not_null()
             & (size > 0)
             & (size <= MAX_DMM_LINES)

@@ -22,7 +22,8 @@ is null with a ``Pending:`` method text, never a partial value.
   two items say little, many items speak for themselves). An item is *broken* when one of its
   commits is the target of a ``reverts`` link, or of a ``fixes`` link (``Fixes: <sha>``) or an
   SZZ trace (:mod:`.szz`; moves and whitespace-only changes are not traced) coming from a commit
-  outside that work item.
+  outside that work item; an SZZ trace counts only between commits that change files profile LOC
+  keeps (not only vendored, generated or data files).
 * **maintainability** = mean over the person's measured commits (the DMM sample, :mod:`.dmm`)
   of the mean of PyDriller's ``dmm_unit_size`` and ``dmm_unit_complexity``; null below
   :data:`MIN_MEASURED` measured commits.
@@ -76,7 +77,9 @@ METHODS = {
         "items over everyone's items (small evidence is shrunk toward it); an item is broken if a "
         "commit of it was later reverted (Revert / This reverts commit), named by a 'Fixes: <sha>' "
         "trailer, or traced by SZZ (git blame -w -M of the lines a bug fix deletes, moved and "
-        "whitespace-only lines ignored; fixes sampled as the {szz} smallest shas per repository; a fix "
+        "whitespace-only lines ignored; only bug commits whose message states a repair are traced, "
+        "and a trace counts only between commits that change files outside vendored, generated "
+        "and data files; fixes sampled as the {szz} smallest shas per repository; a fix "
         "is traced to commits of the {horizon} days before it) from a commit outside the item; "
         "evidence_count = work items."
     ),
@@ -84,7 +87,7 @@ METHODS = {
         "Mean over the person's measured commits of the average of PyDriller's DMM unit size and "
         "unit complexity (share of changed method volume that is low-risk: <= 15 lines, "
         "cyclomatic complexity <= 5); measured on the person's commits that change lizard-readable "
-        "code (<= 2000 lines, <= 50 files; people with >= 3 such commits), in sha order until {k} "
+        "code (<= 2000 lines, <= 50 files, not reverts; people with >= 3 such commits), in sha order until {k} "
         "have a DMM value (at most {tried} tried); null below 3 measured commits; evidence_count = "
         "measured commits with a value."
     ),
@@ -133,7 +136,8 @@ def _evidence(rows: pl.LazyFrame, order: list[pl.Expr | str], descending: list[b
     )
 
 
-def _correctness(commits, work_items, commit_links, szz, cap, credit=None) -> tuple[pl.LazyFrame, pl.LazyFrame]:
+def _correctness(commits, work_items, commit_links, szz, cap, credit=None,
+                 file_changes=None) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     credit = credit if credit is not None else work_item_credit(commits, work_items)
     item_commits = (
         credit.lazy()
@@ -150,10 +154,15 @@ def _correctness(commits, work_items, commit_links, szz, cap, credit=None) -> tu
             .select(pl.col("sha").alias("breaker"), "target_sha", pl.col("link_type").alias("kind"))
         )
     if szz is not None and szz.height:
-        signals.append(
-            szz.lazy().select(pl.col("fix_sha").alias("breaker"), pl.col("blamed_sha").alias("target_sha"),
-                              pl.lit("szz").alias("kind"))
-        )
+        traced = szz.lazy().select(pl.col("fix_sha").alias("breaker"), pl.col("blamed_sha").alias("target_sha"),
+                                   pl.lit("szz").alias("kind"))
+        if file_changes is not None:
+            # Lines of vendored, generated or data files are nobody's work here: a fix that only
+            # touches such files, or a commit that only wrote such files, is no SZZ evidence.
+            own = file_changes.lazy().filter(~pl.col("excluded").fill_null(False)).select("sha").unique()
+            traced = traced.join(own, left_on="breaker", right_on="sha", how="semi") \
+                           .join(own, left_on="target_sha", right_on="sha", how="semi")
+        signals.append(traced)
     items_of = commits.lazy().select("sha", _item_key().alias("breaker_item")).unique("sha")
     if {"later_reverted", "relanded_by"} <= set(work_items.columns):
         landed = work_items.lazy().select(
@@ -347,7 +356,7 @@ def quality_metrics(
         return pl.DataFrame(schema=QUALITY_SCHEMA)
     measured = _measured(counted, dmm)
     parts = {
-        "correctness": _correctness(commits, work_items, commit_links, szz, evidence_cap, credit),
+        "correctness": _correctness(commits, work_items, commit_links, szz, evidence_cap, credit, file_changes),
         "maintainability": _maintainability(measured, evidence_cap),
         "architecture": _architecture(measured, commits, work_items, file_changes, evidence_cap, credit),
         "performance": _performance(

@@ -20,7 +20,10 @@ the file are passed through to the commit that wrote them.
 Sample (documented rule, a function of the history alone; no per-run cap):
 
 * :func:`szz_candidates` picks the fix commits: non-merge commits with one parent, category
-  ``bug``, at least one deleted line, at most :data:`MAX_SZZ_DELETED_LINES` deleted lines and
+  ``bug`` whose message states a repair (a word or phrase of ``szz.yaml``: fix, bug, crash,
+  wrong, don't, prevent, ...; in the subject or the body's prose, not in a squash merge's
+  bullet list of the pull request's own commits such as ``* Fix lint``; the classifier's ``bug`` also covers terse or feature-like
+  subjects whose deletions are rewrites, not repairs), at least one deleted line, at most :data:`MAX_SZZ_DELETED_LINES` deleted lines and
   :data:`MAX_SZZ_FILES` files (larger "fixes" are mostly moves and reformatting).
 * :func:`szz_for_repository` traces the :data:`SZZ_SAMPLE` candidates with the smallest shas
   (all of them in most repositories), caching each result per fix sha (Parquet, one file per
@@ -42,6 +45,8 @@ import re
 from collections.abc import Iterable, Mapping
 
 import polars as pl
+import yaml
+from pathlib import Path
 
 from exceeds_pipeline.ingest.gitcmd import resolve_git_dir, run_git
 from exceeds_pipeline.quality.cache import read_cache, write_cache
@@ -51,6 +56,7 @@ log = logging.getLogger(__name__)
 __all__ = [
     "MAX_SZZ_DELETED_LINES",
     "MAX_SZZ_FILES",
+    "FIX_STATEMENT",
     "SZZ_CACHE_SCHEMA",
     "SZZ_HORIZON_DAYS",
     "SZZ_MAX_NEW_PER_RUN",
@@ -66,6 +72,12 @@ MAX_SZZ_FILES = 100
 SZZ_MAX_NEW_PER_RUN = None  # no per-run cap: values never depend on how many runs happened
 SZZ_SAMPLE = 3000  # fix commits traced per repository: the smallest shas
 SZZ_HORIZON_DAYS = 365  # a fix is traced to commits at most this much older (committer time)
+
+_RULES = yaml.safe_load(Path(__file__).with_name("szz.yaml").read_text(encoding="utf-8"))
+# A message that states a repair (see szz.yaml); whole words, any case.
+FIX_STATEMENT = r"(?i)\b(?:" + "|".join(f"(?:{w})" for w in _RULES["fix_statement"]) + r")\b"
+
+BULLET_LINE = r"(?m)^[ \t]*[*+\-][ \t][^\n]*$"
 
 SZZ_CACHE_SCHEMA: dict[str, pl.DataType] = {
     "fix_sha": pl.String,
@@ -96,11 +108,20 @@ def szz_candidates(
         & ((pl.col("counted_in") != pl.col("repo")) | (pl.col("counted_sha") != pl.col("sha")))
         if {"counted_in", "counted_sha"} <= set(commits.columns) else pl.lit(False)
     )
+    # The subject and the body's prose: a squash merge lists the pull request's own commits as
+    # bullets ("* Fix tests", "* Fix lint"), which say how the change was made, not what it repairs.
+    text = [
+        pl.col("message").str.replace_all(BULLET_LINE, "") if "message" in commits.columns else None,
+        pl.col("subject") if "subject" in commits.columns else None,
+    ]
+    text = [t for t in text if t is not None]
+    states_repair = pl.coalesce(*text).fill_null("").str.contains(FIX_STATEMENT) if text else pl.lit(True)  # no text: no judgement
     return (
         commits.filter(
             ~pl.col("is_merge").fill_null(False)
             & ~copy
             & (pl.col("category") == "bug")
+            & states_repair
             & one_parent
             & (pl.col("lines_deleted").fill_null(0) > 0)
             & (pl.col("lines_deleted").fill_null(0) <= max_deleted_lines)

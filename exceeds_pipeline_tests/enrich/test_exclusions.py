@@ -254,3 +254,68 @@ def test_data_files_count_where_they_are_the_product():
     })
     out = classify_exclusions(raw)
     assert out["exclusion_reason"].to_list() == [None] * 7 + ["prose_file"]
+
+
+def test_vendored_trees_named_by_the_history(make_repo):
+    """`requests/packages/urllib3` updated by `Update urllib3 to v1.21.1`: every change under it,
+    in any commit, is vendored; so is its parent holding two such trees. A monorepo's version bump
+    of its own package (a manifest and a changelog) is not."""
+    from exceeds_pipeline.enrich.exclusions import vendored_trees
+    from exceeds_pipeline.enrich.languages import with_language
+    from exceeds_pipeline.ingest.git_log import log_commits
+    from exceeds_pipeline_tests.conftest import git_out
+
+    def code(n, tag):
+        return "".join(f"def {tag}{i}(x):\n    return x + {i}\n" for i in range(n))
+
+    repo = make_repo("vend")
+    first = repo.commit("Add client", files={"lib/client.py": code(40, "c"), "packages/app/package.json": '{"version": "1.0.0"}\n'})
+    imported = repo.commit("Import urllib3 and chardet", files={
+        "lib/packages/urllib3/pool.py": code(80, "p"), "lib/packages/chardet/detect.py": code(80, "d"),
+        "lib/packages/__init__.py": "from . import urllib3\n"})
+    upd = repo.commit("Update urllib3 to v1.21.1", files={"lib/packages/urllib3/pool.py": code(90, "q"),
+                                                           "lib/packages/urllib3/util.py": code(30, "u")})
+    emb = repo.commit("embed chardet", files={"lib/packages/chardet/detect.py": code(85, "e")})
+    mine = repo.commit("Fix a timeout in the client", files={"lib/client.py": code(41, "c"),
+                                                             "lib/packages/urllib3/pool.py": code(91, "q")})
+    bump = repo.commit("Bump app to 1.1.0", files={"packages/app/package.json": '{"version": "1.1.0"}\n',
+                                                    "packages/app/CHANGELOG.md": "".join(f"- item {i}\n" for i in range(300))})
+    cert = repo.commit("Add CA bundle", files={"lib/cacert.pem": "".join(f"QUJD{i:04d}\n" for i in range(500))})
+
+    shas = git_out(repo.path, "rev-list", "HEAD").split()
+    commits, files = log_commits(repo.path / ".git", "acme/app", shas, repo.head())
+    files = with_language(files)
+    assert sorted(vendored_trees(files, commits)["tree"]) == [
+        "lib/packages", "lib/packages/chardet", "lib/packages/urllib3"]
+    out = classify_exclusions(files, commits)
+    reason = {(r["sha"], r["path"]): r["exclusion_reason"] for r in out.iter_rows(named=True)}
+    assert reason[(imported, "lib/packages/urllib3/pool.py")] == "vendored"  # before the tree was named
+    assert reason[(imported, "lib/packages/__init__.py")] == "vendored"  # under the parent of two trees
+    assert reason[(upd, "lib/packages/urllib3/util.py")] == "vendored"
+    assert reason[(emb, "lib/packages/chardet/detect.py")] == "vendored"
+    assert reason[(mine, "lib/packages/urllib3/pool.py")] == "vendored"
+    assert reason[(mine, "lib/client.py")] is None  # the person's own edit alongside still counts
+    assert reason[(first, "lib/client.py")] is None
+    assert reason[(bump, "packages/app/package.json")] == "data_file"  # not vendored: a version bump
+    assert reason[(cert, "lib/cacert.pem")] == "data_file"  # no Linguist language, a certificate
+    # Without the commits the path rules alone apply (the old behaviour).
+    plain = classify_exclusions(files)
+    assert plain.filter(pl.col("path") == "lib/packages/urllib3/util.py")["exclusion_reason"].to_list() == [None]
+
+
+@pytest.mark.parametrize("subject", [
+    "Update docs", "Update urllib3 handling in the client", "Bump urllib3 requirement",
+    "New urllib3 adapter", "Vendor-neutral transport",
+])
+def test_vendored_tree_look_alikes_are_kept(make_repo, subject):
+    from exceeds_pipeline.enrich.exclusions import vendored_trees
+    from exceeds_pipeline.enrich.languages import with_language
+    from exceeds_pipeline.ingest.git_log import log_commits
+    from exceeds_pipeline_tests.conftest import git_out
+
+    repo = make_repo("look")
+    body = "".join(f"def f{i}(x):\n    return x * {i}\n" for i in range(120))
+    repo.commit(subject, files={"lib/urllib3/adapter.py": body, "lib/docs/conf.py": body})
+    shas = git_out(repo.path, "rev-list", "HEAD").split()
+    commits, files = log_commits(repo.path / ".git", "acme/app", shas, repo.head())
+    assert vendored_trees(with_language(files), commits).height == 0

@@ -325,6 +325,9 @@ def test_employer_tags_leave_display_names_and_ids(repo):
     repo.commit(("William Wen", "williamwen@meta.com"))
     b = repo.commit(("Animesh Jain (Meta Employee)", "anijain@umich.edu"))
     c = repo.commit(("Ann Lee [Acme employee]", "ann@acme.example"))
+    d = repo.commit(("David Kemp (Work)", "dkemp@media.example"))
+    e = repo.commit(("Tim Sweña (Swast)", "tswast@example.com"))  # a handle, not a tag
+    f = repo.commit(("Paul (xobb) Chubatyy", "xobb@example.com"))
     raw = repo.raw()
     people, idmap = resolve_people(raw)
     owners = person_of(raw, idmap)
@@ -333,5 +336,8 @@ def test_employer_tags_leave_display_names_and_ids(repo):
     assert by_id["william-wen"]["names"] == ["William Wen"]
     assert owners[b] == "animesh-jain" and by_id["animesh-jain"]["display_name"] == "Animesh Jain"
     assert by_id[owners[c]]["display_name"] == "Ann Lee"
+    assert owners[d] == "david-kemp" and by_id["david-kemp"]["display_name"] == "David Kemp"
+    assert by_id[owners[e]]["display_name"] == "Tim Sweña (Swast)"
+    assert by_id[owners[f]]["display_name"] == "Paul (xobb) Chubatyy"
     # the tag never joins two people: same name, different e-mail stays apart
-    assert len(people) == 3
+    assert len(people) == 6

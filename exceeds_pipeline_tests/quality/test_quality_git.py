@@ -106,9 +106,10 @@ def test_reverted_item_and_szz_trace_lower_correctness(story):
 def test_dmm_matches_pydriller_and_cache_is_reused(story, tmp_path, monkeypatch):
     repo, s, commits, files = story
     sample = dmm_sample(commits, files, min_commits=1)
-    # README-only commits are not measured; a revert of Python code is.
-    assert s["docs"] not in sample["sha"].to_list()
-    assert set(sample["sha"]) == {s[k] for k in ("parser", "lexer", "cache", "revert", "fix", "util", "complex")}
+    # README-only commits are not measured, nor a revert (it restores earlier code: its DMM is
+    # the undone change's, not its author's).
+    assert s["docs"] not in sample["sha"].to_list() and s["revert"] not in sample["sha"].to_list()
+    assert set(sample["sha"]) == {s[k] for k in ("parser", "lexer", "cache", "fix", "util", "complex")}
 
     calls = []
     real = dmm_mod._measure_commit
@@ -148,8 +149,8 @@ def test_dmm_sample_is_the_smallest_shas_per_person_and_deterministic(story):
     _, s, commits, files = story
     sample = dmm_sample(commits, files, per_person=1, min_commits=1)
     ada = sorted([s["parser"], s["cache"], s["fix"], s["util"], s["complex"]])[0]  # smallest sha wins
-    assert sorted(sample["sha"]) == sorted([ada, sorted([s["lexer"], s["revert"]])[0]])
-    # Bob has only 2 measurable commits: below the minimum, nobody measures him by default.
+    assert sorted(sample["sha"]) == sorted([ada, s["lexer"]])  # bob's revert is not his design
+    # Bob has only 1 measurable commit: below the minimum, nobody measures him by default.
     default = dmm_sample(commits, files)
     assert set(default["person_id"]) == {"ada"} and default.height == 5
     # The same sample whatever the row order (no run history, no caps).

@@ -4,7 +4,11 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+import polars as pl
+import pytest
+
 from exceeds_pipeline.quality.szz import blame_deleted_lines
+from exceeds_pipeline_tests.gitscript import GitScript
 
 T0 = datetime(2025, 1, 1, 12, tzinfo=timezone.utc)
 ADA = ("Ada", "ada@example.com")
@@ -83,3 +87,82 @@ def test_horizon_blames_recent_lines_only_and_keeps_a_root_commit_inside_it(make
     f2 = young.commit("Fix beta", author=CY, date=T0 + timedelta(days=10), files={"m.py": text(
         ["alpha", "beta", "gamma"], extra={"beta": ["def beta(x):", "    z = x - 2", "    return z // 3"]})})
     assert blame_deleted_lines(young.path, f2, since=int(T0.timestamp()) + 10 * 86400 - 365 * 86400) == [root]
+
+
+def test_szz_traces_only_bug_commits_that_state_a_repair(tmp_path):
+    """The classifier's `bug` on a terse or feature-like subject is not a repair: its deletions
+    are rewrites, and SZZ would name the commits that wrote those lines as broken."""
+    from exceeds_pipeline.quality import quality_metrics, szz_candidates
+    from exceeds_pipeline.quality.szz import szz_for_repository
+    from exceeds_pipeline_tests.quality.gitframes import read_repo
+    from exceeds_pipeline_tests.rollups.frames import items_frame, wi
+
+    ada, bob = ("Ada", "ada@example.com"), ("Bob", "bob@example.org")
+    repo = GitScript.init(tmp_path / "r")
+    s = {}
+    s["parse"] = repo.commit("Add parser", author=bob, date="2025-01-01T10:00:00+0000",
+                             files={"src/parse.py": "def parse(t):\n    return t.split(',')\n"})
+    s["color"] = repo.commit("Add colors", author=bob, date="2025-01-02T10:00:00+0000",
+                             files={"src/color.py": "def color(c):\n    return c.upper()\n"})
+    s["fix"] = repo.commit("Fix parse of an empty string", author=ada, date="2025-01-05T10:00:00+0000",
+                           files={"src/parse.py": "def parse(t):\n    return t.split(',') if t else []\n"})
+    s["terse"] = repo.commit("colors!", author=ada, date="2025-01-06T10:00:00+0000",
+                             files={"src/color.py": "def color(c):\n    return c.lower()\n"})
+    cats = {s["parse"]: "feature", s["color"]: "feature", s["fix"]: "bug", s["terse"]: "bug"}
+    items = {sha: f"item-{name}" for name, sha in s.items()}
+    commits, files = read_repo(repo, "acme/x", {ada[1]: "ada", bob[1]: "bob"}, cats, items)
+
+    assert szz_candidates(commits)["sha"].to_list() == [s["fix"]]
+    szz = szz_for_repository("acme/x", repo.path, commits, files, tmp_path / "cache")
+    assert szz.select("fix_sha", "blamed_sha").rows() == [(s["fix"], s["parse"])]
+
+    work_items = items_frame([wi(r["work_item_id"], r["person_id"], r["category"], r["subject"], repo="acme/x")
+                              for r in commits.iter_rows(named=True)])
+    q = quality_metrics(commits, work_items, None, files, szz=szz.drop("repo"))
+    bob_c = q.filter((pl.col("person_id") == "bob") & (pl.col("metric") == "correctness")).row(0, named=True)
+    # one of bob's two items is broken (the parser), not two; shrunk toward the base rate 3/4
+    assert bob_c["evidence_count"] == 2
+    assert bob_c["value"] == pytest.approx((1 + 5 * 0.75) / (2 + 5))
+    assert bob_c["evidence_shas"][0] == s["parse"]
+
+
+def test_szz_reads_the_body_prose_not_a_squash_merges_bullets_and_skips_vendored_code(tmp_path):
+    """`Fixes #1859` in a body states a repair; a squash merge's `* Fix tests` bullet describes the
+    pull request's own iterations. A fix to vendored code blames nobody's work."""
+    from exceeds_pipeline.quality import quality_metrics, szz_candidates
+    from exceeds_pipeline.quality.szz import szz_for_repository
+    from exceeds_pipeline_tests.quality.gitframes import read_repo
+    from exceeds_pipeline_tests.rollups.frames import items_frame, wi
+
+    ada, bob = ("Ada", "ada@example.com"), ("Bob", "bob@example.org")
+    repo = GitScript.init(tmp_path / "r")
+    s = {}
+    s["cookie"] = repo.commit("Add cookie expiry", author=bob, date="2025-01-01T10:00:00+0000",
+                              files={"src/cookie.py": "def expiry(t):\n    return t.timestamp()\n",
+                                     "src/names.py": "def name(m):\n    return m.lower()\n"})
+    s["vendor"] = repo.commit("Add the vendored parser", author=bob, date="2025-01-02T10:00:00+0000",
+                              files={"lib/vendor/parse.py": "def parse(t):\n    return t.split()\n"})
+    s["prose"] = repo.commit("Use calendar.timegm for cookie expiry\n\nFixes #1859", author=ada,
+                             date="2025-01-05T10:00:00+0000",
+                             files={"src/cookie.py": "def expiry(t):\n    return calendar.timegm(t)\n"})
+    s["squash"] = repo.commit("Switch to private names (#785)\n\n* Switch names\n\n* Fix tests\n\n* Fix lint",
+                              author=ada, date="2025-01-06T10:00:00+0000",
+                              files={"src/names.py": "def name(m):\n    return m.casefold()\n"})
+    s["vfix"] = repo.commit("Fix the vendored parser on tabs", author=ada, date="2025-01-07T10:00:00+0000",
+                            files={"lib/vendor/parse.py": "def parse(t):\n    return t.split(None)\n"})
+    cats = {s["cookie"]: "feature", s["vendor"]: "feature", s["prose"]: "bug", s["squash"]: "bug", s["vfix"]: "bug"}
+    items = {sha: f"item-{name}" for name, sha in s.items()}
+    commits, files = read_repo(repo, "acme/x", {ada[1]: "ada", bob[1]: "bob"}, cats, items)
+    files = files.with_columns(pl.col("path").str.starts_with("lib/vendor/").alias("excluded"))
+
+    assert sorted(szz_candidates(commits)["sha"]) == sorted([s["prose"], s["vfix"]])
+    szz = szz_for_repository("acme/x", repo.path, commits, files, tmp_path / "cache")
+    assert sorted(szz.select("fix_sha", "blamed_sha").rows()) == sorted([(s["prose"], s["cookie"]),
+                                                                        (s["vfix"], s["vendor"])])
+    work_items = items_frame([wi(r["work_item_id"], r["person_id"], r["category"], r["subject"], repo="acme/x")
+                              for r in commits.iter_rows(named=True)])
+    q = quality_metrics(commits, work_items, None, files, szz=szz.drop("repo"))
+    bob_c = q.filter((pl.col("person_id") == "bob") & (pl.col("metric") == "correctness")).row(0, named=True)
+    # the cookie item is broken; the vendored parser's lines are nobody's work: 1 of 5 items broken
+    assert bob_c["value"] == pytest.approx((1 + 5 * 0.8) / (2 + 5))
+    assert bob_c["evidence_shas"][0] == s["cookie"]
