@@ -240,7 +240,7 @@ def derive(commits: pl.DataFrame, file_changes: pl.DataFrame) -> tuple[pl.DataFr
     from exceeds_pipeline.identity.people import resolve_people
 
     people, identity_map = resolve_people(commits.lazy())
-    files = classify_exclusions(with_language(file_changes))
+    files = classify_exclusions(with_language(file_changes), commits)  # as the file_changes asset does
     links = commit_links(commits)
     table = categorize_commits(attach_people(commits, identity_map, people), files, links)
     table, work_items = assign_work_items(table, links, files)

@@ -96,3 +96,27 @@ def test_derived_assets_from_the_raw_store_to_the_published_database(deployment)
     assert profile_ids.height >= 1
     pages = sorted(p.name for p in (settings.exports_dir / "site" / "people").glob("*.html"))
     assert pages == ["ann-lee.html", "bo-chen.html"]
+
+
+def test_file_changes_asset_reads_vendored_trees_from_the_commit_subjects(tmp_path):
+    # `Update minilib to v2.0.1` names app/packages/minilib as a copy of another project: every
+    # change under it is vendored, in any commit; the app's own code stays counted.
+    repo = GitScript.init(tmp_path / "app")
+    lib = {f"app/packages/minilib/m{i}.py": "".join(f"def f{i}_{k}(x):\n    return x + {k}\n" for k in range(30))
+           for i in range(3)}
+    repo.commit("Add the app", author=ANN, date="2025-03-01T10:00:00+0100", files={"app/core.py": "a = 1\n"})
+    repo.commit("Update minilib to v2.0.1", author=ANN, date="2025-03-02T10:00:00+0100", files=lib)
+    repo.commit("Fix the app and its copy of minilib", author=BO, date="2025-03-03T10:00:00+0100",
+                files={"app/core.py": "a = 2\n", "app/packages/minilib/m0.py": "x = 0\n"})
+    config = tmp_path / "exceeds.yaml"
+    config.write_text("repositories:\n  - path: app\n    name: acme/app\n")
+    settings = settings_for(config, tmp_path / "data")
+    resources = {"settings": settings, "io_manager": warehouse_io_manager(settings),
+                 "publish_lock": PublishLock(data_dir=settings.data_dir)}
+    with instance_for_test() as instance:
+        assert materialize([raw_history_asset(settings.config.repositories[0]), repositories_asset(settings.config),
+                            file_changes], resources=resources, instance=instance).success
+    rows = _warehouse(settings, "SELECT path, exclusion_reason FROM file_changes ORDER BY path")
+    assert {(p, r) for p, r in rows} == {
+        ("app/core.py", None), *{(p, "vendored") for p in lib}}
+    assert ("app/packages/minilib/m0.py", "vendored") in rows  # the later fix of the copy too

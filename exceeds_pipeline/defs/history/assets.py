@@ -54,8 +54,10 @@ def people_and_identities(context: AssetExecutionContext, settings: ExceedsSetti
 @asset(group_name="history", deps=["repositories"])
 def file_changes(context: AssetExecutionContext, settings: ExceedsSettings) -> Output[pl.DataFrame]:
     """One row per file changed by a non-merge commit, with git's exact line counts, its
-    Linguist language, and whether (and why) profile lines of code leave it out."""
-    table = classify_exclusions(with_language(_raw(settings, "file_changes")))
+    Linguist language, and whether (and why) profile lines of code leave it out (the commits'
+    subjects name vendored trees: `Update urllib3 to v1.21.1`)."""
+    raw_commits = settings.raw_store().scan(settings.repository_names, "commits").select("repo", "sha", "subject").collect()
+    table = classify_exclusions(with_language(_raw(settings, "file_changes")), raw_commits)
     return Output(table, metadata=frame_metadata(table))
 
 
