@@ -17,7 +17,7 @@ read: lock files, JSON, SVG, CSV and the like have none, and minified and genera
 (:data:`_SKIPPED_SUFFIXES`) are skipped. The skipping happens here, not in a git pathspec: on
 git/git a pathspec of excludes doubles the cost of git's diff; instead git is given an
 attributes file that marks every other file binary, so it makes no text diff of them
-(:func:`_write_attributes`: git's time on git/git's sample falls threefold). The result is a pure function of
+(:func:`_diff_only_read_files`: git's time on git/git's sample falls threefold). The result is a pure function of
 the sha, so a caller keeps the frame and asks only for new shas next time (incremental by sha).
 Commits are best asked for in history order (as :func:`evidence_sample` returns them): git then
 reads neighbouring trees and blobs together, about 10% faster than in sha order.
@@ -40,7 +40,7 @@ from typing import Iterable, Sequence
 import polars as pl
 
 from exceeds_pipeline.common.chunks import contiguous_chunks
-from exceeds_pipeline.ingest.gitcmd import GitError, stream_git
+from exceeds_pipeline.ingest.gitcmd import GitError, attributes_config, stream_git
 
 __all__ = ["CODE_EVIDENCE_SCHEMA", "MAX_BYTES", "MAX_TERMS", "code_evidence", "evidence_from_patch", "update_code_evidence"]
 
@@ -227,28 +227,25 @@ def _case_free(suffix: str) -> str:
     return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in suffix)
 
 
-def _write_attributes(folder: Path) -> Path:
-    """A gitattributes file under which git diffs only the files read here (:data:`_FAMILY`)
-    and treats every other file as binary (``Binary files ... differ``: no text diff is made).
+def _diff_only_read_files(folder: Path) -> dict[str, str]:
+    """git config under which git diffs only the files read here (:data:`_FAMILY`) and treats
+    every other file as binary (``Binary files ... differ``: no text diff is made).
 
-    Given to git as ``core.attributesFile``: on git/git, 90% of ``git log -p``'s output for the
-    sample is files no rule reads (translations, documentation, test scripts), and git's time
-    falls from 7.5 s to 2.3 s per 8,000 commits with the same evidence. (An include pathspec
-    would do the same but costs git more than the diffs it saves.) The repository's own
-    attributes still apply on top: they can only make git diff more, never change a result."""
+    On git/git, 90% of ``git log -p``'s output for the sample is files no rule reads
+    (translations, documentation, test scripts), and git's time falls from 7.5 s to 2.3 s per
+    8,000 commits with the same evidence. (An include pathspec would do the same but costs git
+    more than the diffs it saves.) The repository's own attributes still apply on top: they can
+    only make git diff more, never change a result."""
     lines = ["* -diff"]
     lines += [f"*.{_case_free(ext)} diff" for ext in sorted(_FAMILY)]
     lines += [f"*{suffix.decode()} -diff" for suffix in _SKIPPED_SUFFIXES]
-    path = folder / "code-evidence.gitattributes"
-    path.write_text("\n".join(lines) + "\n", encoding="ascii")
-    return path
+    return attributes_config(folder, "code-evidence.gitattributes", lines)
 
 
-def _one_pass(git_dir: Path, shas: list[str], max_bytes: int, rows: dict, attributes: Path | None = None
-              ) -> tuple[int, str | None]:
+def _one_pass(git_dir: Path, shas: list[str], max_bytes: int, rows: dict,
+              config: dict[str, str] | None = None) -> tuple[int, str | None]:
     """Read ``shas`` in order into ``rows``; (complete records, error text or None)."""
     args = ["log", "--no-walk=unsorted", "--stdin", f"--format={_FORMAT}", *_OPTIONS]
-    config = {"core.attributesFile": str(attributes)} if attributes is not None else None
     proc = stream_git(git_dir, args, shas, config=config)
     # stderr drained on its own thread: a chatty git must not block on a full pipe.
     err: list[bytes] = []
@@ -271,9 +268,9 @@ def _one_pass(git_dir: Path, shas: list[str], max_bytes: int, rows: dict, attrib
 
 
 def _read_all(git_dir: Path, repo: str, todo: list[str], max_bytes: int, rows: dict,
-              attributes: Path | None = None) -> None:
+              config: dict[str, str] | None = None) -> None:
     while todo:
-        done, error = _one_pass(git_dir, todo, max_bytes, rows, attributes)
+        done, error = _one_pass(git_dir, todo, max_bytes, rows, config)
         if error is None:
             break
         # git stops at a commit it cannot diff (a missing blob in a partial clone or a damaged
@@ -305,13 +302,13 @@ def code_evidence(
     chunks = contiguous_chunks(wanted, workers)  # runs of the history: git reads them fastest
     rows: dict[str, tuple[list[str], list[str]]] = {}
     with tempfile.TemporaryDirectory(prefix="exceeds-evidence-") as tmp:
-        attributes = _write_attributes(Path(tmp))
+        config = _diff_only_read_files(Path(tmp))
         if workers == 1:
-            _read_all(Path(git_dir), repo, wanted, max_bytes, rows, attributes)
+            _read_all(Path(git_dir), repo, wanted, max_bytes, rows, config)
         else:  # git computes the diffs of each chunk in its own process, in parallel
             parts = [dict() for _ in chunks]
             with ThreadPoolExecutor(max_workers=workers) as pool:
-                list(pool.map(lambda i: _read_all(Path(git_dir), repo, chunks[i], max_bytes, parts[i], attributes),
+                list(pool.map(lambda i: _read_all(Path(git_dir), repo, chunks[i], max_bytes, parts[i], config),
                               range(len(chunks))))
             for part in parts:
                 rows.update(part)

@@ -66,6 +66,7 @@ __all__ = [
     "BUNDLE_DIRS",
     "BUNDLE_EXTENSIONS",
     "EXCLUSION_REASONS",
+    "PATH_REASONS",
     "GENERATED_DIRS",
     "GENERATED_FILE_GLOBS",
     "LOCK_FILE_NAMES",
@@ -79,6 +80,10 @@ __all__ = [
 EXCLUSION_REASONS: tuple[str, ...] = (
     "submodule", "binary", "vendored", "lock_file", "generated", "bulk_import", "data_file", "prose_file",
 )
+# Reasons that follow from one commit (a bulk import), not from the file's path in the repository:
+# the same path can count in another commit. Every other reason applies to all of a path's changes.
+PER_COMMIT_REASONS: tuple[str, ...] = ("bulk_import",)
+PATH_REASONS: tuple[str, ...] = tuple(r for r in EXCLUSION_REASONS if r not in PER_COMMIT_REASONS)
 
 # Directory names that hold third-party code copied into the repository (case-insensitive).
 VENDORED_DIRS: tuple[str, ...] = (

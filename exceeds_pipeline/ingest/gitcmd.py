@@ -179,6 +179,16 @@ def stream_git(
     return proc
 
 
+def attributes_config(folder: Path, name: str, lines: Sequence[str]) -> dict[str, str]:
+    """Config that gives git the gitattributes ``lines`` (written to ``folder/name``) as
+    ``core.attributesFile``: the repository's own attributes still take precedence, and nothing
+    is written into the repository. Used to mark files binary whose text diff a reader does not
+    need (git then makes none)."""
+    path = Path(folder) / name
+    path.write_text("".join(f"{line}\n" for line in lines), encoding="ascii")
+    return {"core.attributesFile": str(path)}
+
+
 def stream_git_chunks(
     git_dir: Path | None,
     args: Sequence[str],

@@ -68,7 +68,8 @@ import polars as pl
 from exceeds_pipeline.ingest.repository import storage_slug
 
 from exceeds_pipeline.common.chunks import contiguous_chunks
-from exceeds_pipeline.ingest.gitcmd import GitError, git_text, resolve_git_dir, stream_git_chunks
+from exceeds_pipeline.enrich.exclusions import PATH_REASONS
+from exceeds_pipeline.ingest.gitcmd import GitError, attributes_config, git_text, resolve_git_dir, stream_git_chunks
 
 log = logging.getLogger(__name__)
 
@@ -201,24 +202,19 @@ STREAM_CHUNK = 10_000  # commits per git process at most (what one read-ahead ho
 MIN_SPLIT = 2_000  # histories shorter than this are read by one process
 
 
-def _stream(git_dir: Path, repo: str, shas: list[str], attributes: Path | None = None):
+def _stream(git_dir: Path, repo: str, shas: list[str], config: dict[str, str] | None = None):
     """Yield the raw lines of ``git log -p`` for exactly ``shas``, in the order given: one git
     process per contiguous chunk, the next chunks computed (one per core) while the walker
-    applies the current one, since the walk itself must go in order. ``attributes``: a
-    gitattributes file given to git (:func:`_write_attributes`)."""
+    applies the current one, since the walk itself must go in order. ``config``: more git
+    config (:func:`_untracked_config`)."""
     git_dir = resolve_git_dir(git_dir)
     args = ["log", "--no-walk=unsorted", "--stdin", "--format=%x1e%x1eSURV %H %ct", *DIFF_OPTIONS]
     cores = os.cpu_count() or 1
     parts = 1 if len(shas) < MIN_SPLIT else max(cores, -(-len(shas) // STREAM_CHUNK))
-    config = {"core.quotePath": "false"}
-    if attributes is not None:
-        config["core.attributesFile"] = str(attributes)
-    yield from stream_git_chunks(git_dir, args, contiguous_chunks(shas, parts), repo, config=config, parallel=cores)
+    yield from stream_git_chunks(git_dir, args, contiguous_chunks(shas, parts), repo,
+                                 config={"core.quotePath": "false", **(config or {})}, parallel=cores)
 
 
-# Exclusion reasons that follow from a file's path (and the repository), not from one commit:
-# lines of such files never count in performance, whoever adds them.
-_PATH_REASONS = ("submodule", "binary", "vendored", "lock_file", "generated", "data_file", "prose_file")
 _PLAIN_SUFFIX = re.compile(r"^[A-Za-z0-9_+-]{1,20}$")
 
 
@@ -231,7 +227,7 @@ def untracked_suffixes(file_changes: pl.DataFrame | None) -> list[str]:
     return sorted(
         file_changes.select(
             pl.col("path").str.extract(r"\.([^./]+)$", 1).alias("_suffix"),
-            pl.col("exclusion_reason").is_in(list(_PATH_REASONS)).fill_null(False).alias("_path_rule"),
+            pl.col("exclusion_reason").is_in(list(PATH_REASONS)).fill_null(False).alias("_path_rule"),
         )
         .drop_nulls("_suffix")
         .group_by("_suffix").agg(pl.col("_path_rule").all())
@@ -240,14 +236,10 @@ def untracked_suffixes(file_changes: pl.DataFrame | None) -> list[str]:
     )
 
 
-def _write_attributes(folder: Path, suffixes: list[str]) -> Path | None:
-    """A gitattributes file marking files with these suffixes binary, so that git makes no text
-    diff of them and the walk keeps no lines for them (their rows are simply absent)."""
-    if not suffixes:
-        return None
-    path = folder / "survival.gitattributes"
-    path.write_text("".join(f"*.{suffix} -diff\n" for suffix in suffixes), encoding="ascii")
-    return path
+def _untracked_config(folder: Path, suffixes: list[str]) -> dict[str, str] | None:
+    """git config marking files with these suffixes binary, so that git makes no text diff of
+    them and the walk keeps no lines for them (their rows are simply absent)."""
+    return attributes_config(folder, "survival.gitattributes", [f"*.{s} -diff" for s in suffixes]) if suffixes else None
 
 
 class _Walker:
@@ -263,7 +255,7 @@ class _Walker:
         self.last_sha: str | None = None
         self.unreadable: list[str] = []
 
-    def run_all(self, git_dir: Path, repo: str, order: list[str], attributes: Path | None = None) -> None:
+    def run_all(self, git_dir: Path, repo: str, order: list[str], config: dict[str, str] | None = None) -> None:
         """Stream ``order``; a commit git cannot read (missing objects) is skipped, the rest
         is read by a new stream (at most :data:`MAX_UNREADABLE` skips)."""
         index = {sha: i for i, sha in enumerate(order)}
@@ -271,7 +263,7 @@ class _Walker:
         while start < len(order):
             self.last_sha = None
             try:
-                self.run(_stream(git_dir, repo, order[start:], attributes))
+                self.run(_stream(git_dir, repo, order[start:], config))
                 return
             except GitError:
                 if self.last_sha is None or len(self.unreadable) >= MAX_UNREADABLE:
@@ -624,7 +616,7 @@ def survival_for_repository(
         order = [s for s in order if s in known]
         walker = _Walker(st, mainline, groups, window)
         with tempfile.TemporaryDirectory(prefix="exceeds-survival-") as tmp:
-            walker.run_all(Path(git_dir), repo_name, order, _write_attributes(Path(tmp), untracked))
+            walker.run_all(Path(git_dir), repo_name, order, _untracked_config(Path(tmp), untracked))
         log.info("survival: %d commits streamed for %s", walker.commits, repo_name)
         if cache_dir is not None:
             _save_cache(cache_dir, repo_name, tip, st, window, untracked)
