@@ -1,0 +1,291 @@
+"""PyDriller's per-file DMM delta risk profile, with lizard reading only the changed region.
+
+PyDriller's ``ModifiedFile._delta_risk_profile`` runs lizard over the whole file before and after
+the change and subtracts the risk profiles (the volume of low- and high-risk methods). A method
+that the change did not touch is measured the same on both sides and cancels out, so on a large
+C file edited in one place most of both parses is wasted: it is what made DMM the costliest
+quality fact (git/git: a 3,000-line ``.c`` file parsed twice for a two-line fix).
+
+For lizard's C/C++ reader this module gets the same numbers from the changed region alone:
+
+* Lines the two versions share at the start (the common prefix) are read identically by lizard,
+  so at any line of the prefix its state is the same in both. Reading the *before* text from
+  the top, the last line boundary inside the prefix where lizard's state equals a fresh
+  reader's (no open function, nesting or pending declaration: :func:`_fresh`) is a cut: the
+  methods above it are the same on both sides, and both sides can be read from the cut by a
+  fresh reader with the same result as reading them whole.
+* Below the change the two versions share their last lines (the common suffix). Both sides are
+  read on from the cut, line by line, until a line of the suffix is reached at which *both*
+  readers are fresh: from there on they read the same text from the same state, so the
+  remaining methods are the same on both sides and cancel; reading stops.
+
+Cuts are taken only after a line that holds nothing but the closing ``}`` (or ``};``) of a
+top-level block, so no token (string, comment, macro) runs across the cut, and only where the
+reader's state is exactly a fresh reader's, which makes the result equal by construction; tests
+compare it with PyDriller's whole-file profiles on real files, and the DMM of git/git's sampled
+commits is unchanged. Any other language, and small files, are read whole as PyDriller does.
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Iterator
+
+__all__ = ["delta_risk_profiles", "region_reader_applies"]
+
+MIN_LINES = 150  # smaller files: the whole-file reading is as cheap as finding the region
+
+
+def _properties():
+    from pydriller.domain.commit import DMMProperty
+
+    return (DMMProperty.UNIT_SIZE, DMMProperty.UNIT_COMPLEXITY, DMMProperty.UNIT_INTERFACING)
+
+
+def _risk(functions, prop) -> tuple[int, int]:
+    """PyDriller's ``ModifiedFile._risk_profile`` over lizard functions."""
+    from pydriller.domain.commit import Method, ModifiedFile
+
+    return ModifiedFile._risk_profile([Method(f) for f in functions], prop)
+
+
+def _whole(filename: str, code: str | None) -> list:
+    """lizard's functions of the whole text, as PyDriller reads them (none for no text)."""
+    if not code:
+        return []
+    import lizard
+
+    return lizard.analyze_file.analyze_source_code(filename, code).function_list
+
+
+def region_reader_applies(filename: str) -> bool:
+    """Whether the region reading is used for this file: lizard's plain C/C++ reader."""
+    from lizard_languages import get_reader_for
+    from lizard_languages.clike import CLikeReader
+
+    return get_reader_for(filename) is CLikeReader
+
+
+def delta_risk_profiles(filename: str, before: str | None, after: str | None,
+                        hunks=None) -> list[tuple[int, int]]:
+    """``[(low, high)]`` for unit size, unit complexity and unit interfacing: the change in the
+    volume of low- and of high-risk methods from ``before`` to ``after`` (PyDriller's
+    ``_delta_risk_profile`` for each property, with its reading of missing or empty text).
+    ``hunks``: the diff's ``(old_start, old_count, new_start, new_count)``, if known: each
+    change is then read on its own (otherwise one region from the first to the last change)."""
+    functions = None
+    if before and after and region_reader_applies(filename):
+        functions = _changed_region_functions(filename, before, after, hunks)
+    if functions is None:
+        functions = (_whole(filename, before), _whole(filename, after))
+    old, new = functions
+    out = []
+    for prop in _properties():
+        low_before, high_before = _risk(old, prop)
+        low_after, high_after = _risk(new, prop)
+        out.append((low_after - low_before, high_after - high_before))
+    return out
+
+
+# --- reading a region -----------------------------------------------------------------------
+
+
+_UNREAD = object()
+
+
+class _Reading:
+    """lizard's reading of ``text`` (lines ``first``.. of a file), driven token by token.
+
+    Its fresh boundaries (:meth:`peek`, :meth:`pop`) are the 0-based file line indexes ``i``
+    such that the reader is fresh at the start of line ``i`` (just after a line holding only a
+    closing ``}``/``};``), each with the number of ``functions`` lizard had completed by then.
+    """
+
+    def __init__(self, filename: str, lines: list[str], first: int):
+        import lizard
+        from lizard_core.file_info_builder import FileInfoBuilder
+        from lizard_languages.clike import CLikeReader
+
+        self.lines = lines
+        self.first = first
+        self.context = FileInfoBuilder(filename)
+        self.reader = CLikeReader(self.context)
+        tokens = self.reader.generate_tokens("".join(lines[first:]))
+        for processor in lizard.analyze_file.processors:
+            tokens = processor(tokens, self.reader)
+        self.stream = self.reader(tokens, self.reader)
+        self._bounds = self._boundaries()
+        self._next = _UNREAD
+
+    @property
+    def functions(self) -> list:
+        return self.context.fileinfo.function_list
+
+    def _boundaries(self) -> Iterator[tuple[int, int]]:
+        context, lines, first, functions = self.context, self.lines, self.first, self.functions
+        for token in self.stream:
+            if token != "}" and token != ";":
+                continue
+            index = first + context.current_line - 1  # the file line of this token
+            closing = lines[index].strip()
+            if (closing == "}" or closing == "};") and closing.endswith(token) and _fresh(self.reader):
+                yield index + 1, len(functions)
+
+    def peek(self) -> tuple[int, int] | None:
+        """The next fresh boundary (file line index, functions completed by then), or None at
+        the end of the text; :meth:`pop` moves past it."""
+        if self._next is _UNREAD:
+            self._next = next(self._bounds, None)
+        return self._next
+
+    def pop(self) -> tuple[int, int] | None:
+        item = self.peek()
+        self._next = _UNREAD
+        return item
+
+    def finish(self) -> int:
+        """Read to the end; the number of functions completed."""
+        for _ in self.stream:
+            pass
+        return len(self.functions)
+
+
+_FRESH_CACHE: dict[type, list[dict]] = {}
+
+
+def _state_vars(machine) -> dict:
+    """A state machine's attributes, bound methods as their functions (comparable across
+    instances); its context and last token are left out (the C reader never reads the last
+    token; the context is checked on its own)."""
+    out = {}
+    for key, value in vars(machine).items():
+        if key in ("context", "last_token"):
+            continue
+        out[key] = value.__func__ if inspect.ismethod(value) else value
+    return out
+
+
+def _fresh(reader) -> bool:
+    """Whether ``reader`` (a CLikeReader mid-file) is in exactly the state of a new one."""
+    context = reader.context
+    nesting = context._nesting_stack
+    if (context.current_function is not context.global_pseudo_function or context.stacked_functions
+            or nesting.nesting_stack or nesting.pending_function is not None or context.forgive):
+        return False
+    fresh = _FRESH_CACHE.get(type(reader))
+    if fresh is None:
+        from lizard_core.file_info_builder import FileInfoBuilder
+
+        fresh = [_state_vars(m) for m in type(reader)(FileInfoBuilder("x.c")).parallel_states]
+        _FRESH_CACHE[type(reader)] = fresh
+    return all(_state_vars(m) == f for m, f in zip(reader.parallel_states, fresh))
+
+
+def _lines(text: str) -> list[str]:
+    """The lines of ``text`` with their ends, split at "\\n" only (as lizard counts lines)."""
+    parts = text.split("\n")
+    return [line + "\n" for line in parts[:-1]] + ([parts[-1]] if parts[-1] else [])
+
+
+def _stretches(old: list[str], new: list[str], hunks) -> list[tuple[int, int, int]] | None:
+    """``[(old_start, new_start, length)]``: the runs of lines the two versions share, in order,
+    from the prefix to the suffix, taken from the diff's ``hunks`` ((old_start, old_count,
+    new_start, new_count) as in ``@@`` headers) and checked line by line; without hunks, or when
+    they do not fit the texts, only the common prefix and suffix. None: nothing differs."""
+    def checked(runs):
+        for o, n, length in runs:
+            if length < 0 or old[o:o + length] != new[n:n + length]:
+                return None
+        return runs
+
+    if hunks:
+        runs, o, n = [], 0, 0
+        for old_start, old_count, new_start, new_count in hunks:
+            o_at = old_start - 1 if old_count else old_start  # "-a,0": an insertion after line a
+            n_at = new_start - 1 if new_count else new_start
+            runs.append((o, n, o_at - o))
+            if o_at - o != n_at - n:
+                runs = None
+                break
+            o, n = o_at + old_count, n_at + new_count
+        if runs is not None and len(old) - o == len(new) - n:
+            runs.append((o, n, len(old) - o))
+            if checked(runs) is not None:
+                return runs
+    limit = min(len(old), len(new))
+    prefix = 0
+    while prefix < limit and old[prefix] == new[prefix]:
+        prefix += 1
+    if prefix == len(old) == len(new):
+        return None
+    suffix = 0
+    while suffix < limit - prefix and old[len(old) - 1 - suffix] == new[len(new) - 1 - suffix]:
+        suffix += 1
+    return [(0, 0, prefix), (len(old) - suffix, len(new) - suffix, suffix)]
+
+
+def _changed_region_functions(filename: str, before: str, after: str, hunks=None) -> tuple[list, list] | None:
+    """(before, after) functions of the changed regions, whose risk profiles differ as the whole
+    files' do (module doc); None when the region reading does not apply.
+
+    The *before* text is read from the top to the end of the last region. A region starts at
+    the last fresh boundary of the before reading in a shared stretch (a new reader of the
+    after text starts there) and ends at the first line of a later shared stretch where both
+    readers are fresh at the same place; methods between regions are the same on both sides.
+    """
+    if "\r" in before or "\r" in after:
+        return None  # a CR is not a line end to lizard: keep to the whole reading
+    old_lines, new_lines = _lines(before), _lines(after)
+    if min(len(old_lines), len(new_lines)) < MIN_LINES:
+        return None
+    runs = _stretches(old_lines, new_lines, hunks)
+    if runs is None:
+        return [], []  # the same text: nothing changes
+    old = _Reading(filename, old_lines, 0)
+    old_functions, new_functions = [], []
+    new = None
+    start_count = 0  # functions of the before reading completed when the current region began
+    for index, (o_start, n_start, length) in enumerate(runs):
+        o_end = o_start + length
+        n_off = n_start - o_start  # a line of this stretch in the after text
+        if new is not None:
+            # In a region: look for a boundary of this stretch where both readers are fresh.
+            synced = None
+            while True:
+                a, b = old.peek(), new.peek()
+                if a is None or b is None or a[0] > o_end or b[0] - n_off > o_end:
+                    break
+                if a[0] < o_start:
+                    old.pop()
+                elif b[0] - n_off < a[0]:
+                    new.pop()
+                elif b[0] - n_off > a[0]:
+                    old.pop()
+                else:
+                    synced = (a, b)
+                    break
+            if synced is None:
+                continue  # the region goes on into the next change
+            (line, old_count), (_, new_count) = synced
+            old_functions += old.functions[start_count:old_count]
+            new_functions += new.functions[:new_count]
+            new = None
+            if index == len(runs) - 1:
+                return old_functions, new_functions  # the rest is the same on both sides
+            o_start = line  # the next region starts at this sync point at the earliest
+            start_count = old_count
+        if index == len(runs) - 1:
+            break
+        # Start the next region at the last fresh boundary of the before reading in this stretch.
+        cut = (o_start, start_count) if index > 0 else (0, 0)
+        while (a := old.peek()) is not None and a[0] <= o_end:
+            if a[0] >= o_start:
+                cut = a
+            old.pop()
+        start_count = cut[1]
+        new = _Reading(filename, new_lines, cut[0] + n_off)
+    # The last region ran to the end of the files.
+    old_functions += old.functions[start_count:old.finish()] if new is not None else []
+    if new is not None:
+        new_functions += new.functions[:new.finish()]
+    return old_functions, new_functions
