@@ -11,7 +11,9 @@ A name alone never joins two identities. Commits without any e-mail are keyed by
 from every identity that has an e-mail.
 
 Display names are the most used name after removing employer tags such as "(Meta Employee)"
-(:func:`display_name_expr`, patterns in ``names.yaml``); tags never join or split identities.
+(:func:`display_name_expr`, patterns in ``names.yaml``) and an "(Org)" that names the
+organisation of the author's own e-mail domain (:func:`without_domain_tag_expr`); tags never
+join or split identities.
 Person ids are slugs of the display name (the most used name), made unique with a short hash of
 the person's first e-mail when two people share a name; config identities keep their own id.
 """
@@ -71,6 +73,25 @@ def display_name_expr(column: str = "mailmap_name") -> pl.Expr:
     return expr.str.replace_all(r"\s+", " ").str.strip_chars()
 
 
+def without_domain_tag_expr(name: str = "mailmap_name", email: str = "mailmap_email") -> pl.Expr:
+    """The name without a trailing "(Org)" / "[Org]" that names the organisation of the
+    author's own e-mail domain ("Ann Lee (Acme)" with ann@acme.com, "Bo Li (Red Hat Inc.)" with
+    bo@redhat.com): an employer tag with no telltale word, told from a nickname by the e-mail.
+    A tag equal to the address's local part is the person's handle and stays."""
+    parts = pl.col(name).cast(pl.String).str.extract_groups(r"^(.*\S)[ \t]*[(\[]([^()\[\]]+)[)\]][ \t]*$")
+    tag = parts.struct.field("2").str.to_lowercase().str.replace(
+        r"[ \t,]+(?:inc|llc|ltd|limited|corp|corporation|company|co|gmbh|ag|sa|bv|plc)\.?$", "")
+    whole = tag.str.replace_all(r"[^a-z0-9]+", "")
+    first = tag.str.extract(r"^\W*([a-z0-9]+)", 1)
+    address = pl.col(email).cast(pl.String).str.to_lowercase()
+    labels = "." + address.str.extract(r"@(.+)\.[^.]+$", 1) + "."  # the domain without its TLD
+    handle = address.str.extract(r"^([^@]+)@", 1).str.replace_all(r"[^a-z0-9]+", "")
+    matches = ((labels.str.contains("." + whole + ".", literal=True)
+                | labels.str.contains("." + first + ".", literal=True))
+               & (first.str.len_chars() >= 3) & (whole != handle))  # "(eli)" of eli@eli.dev: a handle
+    return pl.when(matches.fill_null(False)).then(parts.struct.field("1")).otherwise(pl.col(name))
+
+
 def identity_key_expr() -> pl.Expr:
     """Key a commit's author by lower-cased mailmapped e-mail (by name when there is none)."""
     email = pl.col("mailmap_email").str.strip_chars().str.to_lowercase()
@@ -95,7 +116,8 @@ def resolve_people(
     keyed = lf.with_columns(
         identity_key_expr().alias("identity_key"),
         pl.col("author_email").str.strip_chars().str.to_lowercase().alias("raw_email"),
-    ).with_columns(display_name_expr().alias("mailmap_name"))
+    ).with_columns(display_name_expr().alias("mailmap_name")).with_columns(
+        without_domain_tag_expr().alias("mailmap_name"))
     names = (
         keyed.group_by("identity_key", "mailmap_name")
         .agg(pl.len().alias("n"), pl.col("authored_at").max().alias("last"))

@@ -341,3 +341,19 @@ def test_employer_tags_leave_display_names_and_ids(repo):
     assert by_id[owners[f]]["display_name"] == "Paul (xobb) Chubatyy"
     # the tag never joins two people: same name, different e-mail stays apart
     assert len(people) == 6
+
+
+def test_an_organisation_tag_named_by_the_own_email_domain_is_dropped(repo):
+    a = repo.commit(("Bo Li (Red Hat Inc.)", "boli@redhat.example"))
+    repo.commit(("Bo Li", "boli@redhat.example"))
+    b = repo.commit(("Cara Diaz [Globex]", "cdiaz@mail.globex.example"))
+    c = repo.commit(("Dee Moss (Globex)", "dee@gmail.example"))  # not her e-mail's organisation
+    d = repo.commit(("Eli (eli)", "eli@eli.example"))  # too short to tell from a handle
+    raw = repo.raw()
+    people, idmap = resolve_people(raw)
+    owners = person_of(raw, idmap)
+    by_id = {r["person_id"]: r for r in people.iter_rows(named=True)}
+    assert owners[a] == "bo-li" and by_id["bo-li"]["names"] == ["Bo Li"]
+    assert by_id[owners[b]]["display_name"] == "Cara Diaz"
+    assert by_id[owners[c]]["display_name"] == "Dee Moss (Globex)"
+    assert by_id[owners[d]]["display_name"] == "Eli (eli)"
