@@ -213,7 +213,26 @@ def _item_counts(own: pl.DataFrame) -> pl.DataFrame:
     return _scoped(items).group_by(_KEYS).agg(pl.col("item").n_unique().alias("_n"))
 
 
-def _tag_themes(own: pl.DataFrame) -> pl.DataFrame:
+def _test_tags(file_changes: pl.DataFrame) -> pl.DataFrame:
+    """``[repo, tag]``: subject tags that name a test rather than an area: a test directory
+    ("t:", "tests:") and a numbered test script's id ("t5551:" for t/t5551-http-fetch-smart.sh,
+    the leading letters-and-digits token of a file in a test directory of the repository); a
+    path into a test directory ("t/lib-httpd:") is left out by the caller."""
+    test_dirs = sorted(lexicon()["test_dirs"])
+    in_test_dir = rf"(?i)(?:^|/)(?:{'|'.join(map(re.escape, test_dirs))})/"
+    ids = (
+        file_changes.lazy().select("repo", "path").unique()
+        .filter(pl.col("path").str.contains(in_test_dir))
+        .select("repo", pl.col("path").str.extract(r"([^/]+)$", 1).str.to_lowercase()
+                .str.extract(r"^([a-z]+[0-9]+)(?:[-_.]|$)", 1).alias("tag"))
+        .drop_nulls().unique().collect()
+    )
+    repos = file_changes.select("repo").unique()
+    dirs = repos.join(pl.DataFrame({"tag": test_dirs}), how="cross")
+    return pl.concat([ids, dirs.select("repo", "tag")]).unique()
+
+
+def _tag_themes(own: pl.DataFrame, file_changes: pl.DataFrame) -> pl.DataFrame:
     # a title's tags, worked out once per distinct subject or title (each is many commits' text)
     texts = pl.concat([own.select(pl.col("subject").alias("_text")), own.select(pl.col("title").alias("_text"))]) \
         .unique().drop_nulls()
@@ -222,6 +241,9 @@ def _tag_themes(own: pl.DataFrame) -> pl.DataFrame:
     rows = pl.concat([
         own.select("person_id", "repo", "month", "item", pl.col(column).alias("_text")) for column in ("subject", "title")
     ]).join(tags, on="_text").drop("_text").explode("tag").drop_nulls("tag").unique()
+    test_path = rf"^(?:{'|'.join(map(re.escape, sorted(lexicon()['test_dirs'])))})/"
+    rows = rows.join(_test_tags(file_changes), on=["repo", "tag"], how="anti").filter(
+        ~pl.col("tag").str.contains(test_path))  # tests are no area ("t5551:", "t/lib-httpd:")
     if rows.height == 0:
         return pl.DataFrame(schema=THEMES_SCHEMA)
     return (
@@ -394,7 +416,7 @@ def person_themes(
         return pl.DataFrame(schema=THEMES_SCHEMA)
     found = pl.concat([
         _path_themes(own, file_changes).cast(THEMES_SCHEMA),
-        _tag_themes(own).cast(THEMES_SCHEMA),
+        _tag_themes(own, file_changes).cast(THEMES_SCHEMA),
         _term_themes(own, commits, work_items).cast(THEMES_SCHEMA),
     ])
     if found.height == 0:

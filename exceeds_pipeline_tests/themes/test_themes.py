@@ -166,3 +166,25 @@ def test_directories_named_like_the_repository_are_generic_there():
     assert module_name("src/flask/app.py", "pallets/flask") == "App"
     assert module_name("src/flask/sansio/app.py", "pallets/flask") == "Sansio app"
     assert module_name("src/flask/app.py", "acme/web") == "Flask app"
+
+
+def test_subject_tags_that_name_tests_are_not_themes(make_repo):
+    repo = make_repo("gitlike")
+    repo.commit("base", author=("Carl", "carl@example.com"), date="2024-06-01T10:00:00+00:00",
+                files={"http.c": "a\n", "t/t5551-http-fetch-smart.sh": "t\n", "t/lib-httpd.sh": "l\n"})
+    days = iter(range(2, 20))
+    for subject, files in [
+        ("t5551: drop flaky timeout", {"t/t5551-http-fetch-smart.sh": "t\nu\n"}),
+        ("t5551: cover the redirect case", {"t/t5551-http-fetch-smart.sh": "t\nu\nv\n"}),
+        ("t: use test_grep in httpd helpers", {"t/lib-httpd.sh": "l\nm\n"}),
+        ("t/lib-httpd: quote the port", {"t/lib-httpd.sh": "l\nm\nn\n"}),
+        ("http: fix leak of the curl handle", {"http.c": "a\nb\n"}),
+        ("http: retry on 429", {"http.c": "a\nb\nc\n"}),
+    ]:
+        repo.commit(subject, author=ADA, date=f"2025-01-{next(days):02d}T10:00:00+00:00", files=files)
+    t = tables((repo, "acme/gitlike"))
+    themes = person_themes(t["commits"], t["work_items"], t["file_changes"])
+    ada_id = t["people"].filter(pl.col("display_name") == "Ada Lovelace")["person_id"][0]
+    names = set(themes_of(themes, ada_id))
+    assert "HTTP" in names or "Http" in names
+    assert not {"T", "T5551", "t/lib-httpd"} & names
