@@ -147,8 +147,18 @@ def test_what_the_change_touches(tmp_path):
                 files={"docs/guide.rst": "Guide\n=====\n\nSee `here <x>`_.\n", "mkdocs.yml": "nav:\n  - guide.md\n"})
     repo.commit("Disable search", author=ADA, date="2025-01-01T16:00:00+0000",
                 files={"www/mkdocs.yml": "plugins: []\n", ".readthedocs.yaml": "version: 2\n"})
+    # git's and Perl's test tree: a top-level t/ (t/t5551-http.sh, t/helper/...) and *.t files
+    repo.commit("Cover the redirect case", author=ADA, date="2025-01-01T17:00:00+0000",
+                files={"t/t5551-http-fetch-smart.sh": "test_expect_success 'x' 'true'\n",
+                       "t/helper/test-tool.c": "int main(void) { return 0; }\n"})
+    repo.commit("Cover the parser", author=ADA, date="2025-01-01T18:00:00+0000",
+                files={"lib/Acme/t/parser.t": "ok(1);\n"})
+    repo.commit("Tweak the t helper", author=ADA, date="2025-01-01T19:00:00+0000",
+                files={"src/t/x.py": "y = 1\n"})  # a t/ deeper in the tree is not a test tree
     commits, files = read_repo(repo)
     got = by_subject(categorize_commits(commits, files), "category")
+    assert got["Cover the redirect case"] == "test" and got["Cover the parser"] == "test"
+    assert got["Tweak the t helper"] != "test"
     assert got["Fix broken link"] == "docs"
     assert got["Disable search"] == "docs"
     assert got["Cover the edge cases"] == "test"  # only test files
