@@ -30,7 +30,6 @@ first (ties by name); weights are rounded to 4 decimals.
 
 from __future__ import annotations
 
-import math
 import re
 from functools import lru_cache
 
