@@ -292,7 +292,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--humans-only", action="store_true", help="repositories: leave out bot accounts")
     parser.add_argument("--cache", help="directory for ingested repositories (Parquet, keyed by HEAD)")
     parser.add_argument("--time", action="store_true", help="CSV: also time classification of 100k commits")
+    parser.add_argument("--model", help="score with these weights instead of the shipped category_model.json "
+                        "(a training repository's leave-one-out model from train_classifier --fold-models)")
     args = parser.parse_args(argv)
+    if args.model:
+        from exceeds_pipeline.classify import model as category_model
+
+        category_model.MODEL_PATH = Path(args.model)
+        category_model.load_model.cache_clear()
+        category_model._wide_weights.cache_clear()
     results = []
     for source in args.sources:
         try:

@@ -307,3 +307,28 @@ def test_releases_renames_and_docstrings_read_as_a_reader_reads_them(tmp_path):
     more = _classify_messages(tmp_path / "more", ["Fix crash on Python 3.12", "Add a --> b arrow rendering to the CLI"])
     assert more["Fix crash on Python 3.12"] == "bug"
     assert more["Add a --> b arrow rendering to the CLI"] == "feature"
+
+
+def test_monorepo_release_subjects_are_releases(tmp_path):
+    """A subject that only names packages at versions is what monorepo release tools write
+    (vitejs/vite: `create-vite@5.2.1`, read as a feature by its `create`); a subject that does
+    something with a package at a version keeps its verb."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000",
+                files={"packages/create-vite/package.json": '{"version": "5.2.0"}\n', "src/resolve.ts": "export {}\n"})
+    cases = [
+        ("create-vite@5.2.1", {"packages/create-vite/package.json": '{"version": "5.2.1"}\n',
+                               "packages/create-vite/CHANGELOG.md": "## 5.2.1\n"}),
+        ("@vitejs/plugin-legacy@2.0.0-beta.1, create-vite@5.3.0 (#123)",
+         {"packages/create-vite/package.json": '{"version": "5.3.0"}\n', "packages/create-vite/CHANGELOG.md": "## 5.3.0\n"}),
+        ("Support pkg@2.0 specifiers in the resolver", {"src/resolve.ts": "export const at = /@/\n"}),
+        ("Bump lodash@4.17.21", {"packages/create-vite/package.json": '{"version": "5.3.0", "lodash": "4.17.21"}\n'}),
+    ]
+    for i, (message, files) in enumerate(cases):
+        repo.commit(message, author=ADA, date=f"2025-01-01T{9 + i:02d}:00:00+0000", files=files)
+    commits, files = read_repo(repo)
+    got = by_subject(categorize_commits(commits, files), "category")
+    assert got["create-vite@5.2.1"] == "chore"
+    assert got["@vitejs/plugin-legacy@2.0.0-beta.1, create-vite@5.3.0 (#123)"] == "chore"
+    assert got["Support pkg@2.0 specifiers in the resolver"] == "feature"
+    assert got["Bump lodash@4.17.21"] == "build"
