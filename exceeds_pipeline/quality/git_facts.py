@@ -29,7 +29,7 @@ import polars as pl
 from exceeds_pipeline.ingest.repository import storage_slug
 from exceeds_pipeline.quality.dmm import dmm_for_repository
 from exceeds_pipeline.quality.survival import survival_for_repository
-from exceeds_pipeline.quality.szz import prepare_szz
+from exceeds_pipeline.quality.szz import szz_for_repository
 
 __all__ = ["cache_files", "fact_computations", "repository_facts"]
 
@@ -50,14 +50,12 @@ def fact_computations(
 ) -> dict[str, Callable[[], pl.DataFrame]]:
     """``{"dmm": ..., "szz": ..., "survival": ...}``: each fact of repository ``repo`` as a call
     to make, so a caller can run and handle them one by one (``tip``: the ingested branch tip
-    that line survival is measured at; None: the repository's HEAD). Work that can start ahead
-    does: git writes SZZ's commit-graph in the background while the caller runs DMM."""
+    that line survival is measured at; None: the repository's HEAD)."""
     mine = commits.filter(pl.col("repo") == repo)
     files = file_changes.filter(pl.col("repo") == repo)
-    szz = prepare_szz(repo, git_dir, mine, cache_dir)  # its commit-graph is written meanwhile
     return {
         "dmm": lambda: dmm_for_repository(repo, git_dir, mine, files, cache_dir),
-        "szz": szz,
+        "szz": lambda: szz_for_repository(repo, git_dir, mine, files, cache_dir),
         "survival": lambda: survival_for_repository(repo, git_dir, mine, files, cache_dir, tip=tip),
     }
 

@@ -48,7 +48,7 @@ from __future__ import annotations
 import logging
 import os
 import re
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 
 import polars as pl
 import yaml
@@ -69,7 +69,6 @@ __all__ = [
     "SZZ_SCHEMA",
     "blame_deleted_lines",
     "compute_szz",
-    "prepare_szz",
     "szz_candidates",
     "szz_for_repository",
 ]
@@ -277,7 +276,6 @@ def compute_szz(
     fix_times: Mapping[str, int] | None = None,
     horizon_days: int | None = None,
     graph_dir: str | os.PathLike | None = None,
-    graph_env: Callable[[], Mapping[str, str] | None] | None = None,
 ) -> pl.DataFrame:
     """``[fix_sha, blamed_sha]`` for the fixes in ``fix_shas`` that are (now) in the cache.
 
@@ -286,8 +284,7 @@ def compute_szz(
     ``horizon_days`` and ``fix_times`` (fix sha -> committer Unix time), each fix is traced only
     to commits of the ``horizon_days`` before it; cached entries of another horizon are retraced.
     ``graph_dir``: a folder of the pipeline's where a commit-graph of the fixes' history is kept
-    (:func:`~exceeds_pipeline.ingest.gitcmd.commit_graph_env`): the same blames, faster;
-    ``graph_env``: instead, a call that returns git's environment with such a graph (or None).
+    (:func:`~exceeds_pipeline.ingest.gitcmd.commit_graph_env`): the same blames, faster.
     """
     wanted = list(dict.fromkeys(s for s in fix_shas if s))
     if horizon_days is not None and fix_times is None:
@@ -304,8 +301,7 @@ def compute_szz(
             raise RuntimeError(f"{repo_path}: not a git repository: {probe.stderr.decode('utf-8', 'replace').strip()}")
         shallow = probe.stdout.strip() == b"true"
         git_dir = resolve_git_dir(repo_path)
-        env = (graph_env() if graph_env is not None
-               else commit_graph_env(git_dir, Path(graph_dir), todo, str(repo_path))
+        env = (commit_graph_env(git_dir, Path(graph_dir), todo, str(repo_path))
                if graph_dir is not None and not shallow else None)
         def trace(sha: str) -> tuple:
             when = fix_times.get(sha) if horizon_days is not None else None
@@ -350,25 +346,6 @@ def szz_for_repository(
     horizon_days: int | None = SZZ_HORIZON_DAYS,
 ) -> pl.DataFrame:
     """``[repo, fix_sha, blamed_sha]`` for the repository's fix sample (see module doc)."""
-    return prepare_szz(repo_name, git_dir, commits_of_repo, cache_dir, sample=sample,
-                       horizon_days=horizon_days)()
-
-
-def prepare_szz(
-    repo_name: str,
-    git_dir: str | os.PathLike,
-    commits_of_repo: pl.DataFrame,
-    cache_dir: str | os.PathLike,
-    *,
-    sample: int = SZZ_SAMPLE,
-    horizon_days: int | None = SZZ_HORIZON_DAYS,
-) -> Callable[[], pl.DataFrame]:
-    """The call that traces the repository's fix sample (:func:`szz_for_repository`), with the
-    commit-graph its blames read already being written by git in the background when fixes are
-    still to trace: a caller that starts this before other work (the facts of one repository
-    run DMM first, whose worker processes leave some of the machine idle) gets it for less."""
-    from concurrent.futures import ThreadPoolExecutor
-
     from exceeds_pipeline.quality.git_facts import cache_files
 
     commits = commits_of_repo.filter(pl.col("repo") == repo_name)
@@ -376,29 +353,7 @@ def prepare_szz(
     times = commits.filter(pl.col("sha").is_in(fixes.implode())).select(
         "sha", pl.col("committed_at").dt.epoch("s"))
     _, szz_cache = cache_files(cache_dir, repo_name)
-    graph_dir = szz_cache.with_name(szz_cache.name.removesuffix(".szz.parquet") + ".commit-graph")
-    known = set(read_cache(szz_cache, SZZ_CACHE_SCHEMA).filter(
-        pl.col("horizon_days").eq_missing(pl.lit(horizon_days, dtype=pl.Int32)))["fix_sha"].to_list())
-    todo = [sha for sha in fixes.to_list() if sha not in known]
-    graph_env = None
-    if todo:
-        def write_graph() -> dict[str, str] | None:
-            try:
-                git = resolve_git_dir(git_dir)
-                if _git(git, ["rev-parse", "--is-shallow-repository"]).stdout.strip() == b"true":
-                    return None
-                return commit_graph_env(git, graph_dir, todo, repo_name)
-            except Exception as exc:  # the graph only makes blame faster: go on without it
-                log.warning("[%s] no commit-graph for SZZ: %s", repo_name, exc)
-                return None
-
-        pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="szz-graph")
-        graph_env = pool.submit(write_graph).result
-        pool.shutdown(wait=False)
-
-    def trace() -> pl.DataFrame:
-        out = compute_szz(git_dir, fixes, szz_cache, max_new=None, horizon_days=horizon_days,
-                          fix_times=dict(times.iter_rows()), graph_env=graph_env)
-        return out.select(pl.lit(repo_name).alias("repo"), "fix_sha", "blamed_sha")
-
-    return trace
+    out = compute_szz(git_dir, fixes, szz_cache, max_new=None, horizon_days=horizon_days,
+                      fix_times=dict(times.iter_rows()),
+                      graph_dir=szz_cache.with_name(szz_cache.name.removesuffix(".szz.parquet") + ".commit-graph"))
+    return out.select(pl.lit(repo_name).alias("repo"), "fix_sha", "blamed_sha")
