@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import os
 import re
+import shutil
 import subprocess
 from pathlib import Path
 from typing import Iterator, Mapping, Sequence
@@ -12,6 +13,10 @@ from typing import Iterator, Mapping, Sequence
 # Transports git may use for anything we run (git enforces it for clones, fetches and
 # submodules alike): no ext::, fd::, http:// or others.
 ALLOWED_PROTOCOLS = "https:ssh:git:file"
+
+# A unified diff's hunk header: old start, old count, new start, new count (a count left out
+# is 1). Text, for str (re.compile(HUNK_HEADER)) and bytes (re.compile(HUNK_HEADER.encode())).
+HUNK_HEADER = r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@"
 
 # Everything up to the last '@' of the authority: a password may contain '@' itself.
 _CREDENTIALS = re.compile(r"(?P<scheme>[a-zA-Z][a-zA-Z0-9+.-]*://)[^/\s]*@")
@@ -188,6 +193,7 @@ def attributes_config(folder: Path, name: str, lines: Sequence[str]) -> dict[str
     path.write_text("".join(f"{line}\n" for line in lines), encoding="ascii")
     return {"core.attributesFile": str(path)}
 
+
 def commit_graph_env(git_dir: Path, folder: Path, commits: Sequence[str], repo: str) -> dict[str, str]:
     """git_env() for history walks (``git blame``) that reads a commit-graph with changed-path
     Bloom filters of the history of ``commits``, kept in ``folder``: the pipeline's own, never
@@ -208,13 +214,11 @@ def commit_graph_env(git_dir: Path, folder: Path, commits: Sequence[str], repo: 
     env.update(GIT_OBJECT_DIRECTORY=str(objects), GIT_ALTERNATE_OBJECT_DIRECTORIES=os.pathsep.join(alternates))
     args = ["commit-graph", "write", "--stdin-commits", "--changed-paths", "--split", "--no-progress"]
     payload = "".join(f"{sha}\n" for sha in commits).encode("ascii")
-    for attempt in range(2):
+    for _ in range(2):
         (objects / "info").mkdir(parents=True, exist_ok=True)
         proc = run_git(git_dir, args, repo, input=payload, check=False, env=env)
         if proc.returncode == 0:
             return env
-        import shutil
-
         shutil.rmtree(folder, ignore_errors=True)  # damaged: the next attempt starts afresh
     return git_env()
 
@@ -224,7 +228,6 @@ def _quote_alternate(path: str) -> str:
     if os.pathsep not in path and not path.startswith('"'):
         return path
     return '"' + path.replace("\\", "\\\\").replace('"', '\\"') + '"'
-
 
 
 def stream_git_chunks(

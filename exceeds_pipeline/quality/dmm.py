@@ -52,6 +52,7 @@ from functools import lru_cache
 import polars as pl
 
 from exceeds_pipeline.common.chunks import contiguous_chunks
+from exceeds_pipeline.ingest.gitcmd import HUNK_HEADER
 from exceeds_pipeline.quality.cache import read_cache, write_cache
 from exceeds_pipeline.quality.lizard_delta import delta_risk_profiles
 
@@ -246,7 +247,7 @@ def _run_jobs(repo_path: str, jobs: list, workers: int) -> list[tuple]:
         return [row for part in pool.map(_measure_people, [repo_path] * len(batches), batches) for row in part]
 
 
-_HUNK_HEADER = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", re.M)
+_HUNK_HEADER = re.compile(HUNK_HEADER, re.M)
 
 
 def _hunks(diff: str) -> list[tuple[int, int, int, int]]:

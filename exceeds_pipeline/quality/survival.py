@@ -69,7 +69,7 @@ from exceeds_pipeline.ingest.repository import storage_slug
 
 from exceeds_pipeline.common.chunks import contiguous_chunks
 from exceeds_pipeline.enrich.exclusions import PATH_REASONS
-from exceeds_pipeline.ingest.gitcmd import GitError, attributes_config, git_text, resolve_git_dir, stream_git_chunks
+from exceeds_pipeline.ingest.gitcmd import HUNK_HEADER, GitError, attributes_config, git_text, resolve_git_dir, stream_git_chunks
 
 log = logging.getLogger(__name__)
 
@@ -104,7 +104,7 @@ DIFF_OPTIONS = (
     "--no-show-signature",
 )
 _MARK = b"\x1e\x1eSURV "
-_HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+_HUNK = re.compile(HUNK_HEADER.encode())
 
 
 def _unquote(path: bytes) -> str:

@@ -54,7 +54,7 @@ import polars as pl
 import yaml
 from pathlib import Path
 
-from exceeds_pipeline.ingest.gitcmd import commit_graph_env, resolve_git_dir, run_git
+from exceeds_pipeline.ingest.gitcmd import HUNK_HEADER, commit_graph_env, resolve_git_dir, run_git
 from exceeds_pipeline.quality.cache import read_cache, write_cache
 
 log = logging.getLogger(__name__)
@@ -93,7 +93,7 @@ SZZ_CACHE_SCHEMA: dict[str, pl.DataType] = {
 }
 SZZ_SCHEMA: dict[str, pl.DataType] = {"fix_sha": pl.String, "blamed_sha": pl.String}
 
-_HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+\d+(?:,(\d+))? @@")
+_HUNK = re.compile(HUNK_HEADER.encode())
 _BLAME_HEADER = re.compile(rb"^([0-9a-f]{40}(?:[0-9a-f]{24})?) \d+ \d+")
 _COMMITTER_TIME = re.compile(rb"^committer-time (\d+)$")
 
@@ -200,7 +200,7 @@ def _deleted_lines(diff: bytes) -> dict[bytes, list[int]]:
             if m:
                 line_no = int(m.group(1))
                 old_left = int(m.group(2)) if m.group(2) is not None else 1
-                new_left = int(m.group(3)) if m.group(3) is not None else 1
+                new_left = int(m.group(4)) if m.group(4) is not None else 1
     result = {path: [n for n, text in rows if text not in added] for path, rows in out.items()}
     return {path: numbers for path, numbers in result.items() if numbers}
 
