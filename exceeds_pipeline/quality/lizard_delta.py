@@ -277,15 +277,14 @@ def _changed_region_functions(filename: str, before: str, after: str, hunks=None
         if index == len(runs) - 1:
             break
         # Start the next region at the last fresh boundary of the before reading in this stretch.
-        cut = (o_start, start_count) if index > 0 else (0, 0)
+        cut = (o_start, start_count)  # the stretch's start (the file's start, or a sync point)
         while (a := old.peek()) is not None and a[0] <= o_end:
             if a[0] >= o_start:
                 cut = a
             old.pop()
         start_count = cut[1]
         new = _Reading(filename, new_lines, cut[0] + n_off)
-    # The last region ran to the end of the files.
-    old_functions += old.functions[start_count:old.finish()] if new is not None else []
-    if new is not None:
-        new_functions += new.functions[:new.finish()]
+    # The last region ran to the end of the files (a sync in the last stretch returned above).
+    old_functions += old.functions[start_count:old.finish()]
+    new_functions += new.functions[:new.finish()]
     return old_functions, new_functions
