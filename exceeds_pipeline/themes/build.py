@@ -212,23 +212,22 @@ def _item_counts(own: pl.DataFrame) -> pl.DataFrame:
     return _scoped(items).group_by(_KEYS).agg(pl.col("item").n_unique().alias("_n"))
 
 
-def _test_tags(file_changes: pl.DataFrame) -> pl.DataFrame:
-    """``[repo, tag]``: subject tags that name a test rather than an area: a test directory
-    ("t:", "tests:") and a numbered test script's id ("t5551:" for t/t5551-http-fetch-smart.sh,
-    the leading letters-and-digits token of a file in a test directory of the repository); a
-    path into a test directory ("t/lib-httpd:") is left out by the caller."""
-    test_dirs = sorted(lexicon()["test_dirs"])
-    in_test_dir = rf"(?i)(?:^|/)(?:{'|'.join(map(re.escape, test_dirs))})/"
-    ids = (
+def _test_dirs() -> str:
+    """The lexicon's test directory names as one regex alternation."""
+    return "|".join(map(re.escape, sorted(lexicon()["test_dirs"])))
+
+
+def _test_script_ids(file_changes: pl.DataFrame) -> pl.DataFrame:
+    """``[repo, tag]``: numbered test scripts' ids, the subject tags that name one test ("t5551:"
+    for t/t5551-http-fetch-smart.sh): the leading letters-and-digits token of a file in a test
+    directory of the repository."""
+    return (
         file_changes.lazy().select("repo", "path").unique()
-        .filter(pl.col("path").str.contains(in_test_dir))
+        .filter(pl.col("path").str.contains(rf"(?i)(?:^|/)(?:{_test_dirs()})/"))
         .select("repo", pl.col("path").str.extract(r"([^/]+)$", 1).str.to_lowercase()
                 .str.extract(r"^([a-z]+[0-9]+)(?:[-_.]|$)", 1).alias("tag"))
         .drop_nulls().unique().collect()
     )
-    repos = file_changes.select("repo").unique()
-    dirs = repos.join(pl.DataFrame({"tag": test_dirs}), how="cross")
-    return pl.concat([ids, dirs.select("repo", "tag")]).unique()
 
 
 def _tag_themes(own: pl.DataFrame, file_changes: pl.DataFrame) -> pl.DataFrame:
@@ -240,9 +239,10 @@ def _tag_themes(own: pl.DataFrame, file_changes: pl.DataFrame) -> pl.DataFrame:
     rows = pl.concat([
         own.select("person_id", "repo", "month", "item", pl.col(column).alias("_text")) for column in ("subject", "title")
     ]).join(tags, on="_text").drop("_text").explode("tag").drop_nulls("tag").unique()
-    test_path = rf"^(?:{'|'.join(map(re.escape, sorted(lexicon()['test_dirs'])))})/"
-    rows = rows.join(_test_tags(file_changes), on=["repo", "tag"], how="anti").filter(
-        ~pl.col("tag").str.contains(test_path))  # tests are no area ("t5551:", "t/lib-httpd:")
+    # Tags that name a test are no area: a test directory ("t:"), a path into one
+    # ("t/lib-httpd:"), a numbered test script ("t5551:").
+    rows = rows.join(_test_script_ids(file_changes), on=["repo", "tag"], how="anti").filter(
+        ~pl.col("tag").str.contains(rf"^(?:{_test_dirs()})(?:/|$)"))
     if rows.height == 0:
         return pl.DataFrame(schema=THEMES_SCHEMA)
     return (
