@@ -15,6 +15,15 @@ from exceeds_pipeline_tests.classify.gitframes import by_subject, read_repo
 ADA = ("Ada Lovelace", "ada@example.com")
 
 
+def _categorize_cases(repo: GitScript, cases: list[tuple[str, dict[str, str]]]) -> dict[str, str]:
+    """Commit each (message, files) hourly from 09:00 on 2025-01-01; {subject: category} of the
+    whole history, diffs included."""
+    for i, (message, files) in enumerate(cases):
+        repo.commit(message, author=ADA, date=f"2025-01-01T{9 + i:02d}:00:00+0000", files=files)
+    commits, files = read_repo(repo)
+    return by_subject(categorize_commits(commits, files), "category")
+
+
 def _classify_messages(tmp_path, messages: list[str]) -> dict[str, str]:
     """Commit each message (touching one source file) in a real repo; {subject: category} of the
     messages classified without their (placeholder) diffs."""
@@ -236,10 +245,7 @@ def test_what_a_reader_calls_these_changes(tmp_path):
          "and the docs page.\n\nSigned-off-by: Ada Lovelace <ada@example.com>",
          {"src/flask/app.py": "class Flask:\n    server_name = ''\n"}),
     ]
-    for i, (message, files) in enumerate(cases):
-        repo.commit(message, author=ADA, date=f"2025-01-01T{9 + i:02d}:00:00+0000", files=files)
-    commits, files = read_repo(repo)
-    got = by_subject(categorize_commits(commits, files), "category")
+    got = _categorize_cases(repo, cases)
     assert got["Fixed some embarrassing grammar"] == "docs"
     assert got["Fix misrendered docstring"] == "docs"
     # Not a feature (what the reading found); refactor or chore is the model's call between two
@@ -287,10 +293,7 @@ def test_releases_renames_and_docstrings_read_as_a_reader_reads_them(tmp_path):
         ("Add tests for the pool timeout",
          {"tests/test_timeouts.py": "def test_pool_timeout():\n    pass\ndef test_more():\n    pass\n"}),
     ]
-    for i, (message, files) in enumerate(cases):
-        repo.commit(message, author=ADA, date=f"2025-01-01T{9 + i:02d}:00:00+0000", files=files)
-    commits, files = read_repo(repo)
-    got = by_subject(categorize_commits(commits, files), "category")
+    got = _categorize_cases(repo, cases)
     assert got["Version 0.10.0 (#691)"] == "chore"
     assert got["v0.6.2"] == "chore"
     assert got["TimeoutConfig -> Timeout (#591)"] == "refactor"
@@ -324,10 +327,7 @@ def test_monorepo_release_subjects_are_releases(tmp_path):
         ("Support pkg@2.0 specifiers in the resolver", {"src/resolve.ts": "export const at = /@/\n"}),
         ("Bump lodash@4.17.21", {"packages/create-vite/package.json": '{"version": "5.3.0", "lodash": "4.17.21"}\n'}),
     ]
-    for i, (message, files) in enumerate(cases):
-        repo.commit(message, author=ADA, date=f"2025-01-01T{9 + i:02d}:00:00+0000", files=files)
-    commits, files = read_repo(repo)
-    got = by_subject(categorize_commits(commits, files), "category")
+    got = _categorize_cases(repo, cases)
     assert got["create-vite@5.2.1"] == "chore"
     assert got["@vitejs/plugin-legacy@2.0.0-beta.1, create-vite@5.3.0 (#123)"] == "chore"
     assert got["Support pkg@2.0 specifiers in the resolver"] == "feature"
