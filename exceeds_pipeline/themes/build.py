@@ -35,7 +35,7 @@ from functools import lru_cache
 
 import polars as pl
 
-from exceeds_pipeline.themes.text import clean_title, display_words, lexicon, title_terms
+from exceeds_pipeline.themes.text import clean_title, display_words, lexicon, title_ngrams
 
 __all__ = ["MAX_THEMES", "MIN_LIFT", "MIN_TERM_ITEMS", "THEMES_SCHEMA", "module_name", "person_themes", "theme_key"]
 
@@ -144,6 +144,14 @@ def theme_key(name: str) -> str:
     return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words)
 
 
+def theme_key_expr(name: pl.Expr) -> pl.Expr:
+    """:func:`theme_key` as a Polars expression (the same rule, vectorised)."""
+    word = pl.element()
+    plural = (word.str.len_chars() > 3) & word.str.ends_with("s") & ~word.str.ends_with("ss")
+    return name.str.to_lowercase().str.extract_all(r"[a-z0-9]+") \
+        .list.eval(pl.when(plural).then(word.str.head(-1)).otherwise(word)).list.join(" ")
+
+
 def _scoped(frame: pl.DataFrame) -> pl.DataFrame:
     """Each row three times: scope all, its month and its repository."""
     return pl.concat([
@@ -232,13 +240,14 @@ def _test_script_ids(file_changes: pl.DataFrame) -> pl.DataFrame:
 
 def _tag_themes(own: pl.DataFrame, file_changes: pl.DataFrame) -> pl.DataFrame:
     # a title's tags, worked out once per distinct subject or title (each is many commits' text)
+    # (a tag needs a `[…]` or a `…:` prefix: other texts have none and are not parsed at all)
     texts = pl.concat([own.select(pl.col("subject").alias("_text")), own.select(pl.col("title").alias("_text"))]) \
-        .unique().drop_nulls()
-    tags = texts.with_columns(pl.Series("tag", [list(clean_title(t).tags) for t in texts["_text"]],
-                                        dtype=pl.List(pl.String)))
+        .unique().drop_nulls().filter(pl.col("_text").str.contains(r"[\[:]"))
+    tags = texts.with_columns(pl.Series("tag", ["\x1f".join(clean_title(t).tags) for t in texts["_text"]],
+                                        dtype=pl.String).str.split("\x1f"))
     rows = pl.concat([
         own.select("person_id", "repo", "month", "item", pl.col(column).alias("_text")) for column in ("subject", "title")
-    ]).join(tags, on="_text").drop("_text").explode("tag").drop_nulls("tag").unique()
+    ]).join(tags, on="_text").drop("_text").explode("tag").filter(pl.col("tag") != "").unique()
     # Tags that name a test are no area: a test directory ("t:"), a path into one
     # ("t/lib-httpd:"), a numbered test script ("t5551:").
     rows = rows.join(_test_script_ids(file_changes), on=["repo", "tag"], how="anti").filter(
@@ -267,17 +276,17 @@ def _term_themes(own: pl.DataFrame, commits: pl.DataFrame, work_items: pl.DataFr
     if work_items.height == 0:
         return pl.DataFrame(schema=THEMES_SCHEMA)
     items = work_items.select(pl.col("work_item_id").alias("item"), "repo", "person_id", "title").unique("item", maintain_order=True)
-    items = items.with_columns(pl.col("title").map_elements(lambda t: clean_title(t).text.lower(), return_dtype=pl.String)
-                               .alias("_clean"))
-    items = items.with_columns(
-        pl.col("title").map_elements(lambda t: sorted({theme_key(g) for g in title_terms(clean_title(t).text)} - {""}),
-                                     return_dtype=pl.List(pl.String)).alias("term")
-    )
+    items = items.with_columns(pl.col("title").map_elements(lambda t: clean_title(t).text, return_dtype=pl.String)
+                               .alias("_text")).with_columns(pl.col("_text").str.to_lowercase().alias("_clean"))
+    ngrams = title_ngrams(items, "item", "_text").with_columns(theme_key_expr(pl.col("gram")).alias("term"))
     verbs = _verb_like(items)
-    if verbs:
-        items = items.with_columns(pl.col("term").list.eval(
-            pl.element().filter(~pl.element().str.split(" ").list.first().is_in(list(verbs)))))
-    grams = items.select("item", "repo", "person_id", "term").explode("term").drop_nulls("term")
+    grams = (
+        ngrams.filter(pl.col("is_term") & (pl.col("term") != "")
+                      & ~pl.col("term").str.split(" ").list.first().is_in(verbs))
+        .select("item", "term").unique()
+        .join(items.select("item", "repo", "person_id"), on="item")
+        .select("item", "repo", "person_id", "term")
+    )
     # Counted per distinct clean title: a change, its revert and its reland are one title.
     distinct = items.sort("item").unique(["repo", "person_id", "_clean"], keep="first", maintain_order=True).select("item")
     counted_grams = grams.join(distinct, on="item", how="semi")
@@ -295,10 +304,10 @@ def _term_themes(own: pl.DataFrame, commits: pl.DataFrame, work_items: pl.DataFr
     )
     if lift.height == 0:
         return pl.DataFrame(schema=THEMES_SCHEMA)
-    _remember_case(
-        items.join(grams.join(lift.select("repo", "person_id", "term"), on=["repo", "person_id", "term"]).select("item").unique(),
-                   on="item")["title"].drop_nulls().to_list(),
-        set(lift["term"].to_list()))
+    written = _written_forms(
+        ngrams.join(grams.join(lift.select("repo", "person_id", "term"), on=["repo", "person_id", "term"])
+                    .select("item").unique(), on="item"),
+        lift.select("term").unique())
     # Subsumption: drop an n-gram when a longer kept one has at least 80% of its items.
     item_terms = grams.join(lift, on=["repo", "person_id", "term"])
     drop = _subsumed(item_terms)
@@ -312,8 +321,9 @@ def _term_themes(own: pl.DataFrame, commits: pl.DataFrame, work_items: pl.DataFr
         _scoped(rows).group_by([*_KEYS, "term"])
         .agg(pl.col("item").unique().sort().alias("work_item_ids"), pl.col("lift").max())
         .join(_item_counts(own), on=_KEYS)
+        .join(written, on="term", how="left")
         .with_columns(
-            pl.col("term").map_elements(_display_term, return_dtype=pl.String).alias("theme"),
+            pl.coalesce(pl.col("written"), pl.col("term")).alias("theme"),
             (pl.col("work_item_ids").list.len() / pl.col("_n")
              * TERM_FACTOR * (pl.col("lift").log(2) / 4).clip(0.25, 1.0)).alias("weight"),
             pl.lit("term").alias("source"),
@@ -352,46 +362,28 @@ def _subsumed(item_terms: pl.DataFrame) -> pl.DataFrame:
 VERB_SHARE = 0.5
 
 
-def _verb_like(items: pl.DataFrame) -> set[str]:
+def _verb_like(items: pl.DataFrame) -> list[str]:
     """Words used mostly as the first word of titles (imperative verbs: "harden", "mimic",
     "prepare"), learnt from the repository's own titles: a term starting with one names an
     action, not an area."""
-    first: dict[str, int] = {}
-    total: dict[str, int] = {}
-    for title in items["_clean"].to_list():
-        words = [theme_key(w) for w in re.findall(r"[A-Za-z_][A-Za-z0-9_]*", title or "")]
-        for i, w in enumerate(dict.fromkeys(words)):
-            total[w] = total.get(w, 0) + 1
-        if words:
-            first[words[0]] = first.get(words[0], 0) + 1
-    return {w for w, n in first.items() if n >= 2 and n >= VERB_SHARE * total[w]}
+    keys = items.select(pl.col("_clean").str.extract_all(r"[A-Za-z_][A-Za-z0-9_]*")
+                        .list.eval(theme_key_expr(pl.element())).alias("k"))
+    first = keys.select(pl.col("k").list.first().alias("w")).drop_nulls().group_by("w").len("first")
+    total = keys.select(pl.col("k").list.unique().alias("w")).explode("w").drop_nulls().group_by("w").len("total")
+    verbs = first.join(total, on="w").filter((pl.col("first") >= 2) & (pl.col("first") >= VERB_SHARE * pl.col("total")))
+    return sorted(verbs["w"].to_list())
 
 
-_ORIGINAL_CASE: dict[str, str] = {}
-
-
-def _display_term(term: str) -> str:
-    return _ORIGINAL_CASE.get(term, term)
-
-
-def _remember_case(titles: list[str], keys: set[str]) -> None:
-    """Terms are matched lower-case; prose shows them (``keys`` only) as most often written."""
-    seen: dict[str, dict[str, int]] = {}
-    token = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[.+#-][A-Za-z0-9_]+)*[+#]*|\d+(?:\.\d+)+")
-    for title in titles:
-        words = token.findall(clean_title(title).text)
-        for n in (1, 2, 3):
-            for i in range(len(words) - n + 1):
-                written = " ".join(words[i:i + n])
-                if i == 0 and re.fullmatch(r"[A-Z][a-z0-9]+", words[0]):
-                    written = words[0].lower() + written[len(words[0]):]  # sentence-initial capital
-                key = theme_key(written)
-                if key in keys:
-                    counts = seen.setdefault(key, {})
-                    counts[written] = counts.get(written, 0) + 1
-    _ORIGINAL_CASE.clear()
-    for low, counts in seen.items():
-        _ORIGINAL_CASE[low] = sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))[0][0]
+def _written_forms(ngrams: pl.DataFrame, terms: pl.DataFrame) -> pl.DataFrame:
+    """``[term, written]``: terms are matched lower-case; prose shows each as most often written
+    in these titles' n-grams (ties: the first in code-point order)."""
+    return (
+        ngrams.join(terms, on="term", how="semi")
+        .group_by("term", "written").len()
+        .sort(["term", "len", "written"], descending=[False, True, False])
+        .unique("term", keep="first")
+        .select("term", "written")
+    )
 
 
 def _drop_narrower(frame: pl.DataFrame) -> pl.DataFrame:

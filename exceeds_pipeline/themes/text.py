@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
+import polars as pl
 import yaml
 
-__all__ = ["CleanTitle", "clean_title", "display_words", "lexicon", "title_terms"]
+__all__ = ["CleanTitle", "clean_title", "display_words", "lexicon", "title_ngrams", "title_terms"]
 
 _WRAPPER = re.compile(
     r"""^\s*(?P<kind>revert|reapply|re-apply|reland|re-land|relanding|back\s*out|unrevert)(?:ing)?\b
@@ -109,21 +110,54 @@ def clean_title(raw: str | None) -> CleanTitle:
     return CleanTitle(text=text or re.sub(r"\s+", " ", raw or "").strip(), tags=kept, wrapper=wrapper)
 
 
-def title_terms(text: str, max_n: int = 3) -> set[str]:
-    """Lower-cased word n-grams (1..max_n) of a clean title that neither start nor end with a
-    stopword; a version like ``3.14`` counts as a word."""
+def title_ngrams(frame: pl.DataFrame, id_col: str, text_col: str, max_n: int = 3) -> pl.DataFrame:
+    """Every word n-gram (1..max_n) of each text: ``[id_col, pos, written, gram, is_term]``.
+
+    ``written`` is the n-gram as written (a sentence-initial capital lowered: "Add" -> "add"),
+    ``gram`` lower-cased; ``is_term`` says whether it is a title term: it neither starts nor ends
+    with (nor holds) a stopword, a single word is not generic and has at least 3 letters, and
+    it is not only numbers. A version like ``3.14`` counts as a word. Vectorised: one row per
+    n-gram, no per-text Python."""
     lex = lexicon()
-    stop = lex["stopwords"]
-    words = [w.lower() for w in _TOKEN.findall(text)]
-    out: set[str] = set()
+    stop = sorted(lex["stopwords"])
+    words = (
+        frame.select(pl.col(id_col), pl.col(text_col).str.extract_all(_TOKEN.pattern).alias("word"))
+        .explode("word", empty_as_null=False).drop_nulls("word")
+        .with_columns(pl.col("word").str.to_lowercase().alias("_low"))
+    )
+    if words.height == 0:
+        return pl.DataFrame(schema={id_col: frame.schema[id_col], "pos": pl.Int64, "written": pl.String,
+                                    "gram": pl.String, "is_term": pl.Boolean})
+    same = [pl.col(id_col).shift(-k) == pl.col(id_col) for k in range(max_n)]
+    words = words.with_columns(
+        pl.int_range(pl.len()).over(id_col).alias("pos"),
+        pl.col("_low").is_in(stop).alias("_stop"),
+        pl.col("_low").str.contains(r"^[\d.]+$").alias("_num"),
+    )
+    parts = []
     for n in range(1, max_n + 1):
-        for i in range(len(words) - n + 1):
-            gram = words[i:i + n]
-            if any(g in stop for g in gram):
-                continue
-            if n == 1 and (gram[0] in lex["generic_terms"] or len(gram[0]) < 3 or gram[0].isdigit()):
-                continue
-            if all(re.fullmatch(r"[\d.]+", g) for g in gram):
-                continue
-            out.add(" ".join(gram))
-    return out
+        complete = pl.all_horizontal(same[:n]) if n > 1 else pl.lit(True)
+        word, low, stopped, numeric = ([pl.col(c).shift(-k) for k in range(n)]
+                                       for c in ("word", "_low", "_stop", "_num"))
+        first = pl.col("word")
+        lowered_first = pl.when((pl.col("pos") == 0) & first.str.contains(r"^[A-Z][a-z0-9]+$")) \
+            .then(pl.col("_low")).otherwise(first)
+        single_ok = (~pl.col("_low").is_in(sorted(lex["generic_terms"])) & (pl.col("_low").str.len_chars() >= 3)
+                     & ~pl.col("_low").str.contains(r"^\d+$")) if n == 1 else pl.lit(True)
+        parts.append(
+            words.select(
+                id_col, "pos",
+                pl.concat_str([lowered_first, *word[1:]], separator=" ").alias("written"),
+                pl.concat_str(low, separator=" ").alias("gram"),
+                (~pl.any_horizontal(stopped) & single_ok & ~pl.all_horizontal(numeric)).alias("is_term"),
+                complete.alias("_complete"),
+            ).filter(pl.col("_complete").fill_null(False)).drop("_complete")
+        )
+    return pl.concat(parts)
+
+
+def title_terms(text: str, max_n: int = 3) -> set[str]:
+    """Lower-cased word n-grams (1..max_n) of a clean title that are title terms
+    (:func:`title_ngrams`)."""
+    grams = title_ngrams(pl.DataFrame({"id": [0], "text": [text]}), "id", "text", max_n)
+    return set(grams.filter("is_term")["gram"].to_list())

@@ -7,7 +7,7 @@ import pytest
 
 from exceeds_pipeline.themes.build import THEMES_SCHEMA, module_name, person_themes, theme_key
 from exceeds_pipeline.themes.mirror import mirror_sources
-from exceeds_pipeline.themes.text import clean_title, title_terms
+from exceeds_pipeline.themes.text import clean_title, title_ngrams, title_terms
 from exceeds_pipeline_tests.themes.pipeline import tables
 
 ADA = ("Ada Lovelace", "ada@example.com")
@@ -145,6 +145,19 @@ def test_title_terms_skip_stopwords_and_keep_versions():
     terms = title_terms("Support nested graph breaks on Python 3.14")
     assert {"nested graph breaks", "graph breaks", "python 3.14"} <= terms
     assert not any(t.split()[0] in ("support", "on") or t.split()[-1] == "on" for t in terms)
+
+
+def test_title_ngrams_per_text_positions_written_forms_and_terms():
+    frame = pl.DataFrame({"id": [1, 2], "text": ["Speed up CUDA graphs", "Cygwin: CUDA graphs on Python 3.14"]})
+    grams = title_ngrams(frame, "id", "text")
+    rows = {(r["id"], r["pos"], r["written"]): (r["gram"], r["is_term"]) for r in grams.to_dicts()}
+    # n-grams never cross texts; a sentence-initial capital is lowered, other case kept
+    assert (1, 0, "speed up CUDA") in rows and (1, 1, "up CUDA graphs") in rows
+    assert not any(w.endswith("Cygwin") or w.startswith("graphs Cygwin") for _, _, w in rows)
+    assert (2, 0, "cygwin") in rows and rows[(2, 1, "CUDA graphs")] == ("cuda graphs", True)
+    assert rows[(2, 3, "on Python 3.14")] == ("on python 3.14", False)  # starts with a stopword
+    assert rows[(2, 4, "Python 3.14")] == ("python 3.14", True)
+    assert grams.filter(pl.col("id") == 1)["pos"].max() == 3
 
 
 def test_mirror_sources_from_named_pull_requests(make_repo):
