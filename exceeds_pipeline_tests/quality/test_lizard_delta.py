@@ -117,3 +117,22 @@ def test_other_languages_small_files_and_missing_sides_are_read_whole():
     assert delta_risk_profiles("x.c", small_before, "") == whole("x.c", small_before, "")
     crlf = "".join(PIECES[0].format(n=i) for i in range(40)).replace("\n", "\r\n")
     assert delta_risk_profiles("x.c", crlf, crlf.replace("a * b", "a / b", 1)) == whole("x.c", crlf, crlf.replace("a * b", "a / b", 1))
+
+
+def test_the_reading_starts_after_the_last_top_level_block_of_the_shared_top():
+    lines = lizard_delta._lines(
+        "int f(int a)\n{\n\treturn a;\n}\n"                      # 0-3: a top-level block ends at 3
+        "/* a comment\n}\n */\n"                                  # 4-6: a brace line in a comment
+        "static const char *s = \"\\n}\\n\";\n"                  # 7: braces in a string
+        "struct t {\n\tint a;\n};\n"                              # 8-10: ends at 10
+        "int g(void)\n{\n\tif (x) {\n\t\ty();\n\t}\n\treturn 0;\n}\n"  # 11-17: an inner `}` at 15
+    )
+    assert lizard_delta._top_level_start(lines, 4) == 4
+    assert lizard_delta._top_level_start(lines, 10) == 4  # the comment's and the string's braces do not count
+    assert lizard_delta._top_level_start(lines, 11) == 11
+    assert lizard_delta._top_level_start(lines, 17) == 11  # inside g: its inner block is not top level
+    assert lizard_delta._top_level_start(lines, len(lines)) == 18
+    # #if/#else branches that each open the block: nothing after them qualifies
+    branches = lizard_delta._lines("#if X\nint h(void) {\n#else\nint h(int a) {\n#endif\n\treturn 1;\n}\nint k;\n")
+    assert lizard_delta._top_level_start(branches, len(branches)) == 0
+    assert lizard_delta._top_level_start(lizard_delta._lines("}\nint a;\n"), 2) == 0
