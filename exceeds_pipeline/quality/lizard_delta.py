@@ -237,7 +237,7 @@ _CLOSING_LINE = re.compile(r"^\}[ \t]*;?[ \t]*$")
 
 
 def _top_level_start(lines: list[str], end: int) -> int:
-    """The file line index just after the last line of ``lines[:end]`` that closes a top-level
+    """The index in ``lines`` just after the last line of ``lines[:end]`` that closes a top-level
     block (``}`` or ``};`` alone at the line start, outside comments and strings, with every
     brace above it balanced), or 0. A fast scan, not lizard's reading: it only chooses where
     the reading of the before text starts. Where braces do not balance (``#if``/``#else``
