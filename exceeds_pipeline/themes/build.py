@@ -31,7 +31,6 @@ first (ties by name); weights are rounded to 4 decimals.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 
 import polars as pl
 
@@ -137,19 +136,17 @@ def area_name(path: str, repo: str = "") -> str | None:
     return _display(_docs_suffix(dirs, name)) if len(name) >= 2 else None
 
 
-@lru_cache(maxsize=1 << 18)  # called per word of every title of the repository
-def theme_key(name: str) -> str:
-    """Normalised theme name: lower case, letters and digits only, a plural 's' dropped."""
-    words = re.findall(r"[a-z0-9]+", name.lower())
-    return " ".join(w[:-1] if len(w) > 3 and w.endswith("s") and not w.endswith("ss") else w for w in words)
-
-
 def theme_key_expr(name: pl.Expr) -> pl.Expr:
-    """:func:`theme_key` as a Polars expression (the same rule, vectorised)."""
+    """Normalised theme name: lower case, letters and digits only, a plural 's' dropped."""
     word = pl.element()
     plural = (word.str.len_chars() > 3) & word.str.ends_with("s") & ~word.str.ends_with("ss")
     return name.str.to_lowercase().str.extract_all(r"[a-z0-9]+") \
         .list.eval(pl.when(plural).then(word.str.head(-1)).otherwise(word)).list.join(" ")
+
+
+def theme_key(name: str) -> str:
+    """:func:`theme_key_expr` of one name."""
+    return pl.select(theme_key_expr(pl.lit(name, dtype=pl.String))).item()
 
 
 def _scoped(frame: pl.DataFrame) -> pl.DataFrame:
@@ -416,7 +413,7 @@ def person_themes(
     merged = (
         # rounded before ranking: sums of logs in another order must not flip a tie
         found.with_columns(pl.col("weight").clip(0.0, 1.0).round(4)).with_columns(
-            pl.col("theme").map_elements(theme_key, return_dtype=pl.String).alias("_key"),
+            theme_key_expr(pl.col("theme")).alias("_key"),
             pl.col("source").replace_strict(order, return_dtype=pl.Int8).alias("_rank"),
         )
         .sort([*_KEYS, "_key", "weight", "_rank", "theme"], descending=[False, False, False, False, True, False, False])

@@ -134,14 +134,13 @@ def title_ngrams(frame: pl.DataFrame, id_col: str, text_col: str, max_n: int = 3
         pl.col("_low").is_in(stop).alias("_stop"),
         pl.col("_low").str.contains(r"^[\d.]+$").alias("_num"),
     )
+    lowered_first = pl.when((pl.col("pos") == 0) & pl.col("word").str.contains(r"^[A-Z][a-z0-9]+$")) \
+        .then(pl.col("_low")).otherwise(pl.col("word"))
     parts = []
     for n in range(1, max_n + 1):
         complete = pl.all_horizontal(same[:n]) if n > 1 else pl.lit(True)
         word, low, stopped, numeric = ([pl.col(c).shift(-k) for k in range(n)]
                                        for c in ("word", "_low", "_stop", "_num"))
-        first = pl.col("word")
-        lowered_first = pl.when((pl.col("pos") == 0) & first.str.contains(r"^[A-Z][a-z0-9]+$")) \
-            .then(pl.col("_low")).otherwise(first)
         single_ok = (~pl.col("_low").is_in(sorted(lex["generic_terms"])) & (pl.col("_low").str.len_chars() >= 3)
                      & ~pl.col("_low").str.contains(r"^\d+$")) if n == 1 else pl.lit(True)
         parts.append(
