@@ -35,7 +35,6 @@ from datetime import date, datetime, timezone
 import polars as pl
 
 from exceeds_pipeline.enrich.languages import profile_language_expr
-from exceeds_pipeline.profiles.narrative import month_summary, profile_summary
 from exceeds_pipeline.quality.metrics import METRICS
 from exceeds_pipeline.themes.profile import attach_story
 from exceeds_pipeline.rollups.rollups import commit_profile_loc, counted_commits, work_item_credit
@@ -312,7 +311,6 @@ def build_profiles(
                 "bugs_fixed": month_items.get((pid, m["month"], "bug"), []),
                 "reverts": month_items.get((pid, m["month"], "revert"), []),
             }
-            entry["summary"] = month_summary(name, entry)
             work_history.append(entry)
         features = sum(e["features"] for e in work_history)
         bugs = sum(e["bugs"] for e in work_history)
@@ -374,7 +372,7 @@ def build_profiles(
             ],
             "definitions": dict(DEFINITIONS),
         }
-        profile["summary"] = profile_summary(profile)
         profiles.append(profile)
-    # Themes, skill evidence, mirrors and the narrative (exceeds_pipeline.themes.profile).
+    # Themes, skill evidence, mirrors and the narrative: the month and profile summaries are
+    # written there, once the themes they name are known (exceeds_pipeline.themes.profile).
     return attach_story(profiles, commits, work_items, file_changes, commit_skills, themes)

@@ -56,6 +56,7 @@ def _names(items: list[str], limit: int = MAX_NAMES) -> str:
     return ", ".join(items[:limit]) + f" and {len(items) - limit} more"
 
 
+@lru_cache(maxsize=4096)  # called for every month of every profile; strftime is slow
 def month_name(month: str) -> str:
     year, mon = month.split("-")
     return f"{calendar.month_name[int(mon)]} {year}"

@@ -207,7 +207,9 @@ def _path_themes(own: pl.DataFrame, file_changes: pl.DataFrame) -> pl.DataFrame:
         .agg(pl.col("w").sum(), pl.col("item").unique().sort().alias("work_item_ids"))
         .join(total, on=_KEYS)
         .with_columns((pl.col("w") / pl.col("_total")).alias("weight"), pl.lit("path").alias("source"))
-        .filter(pl.col("weight") >= MIN_PATH_SHARE)
+        # a scope whose changes have no lines (a mode change only) has no shares: 0/0 is NaN,
+        # which Polars orders above every number
+        .filter((pl.col("_total") > 0) & (pl.col("weight") >= MIN_PATH_SHARE))
         .select(list(THEMES_SCHEMA))
     )
 

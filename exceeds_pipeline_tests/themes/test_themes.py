@@ -106,6 +106,26 @@ def test_a_revert_by_someone_else_is_not_their_theme(make_repo):
     assert not bob_items & ada_items
 
 
+def test_a_change_without_lines_gives_no_path_share(make_repo):
+    """git/git's `pre-push.sample: Make the script executable` (a mode change, 0 lines) gave its
+    author a path theme of weight NaN (0 / 0), which sorted above every real weight."""
+    repo = make_repo("mode")
+    repo.commit("base", author=("Carl", "carl@example.com"), date="2024-06-01T10:00:00+00:00",
+                files={"hooks/pre-push.sample": "#!/bin/sh\n", "net/tcp.py": "a\n"})
+    (repo.path / "hooks/pre-push.sample").chmod(0o755)
+    repo.commit("pre-push.sample: make the script executable", author=ADA, date="2025-01-02T10:00:00+00:00")
+    repo.commit("net: tune the tcp window", author=BOB, date="2025-01-03T10:00:00+00:00",
+                files={"net/tcp.py": "a\nb\n"})
+    t = tables((repo, "acme/net"))
+    assert t["file_changes"].filter(pl.col("lines_added") + pl.col("lines_deleted") == 0).height == 1
+    themes = person_themes(t["commits"], t["work_items"], t["file_changes"])
+    assert themes.filter(pl.col("weight").is_nan()).height == 0
+    ada_id = t["people"].filter(pl.col("display_name") == "Ada Lovelace")["person_id"][0]
+    bob_id = t["people"].filter(pl.col("display_name") == "Bob Byte")["person_id"][0]
+    assert [r["source"] for r in themes_of(themes, ada_id).values()] == ["tag"]  # the subject's `pre-push.sample:`
+    assert themes_of(themes, bob_id)["Net"]["weight"] == 1.0
+
+
 @pytest.mark.parametrize("path,name", [
     ("torch/_dynamo/guards.py", "Dynamo guards"),
     ("torch/_dynamo/utils.py", "Dynamo"),
