@@ -60,11 +60,15 @@ hand-labelled CSV; figures in the training JSON's `trained_on` list never includ
 
 from __future__ import annotations
 
+import hashlib
+import os
+from functools import lru_cache
 from pathlib import Path
 
 import polars as pl
 import yaml
 
+from exceeds_pipeline.common.parquet_cache import read_cache, write_cache
 from exceeds_pipeline.schemas import COMMIT_CATEGORIES
 
 _RULES = yaml.safe_load((Path(__file__).with_name("categories.yaml")).read_text(encoding="utf-8"))
@@ -432,7 +436,8 @@ CHANGELOG_PATH = r"(?i)(?:^|/)(?:CHANGELOG|CHANGES|NEWS|HISTORY|RELEASE[-_]?NOTE
 
 
 def categorize_commits(
-    commits: pl.DataFrame, file_changes: pl.DataFrame | None = None, commit_links: pl.DataFrame | None = None
+    commits: pl.DataFrame, file_changes: pl.DataFrame | None = None, commit_links: pl.DataFrame | None = None,
+    cache: str | os.PathLike | None = None,
 ) -> pl.DataFrame:
     """Return `commits` with a `category` column (one of COMMIT_CATEGORIES), rows in order.
 
@@ -442,15 +447,62 @@ def categorize_commits(
     `commit_links` (`classify.links.commit_links`) finds reverting another is a revert whatever
     its wording (`Revert D123: ...`, `Revert #12`, `revert map/zip changes` naming an earlier
     subject): the links are the one place that reads revert wordings.
+
+    `cache`: a folder where what a commit's own message and files say (everything but the
+    links) is kept per (repo, sha), so that only commits not seen before are classified (a
+    nightly run's new commits, not the whole history). It is keyed by :func:`classifier_fingerprint`.
     """
     cols = [c for c in commits.columns if c != "category"]
-    out = _classify(commits, file_changes)
+    if cache is not None and {"repo", "sha"} <= set(cols):
+        out = _cached_classify(commits.select(cols), file_changes, Path(cache))
+    else:
+        out = _classify(commits, file_changes)
     if commit_links is not None and commit_links.height and {"repo", "sha"} <= set(cols):
         reverting = commit_links.filter(pl.col("link_type") == "reverts").select("repo", "sha").unique()
         out = out.with_columns(
             pl.when(pl.struct("repo", "sha").is_in(reverting.to_struct().implode()))
             .then(pl.lit("revert")).otherwise(pl.col("category")).alias("category"))
     return out.select(*cols, "category")
+
+
+CATEGORY_CACHE_SCHEMA = {"repo": pl.String, "sha": pl.String, "category": pl.String}
+
+
+@lru_cache(maxsize=1)
+def classifier_fingerprint() -> str:
+    """A hash of everything that decides a commit's category from its own message and files:
+    this package's code, rules (`categories.yaml`) and model weights. A sha fixes the message
+    and the files, so a cached category is valid as long as this hash is the same."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.iterdir()):
+        if path.suffix in (".py", ".yaml", ".json"):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def _cached_classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None, folder: Path) -> pl.DataFrame:
+    """`_classify`'s category for every commit, computed only for commits not in the cache
+    file; the file is rewritten with exactly these commits (gone ones are dropped)."""
+    path = folder / f"categories-{classifier_fingerprint()}.parquet"
+    keys = ["repo", "sha"]
+    known = read_cache(path, CATEGORY_CACHE_SCHEMA).unique(keys)
+    rows = commits.with_row_index("_row")
+    hit = rows.select("_row", *keys).join(known, on=keys, how="inner")
+    todo = rows.join(known, on=keys, how="anti")
+    fresh = pl.DataFrame(schema={"_row": pl.UInt32, "category": pl.String})
+    if todo.height:
+        files = file_changes
+        if files is not None and files.height:
+            files = files.join(todo.select(keys), on=keys, how="semi")
+        fresh = todo.select("_row").hstack(_classify(todo.drop("_row"), files).select("category"))
+    categories = pl.concat([hit.select("_row", "category"), fresh]).sort("_row")
+    out = rows.join(categories, on="_row", how="left").sort("_row").drop("_row")
+    if todo.height or known.height != hit.height:
+        write_cache(path, out.select(*keys, "category").unique(keys))
+        for old in folder.glob("categories-*.parquet"):  # earlier classifiers' caches
+            if old != path:
+                old.unlink(missing_ok=True)
+    return out
 
 
 def prepare(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:

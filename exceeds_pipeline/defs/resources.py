@@ -70,6 +70,11 @@ class ExceedsSettings(ConfigurableResource):
         return self.data / "exports"
 
     @property
+    def cache_dir(self) -> Path:
+        """Per-commit results kept between runs (quality facts, categories): rebuilt if lost."""
+        return self.data / "cache"
+
+    @property
     def published_database(self) -> Path:
         return self.data / "exceeds.duckdb"
 

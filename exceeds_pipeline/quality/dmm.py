@@ -53,7 +53,7 @@ import polars as pl
 
 from exceeds_pipeline.common.chunks import contiguous_chunks
 from exceeds_pipeline.ingest.gitcmd import HUNK_HEADER
-from exceeds_pipeline.quality.cache import read_cache, write_cache
+from exceeds_pipeline.common.parquet_cache import read_cache, write_cache
 from exceeds_pipeline.quality.lizard_delta import delta_risk_profiles
 
 log = logging.getLogger(__name__)

@@ -542,7 +542,7 @@ def _load_cache(cache_dir, repo: str, window: int, untracked: list[str] | None =
 
 
 def _save_cache(cache_dir, repo: str, tip: str, st: _State, window: int, untracked: list[str] | None = None) -> None:
-    from exceeds_pipeline.quality.cache import write_cache
+    from exceeds_pipeline.common.parquet_cache import write_cache
 
     folder, base = _cache_paths(cache_dir, repo)
     folder.mkdir(parents=True, exist_ok=True)

@@ -55,7 +55,7 @@ import yaml
 from pathlib import Path
 
 from exceeds_pipeline.ingest.gitcmd import HUNK_HEADER, commit_graph_env, resolve_git_dir, run_git
-from exceeds_pipeline.quality.cache import read_cache, write_cache
+from exceeds_pipeline.common.parquet_cache import read_cache, write_cache
 
 log = logging.getLogger(__name__)
 

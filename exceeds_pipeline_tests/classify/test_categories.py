@@ -332,3 +332,49 @@ def test_monorepo_release_subjects_are_releases(tmp_path):
     assert got["@vitejs/plugin-legacy@2.0.0-beta.1, create-vite@5.3.0 (#123)"] == "chore"
     assert got["Support pkg@2.0 specifiers in the resolver"] == "feature"
     assert got["Bump lodash@4.17.21"] == "build"
+
+
+def test_the_category_cache_classifies_only_new_commits(tmp_path, caplog):
+    """With a cache folder, a commit's category is computed once per classifier (a nightly run
+    classifies its new commits, not the history): the same categories as without it, a stored
+    category is what a rerun returns, and a damaged cache file is rebuilt."""
+    from exceeds_pipeline.classify.categories import classifier_fingerprint
+    from exceeds_pipeline.classify.links import commit_links
+
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial import", author=ADA, date="2025-01-01T09:00:00+0000", files={"src/app.py": "x = 1\n"})
+    repo.commit("Cover the edge cases", author=ADA, date="2025-01-01T10:00:00+0000",
+                files={"tests/test_app.py": "def test_x():\n    pass\n"})
+    fixed = repo.commit("Fix crash when the config is empty", author=ADA, date="2025-01-01T11:00:00+0000",
+                        files={"src/app.py": "x = 2\n"})
+    repo.revert(fixed, author=ADA, date="2025-01-01T12:00:00+0000")
+    cache = tmp_path / "cache"
+    commits, files = read_repo(repo)
+    plain = categorize_commits(commits, files, commit_links(commits))
+    assert categorize_commits(commits, files, commit_links(commits), cache=cache).equals(plain)
+    stored = cache / f"categories-{classifier_fingerprint()}.parquet"
+    assert sorted(pl.read_parquet(stored)["sha"]) == sorted(commits["sha"])
+
+    # A stored category is read back, not recomputed (planted: the fix stored as docs).
+    pl.read_parquet(stored).with_columns(
+        pl.when(pl.col("sha") == fixed).then(pl.lit("docs")).otherwise(pl.col("category")).alias("category")
+    ).write_parquet(stored)
+    # One new commit: only it is classified; links still apply to every commit (the revert).
+    repo.commit("Add support for YAML config files", author=ADA, date="2025-01-02T09:00:00+0000",
+                files={"src/config.py": "import yaml\n"})
+    commits, files = read_repo(repo)
+    got = by_subject(categorize_commits(commits, files, commit_links(commits), cache=cache), "category")
+    assert got["Fix crash when the config is empty"] == "docs"
+    assert got["Add support for YAML config files"] == "feature"
+    assert got['Revert "Fix crash when the config is empty"'] == "revert"
+    assert pl.read_parquet(stored).height == commits.height
+
+    # Another classifier (new rules or weights) does not read this cache, and removes it.
+    (cache / "categories-0000000000000000.parquet").write_bytes(b"an earlier classifier's")
+    stored.write_bytes(b"not parquet")  # damaged: rebuilt, with a warning
+    with caplog.at_level("WARNING"):
+        again = categorize_commits(commits, files, commit_links(commits), cache=cache)
+    assert "unreadable" in caplog.text
+    assert again.equals(categorize_commits(commits, files, commit_links(commits)))
+    assert [p.name for p in cache.iterdir()] == [stored.name]
+    assert pl.read_parquet(stored).height == commits.height

@@ -99,7 +99,7 @@ def commits_and_work_items(
     states = {name: store.state(name) for name in settings.repository_names}
     git_dirs = {name: s.git_dir for name, s in states.items() if s is not None and s.git_dir}
     table = count_once(table, settings.repository_names, git_dirs)
-    table = categorize_commits(with_ai_tool(table), file_changes, commit_links)
+    table = categorize_commits(with_ai_tool(table), file_changes, commit_links, cache=settings.cache_dir / "categories")
     table, work_items = assign_work_items(table, commit_links, file_changes)
     table = finalize_commits(inherit_work_items(table))
     yield Output(table, "commits", metadata=frame_metadata(table))

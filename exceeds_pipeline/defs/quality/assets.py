@@ -42,7 +42,7 @@ def quality_facts_asset(repo: RepositoryConfig) -> AssetsDefinition:
         if state is None or not state.git_dir:
             return MaterializeResult(metadata={"available": False})
         compute = fact_computations(name, state.git_dir, commits, file_changes,
-                                    settings.data / "cache" / "quality", tip=state.tip)
+                                    settings.cache_dir / "quality", tip=state.tip)
         metadata = {}
         for fact, run in compute.items():
             try:

@@ -1,4 +1,4 @@
-"""Small Parquet caches for per-commit results that are costly to compute (DMM, SZZ).
+"""Small Parquet caches for per-commit results that are costly to compute (DMM, SZZ, categories).
 
 A cache maps a commit sha to what was computed for it. A sha names a commit and its whole
 ancestry, so a cached value never goes stale: the file can be shared by runs (and by
