@@ -486,18 +486,20 @@ def _cached_classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None, f
     path = folder / f"categories-{classifier_fingerprint()}.parquet"
     keys = ["repo", "sha"]
     known = read_cache(path, CATEGORY_CACHE_SCHEMA).unique(keys)
-    rows = commits.with_row_index("_row")
-    hit = rows.select("_row", *keys).join(known, on=keys, how="inner")
-    todo = rows.join(known, on=keys, how="anti")
+    rows = commits.select(keys).with_row_index("_row")
+    hit = rows.join(known, on=keys, how="inner").select("_row", "category")
+    todo_rows = rows.join(known, on=keys, how="anti")["_row"].sort()
     fresh = pl.DataFrame(schema={"_row": pl.UInt32, "category": pl.String})
-    if todo.height:
+    if todo_rows.len():
+        # only the new commits are copied (a cold run classifies the frame as it is)
+        todo = commits if todo_rows.len() == commits.height else commits[todo_rows]
         files = file_changes
-        if files is not None and files.height:
+        if files is not None and files.height and todo.height < commits.height:
             files = files.join(todo.select(keys), on=keys, how="semi")
-        fresh = todo.select("_row").hstack(_classify(todo.drop("_row"), files).select("category"))
-    categories = pl.concat([hit.select("_row", "category"), fresh]).sort("_row")
-    out = rows.join(categories, on="_row", how="left").sort("_row").drop("_row")
-    if todo.height or known.height != hit.height:
+        fresh = pl.DataFrame({"_row": todo_rows}).hstack(_classify(todo, files).select("category"))
+    category = pl.concat([hit, fresh]).sort("_row")["category"]
+    out = commits.with_columns(category)
+    if todo_rows.len() or known.height != hit.height:
         write_cache(path, out.select(*keys, "category").unique(keys))
         for old in folder.glob("categories-*.parquet"):  # earlier classifiers' caches
             if old != path:
