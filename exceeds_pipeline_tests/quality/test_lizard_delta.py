@@ -106,10 +106,10 @@ def test_the_region_reading_reads_less_and_bad_hunks_fall_back():
 
 
 def test_other_languages_small_files_and_missing_sides_are_read_whole():
-    py_before = "".join(f"def f{i}(a, b):\n    if a:\n        return b\n    return a\n\n" for i in range(60))
-    py_after = py_before.replace("return b\n", "return b + 1 if a and b else b\n", 3)
-    assert not lizard_delta.region_reader_applies("x.py")
-    assert delta_risk_profiles("x.py", py_before, py_after) == whole("x.py", py_before, py_after)
+    js_before = "".join(f"function f{i}(a, b) {{\n  if (a) {{\n    return b;\n  }}\n  return a;\n}}\n" for i in range(60))
+    js_after = js_before.replace("return b;\n", "if (b) {\n      b++;\n    }\n    return b;\n", 3)
+    assert not lizard_delta.region_reader_applies("x.js") and not lizard_delta.chunk_reader_applies("x.js")
+    assert delta_risk_profiles("x.js", js_before, js_after) == whole("x.js", js_before, js_after) != [(0, 0)] * 3
     small_before = "int f(int a)\n{\n\treturn a;\n}\n"
     small_after = "int f(int a)\n{\n\tif (a)\n\t\treturn 1;\n\treturn a;\n}\n"
     assert delta_risk_profiles("x.c", small_before, small_after) == whole("x.c", small_before, small_after) != [(0, 0)] * 3
@@ -136,3 +136,131 @@ def test_the_reading_starts_after_the_last_top_level_block_of_the_shared_top():
     branches = lizard_delta._lines("#if X\nint h(void) {\n#else\nint h(int a) {\n#endif\n\treturn 1;\n}\nint k;\n")
     assert lizard_delta._top_level_start(branches, len(branches)) == 0
     assert lizard_delta._top_level_start(lizard_delta._lines("}\nint a;\n"), 2) == 0
+
+
+PY_PIECES = [
+    "def f{n}(a, b):\n    x = a + b\n    if x > {n}:\n        return x\n    return a * b\n\n\n",
+    "@decorator({n})\n@other\ndef g{n}(a, b, c=(1,\n        2), *args):\n    return [i for i in args if i and a or b]\n\n",
+    "class C{n}(Base):\n    \"\"\"A class.\"\"\"\n\n    def m(self, a):\n        for i in a:\n            if i:\n                yield i\n\n"
+    "    @property\n    def p(self):\n        return self._p\n\n",
+    "TEXT{n} = \"\"\"\ndef not_a_function(a, b, c, d):\n    if a: pass\nclass NotAClass:\n\"\"\"\n",
+    "CALL{n} = call(\n    1,\n    2,\n)\n",
+    "def h{n}(a):\n    return (a\n\n            if a else None)\n\n",
+    "async def k{n}(a, b, c, d):\n    async with a as x:\n        while b and c:\n            await d\n    \"\"\"a note\n\n    \"\"\"\n    return x\n\n",
+    "# a comment: def fake(a, b, c): ( [\nVALUE{n} = {{'k': [1, 2]}}\n",
+    "def one{n}(a): return a\n",
+    "if __name__ == '__main__':\n    main({n})\n",
+    "\n",
+]
+
+
+def py_edit(rng: random.Random, pieces: list[str]) -> list[str]:
+    out = list(pieces)
+    for _ in range(rng.randint(1, 4)):
+        i = rng.randrange(len(out))
+        kind = rng.randrange(5)
+        if kind == 0:  # grow a function body
+            out[i] = out[i].replace("    return", "    if a and b:\n        a += 1\n    return", 1)
+        elif kind == 1:  # delete a piece
+            del out[i]
+        elif kind == 2:  # add a piece
+            out.insert(i, rng.choice(PY_PIECES).format(n=1000 + i))
+        elif kind == 3:  # change a line in place
+            out[i] = out[i].replace("a + b", "a - b", 1).replace("(a, b)", "(a, b, c)", 1)
+        else:  # open a string that swallows the definitions below it, up to its end
+            out[i] = out[i].replace("\n", '\nS = """\n', 1) + '"""\n'
+    return out
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_chunk_deltas_equal_pydriller_on_random_python_edits(seed):
+    rng = random.Random(seed)
+    pieces = [rng.choice(PY_PIECES).format(n=i) for i in range(60)]
+    before = "".join(pieces)
+    after = "".join(py_edit(rng, pieces))
+    assert delta_risk_profiles("x.py", before, after) == whole("x.py", before, after)
+
+
+def test_python_reads_only_the_changed_top_level_chunks():
+    pieces = [PY_PIECES[i % 3].format(n=i) for i in range(60)]
+    before = "".join(pieces)
+    changed = list(pieces)
+    changed[31] = changed[31].replace("return [i", "return a if b else [i")  # one function grows a branch
+    after = "".join(changed)
+    old, new = lizard_delta._changed_chunk_functions("x.py", before, after)
+    assert [f.name for f in old] == [f.name for f in new] == ["g31"]  # not the file's ~80 functions
+    expected = whole("x.py", before, after)
+    assert expected != [(0, 0)] * 3
+    assert delta_risk_profiles("x.py", before, after) == expected
+    # the cuts: top-level definitions and decorators after an indented line, not what strings,
+    # brackets or comments hold, and not after a line at column 0 (`def one5(a): return a` is
+    # pending until the next indented line: f6's body)
+    text = "".join(PY_PIECES[i].format(n=n) for n, i in enumerate([3, 7, 0, 1, 8, 0, 2], start=1))
+    chunks = lizard_delta._python_chunks(text)
+    assert [c.split("\n")[0] for c in chunks] == ['TEXT1 = """', "@decorator(4)", "def one5(a): return a", "class C7(Base):"]
+    assert "".join(chunks) == text
+    # a lizard directive, or a CR, keeps the whole reading
+    assert lizard_delta._changed_chunk_functions("x.py", "#lizard forgive\n" + before, "#lizard forgive\n" + after) is None
+
+
+GO_PIECES = [
+    "// F{n} does a thing.\nfunc F{n}(a, b int) int {{\n\tx := a + b\n\tif x > {n} {{\n\t\treturn x\n\t}}\n\treturn a * b\n}}\n\n",
+    "func (r *Repo) M{n}(ctx context.Context, id string) (*Item, error) {{\n\tfor _, i := range r.items {{\n\t\tif i.ID == id && ctx != nil {{\n\t\t\treturn i, nil\n\t\t}}\n\t}}\n\treturn nil, errors.New(\"}} not found\")\n}}\n\n",
+    "type T{n} struct {{\n\tA int `json:\"a\"`\n\tB func(int) int\n}}\n\n",
+    "type I{n} interface {{\n\tGet(id string) (int, error)\n}}\n\n",
+    "var tmpl{n} = `\n}}\nfunc fake{n}(a, b, c, d int) {{ if a > b {{ return }} }}\n`\n\n",
+    "/* a block comment\n}}\nfunc fake{n}() {{\n*/\nconst C{n} = {n}\n\n",
+    "var handler{n} = func(a, b, c int) int {{\n\tswitch {{\n\tcase a > b:\n\t\treturn a\n\tcase b > c:\n\t\treturn b\n\t}}\n\treturn c\n}}\n\n",
+    "func Generic{n}[T any](xs []T, f func(T) bool) []T {{\n\tvar out []T\n\tfor _, x := range xs {{\n\t\tif f(x) {{\n\t\t\tout = append(out, x)\n\t\t}}\n\t}}\n\treturn out\n}}\n\n",
+    "var (\n\tv{n} = map[string]int{{\n\t\t\"a\": 1,\n\t}}\n\tw{n} = func() int {{ return {n} }}\n)\n\n",
+    "func init() {{ register({n}, func(x int) int {{\n\tif x > 0 {{\n\t\treturn x\n\t}}\n\treturn -x\n}}) }}\n\n",
+    "\n",
+]
+
+
+def go_edit(rng: random.Random, pieces: list[str]) -> list[str]:
+    out = list(pieces)
+    for _ in range(rng.randint(1, 4)):
+        i = rng.randrange(len(out))
+        kind = rng.randrange(5)
+        if kind == 0:  # grow a function body
+            out[i] = out[i].replace("\treturn", "\tif a > 3 && b < 2 {\n\t\ta++\n\t}\n\treturn", 1)
+        elif kind == 1:  # delete a piece
+            del out[i]
+        elif kind == 2:  # add a piece
+            out.insert(i, rng.choice(GO_PIECES).format(n=1000 + i))
+        elif kind == 3:  # change a line in place
+            out[i] = out[i].replace("a + b", "a - b", 1).replace("(a, b int)", "(a, b, c int)", 1)
+        else:  # open a raw string that swallows what follows, up to its end
+            out[i] = out[i].replace("\n", "\nvar s = `\n", 1) + "`\n"
+    return out
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_chunk_deltas_equal_pydriller_on_random_go_edits(seed):
+    rng = random.Random(seed)
+    pieces = ["package p\n\n"] + [rng.choice(GO_PIECES).format(n=i) for i in range(60)]
+    before = "".join(pieces)
+    after = "".join(go_edit(rng, pieces))
+    assert delta_risk_profiles("x.go", before, after) == whole("x.go", before, after)
+
+
+def test_go_reads_only_the_changed_top_level_chunks():
+    pieces = ["package p\n\n"] + [GO_PIECES[i % 3].format(n=i) for i in range(60)]
+    before = "".join(pieces)
+    changed = list(pieces)
+    changed[32] = changed[32].replace("\treturn nil, errors", "\tif r == nil {\n\t\treturn nil, nil\n\t}\n\treturn nil, errors")
+    after = "".join(changed)
+    old, new = lizard_delta._changed_chunk_functions("x.go", before, after)
+    assert [f.name for f in old] == [f.name for f in new] == ["M31"]  # not the file's 40 functions
+    expected = whole("x.go", before, after)
+    assert expected != [(0, 0)] * 3
+    assert delta_risk_profiles("x.go", before, after) == expected
+    # cuts only after a top-level block's `}`: not inside raw strings or comments
+    # and not after a line that is not a lone `}` (a raw string's end, a constant, a `)`)
+    text = "package p\n\n" + "".join(GO_PIECES[i].format(n=n) for n, i in enumerate([0, 4, 1, 0, 5, 2, 3, 8, 7]))
+    assert [c.split("\n")[0] for c in lizard_delta._go_chunks(text)] == [
+        "package p", "func F3(a, b int) int {", "type I6 interface {"]
+    assert "".join(lizard_delta._go_chunks(text)) == text
+    # a `}` that closes nothing: no cut after it (lizard's reader is then in a state of its own)
+    assert len(lizard_delta._go_chunks("package p\n}\n" + text)) == 1
