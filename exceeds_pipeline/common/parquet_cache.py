@@ -22,13 +22,16 @@ import polars as pl
 log = logging.getLogger(__name__)
 
 
-def read_cache(path: str | os.PathLike, schema: dict[str, pl.DataType]) -> pl.DataFrame:
-    """The cached rows (empty frame with ``schema`` when the file is missing or unreadable)."""
+def read_cache(path: str | os.PathLike, schema: dict[str, pl.DataType],
+               added: tuple[str, ...] = ()) -> pl.DataFrame:
+    """The cached rows (empty frame with ``schema`` when the file is missing or unreadable).
+    ``added``: columns a file written by an earlier version may lack (read as null)."""
     p = Path(path)
     if not p.exists():
         return pl.DataFrame(schema=schema)
     try:
         frame = pl.read_parquet(p)
+        frame = frame.with_columns(pl.lit(None).alias(c) for c in added if c not in frame.columns)
         return frame.select(list(schema)).cast(schema)
     except Exception as exc:  # a damaged or foreign file: recompute rather than fail
         log.warning("cache %s is unreadable (%s); recomputing its entries", p, exc)

@@ -57,6 +57,16 @@ def test_szz_cache_is_reused_and_bounded(story, tmp_path, monkeypatch):
     calls.clear()
     again = compute_szz(repo.path, fixes, cache)
     assert calls == [] and again.rows() == first.rows()
+    # a cache written before traces could leave files out (no `skipped` column) stays valid for
+    # the fixes that leave nothing out; a fix whose trace now leaves a file out is traced again
+    pl.read_parquet(cache).drop("skipped").write_parquet(cache)
+    calls.clear()
+    lexer_file = repo.git("diff-tree", "--no-commit-id", "--name-only", "-r", s["fix"]).split()
+    skipped = compute_szz(repo.path, fixes, cache, skip_paths={s["fix"]: lexer_file})
+    assert calls == [s["fix"]] and skipped.height == 0  # its only deleted line is in the left-out file
+    calls.clear()
+    assert compute_szz(repo.path, fixes, cache, skip_paths={s["fix"]: lexer_file}).height == 0 and calls == []
+    assert compute_szz(repo.path, fixes, cache).rows() == first.rows() and calls == [s["fix"]]
 
 
 def test_szz_reads_deleted_lines_that_look_like_diff_headers():

@@ -157,8 +157,14 @@ def test_szz_reads_the_body_prose_not_a_squash_merges_bullets_and_skips_vendored
 
     assert sorted(szz_candidates(commits)["sha"]) == sorted([s["prose"], s["vfix"]])
     szz = szz_for_repository("acme/x", repo.path, commits, files, tmp_path / "cache")
-    assert sorted(szz.select("fix_sha", "blamed_sha").rows()) == sorted([(s["prose"], s["cookie"]),
-                                                                        (s["vfix"], s["vendor"])])
+    # the vendored file's deleted lines are not blamed at all (only the cookie fix traces back)
+    assert szz.select("fix_sha", "blamed_sha").rows() == [(s["prose"], s["cookie"])]
+    unexcluded = szz_for_repository("acme/x", repo.path, commits, files.with_columns(excluded=False), tmp_path / "cache")
+    assert sorted(unexcluded.select("fix_sha", "blamed_sha").rows()) == sorted([(s["prose"], s["cookie"]),
+                                                                              (s["vfix"], s["vendor"])])
+    # the cache keeps what each trace left out: the same cache, with exclusions again, gives the first answer
+    again = szz_for_repository("acme/x", repo.path, commits, files, tmp_path / "cache")
+    assert again.select("fix_sha", "blamed_sha").rows() == [(s["prose"], s["cookie"])]
     work_items = items_frame([wi(r["work_item_id"], r["person_id"], r["category"], r["subject"], repo="acme/x")
                               for r in commits.iter_rows(named=True)])
     q = quality_metrics(commits, work_items, None, files, szz=szz.drop("repo"))
