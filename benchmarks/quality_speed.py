@@ -106,6 +106,13 @@ def main() -> None:
     if "parents" not in commits.columns:
         raise SystemExit("commits has no parents column")
     git_dir = args.git_dir
+    if git_dir is None:  # the clone the pipeline ingested, as its raw store records it
+        from exceeds_pipeline.ingest.raw_store import RawStore
+
+        state = RawStore(args.data_dir / "raw").state(args.repo)
+        if state is None or not state.git_dir:
+            raise SystemExit(f"{args.repo}: no git dir recorded under {args.data_dir / 'raw'}; pass --git-dir")
+        git_dir = Path(state.git_dir)
     tip = commits.sort("committed_at", descending=True)["sha"][0]
     parents = set(commits["parents"].explode(empty_as_null=True).drop_nulls().to_list())
     heads = commits.filter(~pl.col("sha").is_in(list(parents))).sort("committed_at", descending=True)
