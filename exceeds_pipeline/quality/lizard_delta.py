@@ -353,7 +353,7 @@ def _changed_region_functions(filename: str, before: str, after: str, hunks=None
     return old_functions, new_functions
 
 
-# --- reading changed top-level chunks (Python) ------------------------------------------------
+# --- reading changed top-level chunks (Python, Go) --------------------------------------------
 
 # What can hide a line start from Python's statements: strings (triple-quoted ones span lines),
 # comments (a quote or bracket in one means nothing), brackets (an expression runs on across
@@ -472,8 +472,8 @@ def _chunker(filename: str):
 
 
 def _changed_chunk_functions(filename: str, before: str, after: str) -> tuple[list, list] | None:
-    """(before, after) functions of the top-level chunks (:func:`_python_chunks`) that are not
-    on both sides: a chunk that is, with the same text, holds the same functions on both sides,
+    """(before, after) functions of the top-level chunks (:func:`_python_chunks`,
+    :func:`_go_chunks`) that are not on both sides: a chunk that is, with the same text, holds the same functions on both sides,
     which cancel in the risk profiles. None when the chunk reading does not apply: a small file,
     a CR (not a line end to lizard), or a ``#lizard`` directive (``forgive`` applies to the
     function after it, which may start a chunk of its own)."""
