@@ -355,52 +355,70 @@ def _changed_region_functions(filename: str, before: str, after: str, hunks=None
 
 # --- reading changed top-level chunks (Python, Go) --------------------------------------------
 
-# What can hide a line start from Python's statements: strings (triple-quoted ones span lines),
-# comments (a quote or bracket in one means nothing), brackets (an expression runs on across
-# lines inside them) and a backslash continuation.
+# The tokens that can hide a line start from the reader's statements, in the order and form of
+# lizard's own tokenizer (lizard_languages.token_pattern, plus each language's additions), so a
+# string or comment runs exactly as far as lizard reads it: block comments, comments, strings
+# (which lizard lets run over lines), digit separators (they hold a quote), brackets, and a
+# continuation backslash. A quote that opens no string lizard can read is matched alone: the
+# file is then not chunked.
+_DIGITS = r"|(?<!\w)(?:\d+')+\d+|(?<!\w)0x(?:[0-9A-Fa-f]+')+[0-9A-Fa-f]+|(?<!\w)0b(?:[01]+')+[01]+"
+_STRINGS = r'''|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*?\''''
 _PY_SCAN = re.compile(
-    r'''"""(?:\\[\s\S]|[^\\])*?(?:"""|\Z)|\'\'\'(?:\\[\s\S]|[^\\])*?(?:\'\'\'|\Z)'''
-    r'''|"(?:\\.|[^"\\\n])*(?:"|$)|'(?:\\.|[^'\\\n])*(?:'|$)|#[^\n]*|[()\[\]{}]|\\\n''',
-    re.M,
+    r"/\*.*?\*/|\#[^\n]*|//=?"
+    r'''|"""(?:\\.|[^"]|"(?!"")|""(?!"))*"""|\'\'\'(?:\\.|[^']|'(?!'')|''(?!'))*\'\'\''''
+    + _DIGITS + _STRINGS + r'''|"""|\'\'\'|["']|\\\n|[()\[\]{}]''',
+    re.M | re.S,
 )
 _PY_CODE_LINE = re.compile(r"(?m)^[ \t]*(?=[^\s#])")  # a line that holds more than a comment
 _PY_TOP_LEVEL_DEFINITION = re.compile(r"(?:@|def\b|async[ \t]+def\b|class\b)")
+_PY_DEF_LINE = re.compile(r"[ \t]*(?:async[ \t]+)?def\b")
+_PY_NOTHING_AFTER = re.compile(r"[ \t]*(?:#|\n|\Z)")
+_CLOSER = {"(": ")", "[": "]", "{": "}"}
 
 
-def _hidden_spans(text: str, scan: re.Pattern, closing_line_visible: bool) -> list[tuple[int, int]]:
-    """``(start, end)`` character spans of ``text`` in which a line start does not start a
-    statement: inside brackets, strings or comments that run over lines, and after a
-    continuation backslash (``scan`` finds those tokens and brackets), and everything after a
-    bracket that closes none (lizard's readers then go on in a state of their own). With
-    ``closing_line_visible``, a line that starts with the bracket closing the outermost one
-    is not hidden."""
-    hidden = []
-    depth, opened = 0, 0
+class _Unsure(Exception):
+    """The text is one the chunk rules cannot vouch for (broken, mid-edit or unusual)."""
+
+
+def _scan_brackets(text: str, scan: re.Pattern, closing_line_visible: bool, on_token=None) -> list[tuple[int, int]]:
+    """Sorted ``(start, end)`` character spans of ``text`` in which a line start does not start
+    a statement: inside brackets, and inside strings, comments or continued lines that run
+    over lines (``scan`` finds those tokens and the brackets). With ``closing_line_visible``,
+    a line that starts with the bracket closing the outermost one is not hidden.
+    ``on_token(match, depth)`` sees every token first. Raises :class:`_Unsure` on a bracket
+    that closes none or another kind, a bracket left open, or a quote that opens no string:
+    lizard's readers then go on in a state of their own."""
+    hidden, stack, opened = [], [], 0
     for match in scan.finditer(text):
         token = match.group()
+        if on_token is not None:
+            on_token(match, len(stack))
         first = token[0]
         if first in "([{":
-            if depth == 0:
+            if not stack:
                 opened = match.start()
-            depth += 1
+            stack.append(_CLOSER[first])
         elif first in ")]}":
-            if not depth:  # a bracket closing none: the reader's state is unknown from here on
-                hidden.append((match.start(), len(text) + 1))
-                return hidden
-            depth -= 1
-            if depth == 0:
+            if not stack or stack.pop() != first:
+                raise _Unsure
+            if not stack:
                 hidden.append((opened, match.start() if closing_line_visible else match.end()))
-        elif first == "\\":
+        elif token in ('"', "'", "`", '"""', "'''"):
+            raise _Unsure
+        elif stack:
+            continue  # already hidden by the bracket
+        elif token == "\\\n":
             hidden.append((match.start(), match.end() + 1))  # the next line continues this one
-        elif depth == 0 and "\n" in token.rstrip("\n"):
+        elif "\n" in token.rstrip("\n"):
             hidden.append((match.start(), match.end()))
-    if depth:
-        hidden.append((opened, len(text) + 1))
-    return hidden
+    if stack:
+        raise _Unsure
+    return hidden  # in order: a span is added only at depth 0
 
 
 def _visible_lines(text: str, lines: re.Pattern, hidden: list[tuple[int, int]]) -> Iterator[re.Match]:
-    """The matches of ``lines`` (one per line start) outside the ``hidden`` spans."""
+    """The matches of ``lines`` (one per line start) outside the ``hidden`` spans (sorted by
+    start; they may nest)."""
     index = 0
     for match in lines.finditer(text):
         at = match.start()
@@ -410,7 +428,7 @@ def _visible_lines(text: str, lines: re.Pattern, hidden: list[tuple[int, int]]) 
             yield match
 
 
-def _python_chunks(text: str) -> list[str]:
+def _python_chunks(text: str) -> list[str] | None:
     """``text`` cut before top-level ``def``, ``async def``, ``class`` and decorator lines (at
     column 0, outside strings, brackets and continued lines) that follow an indented line.
 
@@ -422,9 +440,30 @@ def _python_chunks(text: str) -> list[str]:
     there may be none: a one-line ``def f(): ...`` stays pending until the next indented line,
     which may be far below (it becomes that block's function), so no cut is made there.
     Reading the chunks one by one thus gives the functions of the whole reading, and a
-    chunk's functions depend on its text alone."""
+    chunk's functions depend on its text alone.
+
+    None (no chunks) where the rules cannot vouch for the reading (:func:`_scan_brackets`), or
+    where a ``def`` header's ``)`` ends its line without the colon: lizard then takes the first
+    token of the next line as the header's end."""
+    header = {"line": -1, "open": False}  # the last line with a top-level "(", and whether it opened a def's parameters
+
+    def check_def_header(match: re.Match, depth: int) -> None:
+        token = match.group()
+        if depth == 0 and token == "(":
+            line_start = text.rfind("\n", 0, match.start()) + 1
+            first = line_start != header["line"]
+            header["line"], header["open"] = line_start, first and bool(_PY_DEF_LINE.match(text, line_start))
+        elif depth == 1 and token == ")" and header["open"]:
+            header["open"] = False
+            if _PY_NOTHING_AFTER.match(text, match.end()):
+                raise _Unsure
+
+    try:
+        hidden = _scan_brackets(text, _PY_SCAN, False, check_def_header)
+    except _Unsure:
+        return None
     cuts, indented = [0], False
-    for match in _visible_lines(text, _PY_CODE_LINE, _hidden_spans(text, _PY_SCAN, False)):
+    for match in _visible_lines(text, _PY_CODE_LINE, hidden):
         at = match.start()
         if indented and at and match.end() == at and _PY_TOP_LEVEL_DEFINITION.match(text, at):
             cuts.append(at)
@@ -432,25 +471,73 @@ def _python_chunks(text: str) -> list[str]:
     return _split(text, cuts)
 
 
-# Go: comments, strings, runes, raw strings (which span lines) and brackets.
+# Go: lizard's tokens with Go's raw strings; ``//`` comments go on after a line-ending backslash
+# as lizard reads them; ``func`` and ``interface`` as words, for the declarations' bodies.
 _GO_SCAN = re.compile(
-    r"""/\*[\s\S]*?(?:\*/|\Z)|//[^\n]*|"(?:\\.|[^"\\\n])*(?:"|$)|'(?:\\.|[^'\\\n])*(?:'|$)|`[^`]*(?:`|\Z)|[()\[\]{}]""",
-    re.M,
+    r"/\*.*?\*/|`[^`]*`" + _DIGITS + _STRINGS
+    + r'''|//(?:\\\n|[^\n])*|["'`]|\\\n|(?<!\w)(?:func|interface)(?!\w)|[()\[\]{}]''',
+    re.M | re.S,
 )
 _GO_CODE_LINE = re.compile(r"(?m)^[ \t]*(?=[^\s/]|/[^/*])")  # not blank, not starting with a comment
 _GO_TOP_LEVEL_DEFINITION = re.compile(r"(?:func|type)\b")
+_GO_DECLARATION_NAME = re.compile(r"\s*(?!func\b)[^\W\d]\w*")  # lizard's go_function.starts_declaration
+_GO_SPACE = re.compile(r"(?:\s|/\*.*?\*/|//[^\n]*)*", re.S)  # what lizard's states do not see
 
 
-def _go_chunks(text: str) -> list[str]:
+def _go_chunks(text: str) -> list[str] | None:
     """``text`` cut before top-level ``func`` and ``type`` lines (at column 0, outside brackets,
     strings and comments) whose previous line of code is a lone ``}`` at column 0, the end of
     a top-level block. There lizard's Go reader is back in its global state with nothing
     pending (every signature it looked ahead at is complete), and what it remembers of the
-    last token (``}``) changes nothing for a ``func`` or ``type`` that starts a line."""
+    last token (``}``) changes nothing for a ``func`` or ``type`` that starts a line.
+
+    Except after a top-level ``func`` whose body has not opened yet (a declaration without a
+    body, implemented in assembly): lizard waits for the next ``{`` not after ``interface``,
+    far below, and takes that block for its body. No cut is made while one waits; a ``{`` it
+    would take inside an ``interface`` block leaves the file unchunked, like a backslash
+    outside a string and the cases of :func:`_scan_brackets`."""
+    waiting = []  # (from, to) spans in which a top-level func waits for its body
+    state = {"since": None, "last": "", "last_end": 0, "interface_block": False}
+
+    def follow_bodies(match: re.Match, depth: int) -> None:
+        token = match.group()
+        if token == "\\\n":
+            raise _Unsure
+        if token.startswith(("//", "/*")):
+            return  # lizard's states do not see comments
+        after_interface = state["last"] == "interface" and _GO_SPACE.fullmatch(
+            text, state["last_end"], match.start()) is not None
+        state["last"], state["last_end"] = token, match.end()
+        if token == "func" and depth and _GO_DECLARATION_NAME.match(text, match.end()):
+            raise _Unsure  # a declaration inside a block: lizard waits there for a body
+        if depth == 0 and token == "func" and state["since"] is None:
+            state["since"] = match.start()
+        elif token == "{" and state["since"] is not None:
+            if state["interface_block"]:
+                raise _Unsure
+            if depth == 0 and after_interface:
+                state["interface_block"] = True
+            elif depth == 0:  # (lizard may take a `struct{` of the result types before it: no cut there either)
+                waiting.append((state["since"], match.start()))
+                state["since"] = None
+        elif token == "}" and depth == 1:
+            state["interface_block"] = False
+
+    try:
+        hidden = _scan_brackets(text, _GO_SCAN, True, follow_bodies)
+    except _Unsure:
+        return None
+    if state["since"] is not None:
+        waiting.append((state["since"], len(text) + 1))
     cuts, after_block = [0], False
-    for match in _visible_lines(text, _GO_CODE_LINE, _hidden_spans(text, _GO_SCAN, True)):
+    wait = iter(waiting)
+    span = next(wait, None)
+    for match in _visible_lines(text, _GO_CODE_LINE, hidden):
         at = match.start()
-        if after_block and match.end() == at and _GO_TOP_LEVEL_DEFINITION.match(text, at):
+        while span is not None and span[1] < at:
+            span = next(wait, None)
+        if (after_block and match.end() == at and _GO_TOP_LEVEL_DEFINITION.match(text, at)
+                and not (span is not None and span[0] < at)):
             cuts.append(at)
         line_end = text.find("\n", at)
         after_block = text[at:line_end if line_end >= 0 else len(text)].rstrip() == "}"
@@ -471,18 +558,24 @@ def _chunker(filename: str):
     return {PythonReader: _python_chunks, GoReader: _go_chunks}.get(get_reader_for(filename))
 
 
+_UNCHUNKED = ("\r", "lizard", "GENERATED CODE")
+
+
 def _changed_chunk_functions(filename: str, before: str, after: str) -> tuple[list, list] | None:
     """(before, after) functions of the top-level chunks (:func:`_python_chunks`,
     :func:`_go_chunks`) that are not on both sides: a chunk that is, with the same text, holds the same functions on both sides,
     which cancel in the risk profiles. None when the chunk reading does not apply: a small file,
-    a CR (not a line end to lizard), or a ``#lizard`` directive (``forgive`` applies to the
-    function after it, which may start a chunk of its own)."""
-    if "\r" in before or "\r" in after or "lizard" in before or "lizard" in after:
+    a CR (not a line end to lizard), a ``#lizard`` directive (``forgive`` applies to the
+    function after it, which may start a chunk of its own), a ``GENERATED CODE`` comment
+    (lizard stops reading the file there), or a text the chunk rules cannot vouch for."""
+    if any(word in text for text in (before, after) for word in _UNCHUNKED):
         return None
     if min(before.count("\n"), after.count("\n")) < MIN_LINES:
         return None
     chunks = _chunker(filename)
     old, new = chunks(before), chunks(after)
+    if old is None or new is None:
+        return None
     shared = Counter(old) & Counter(new)
 
     def unshared(chunks: list[str]) -> str:

@@ -262,5 +262,73 @@ def test_go_reads_only_the_changed_top_level_chunks():
     assert [c.split("\n")[0] for c in lizard_delta._go_chunks(text)] == [
         "package p", "func F3(a, b int) int {", "type I6 interface {"]
     assert "".join(lizard_delta._go_chunks(text)) == text
-    # a `}` that closes nothing: no cut after it (lizard's reader is then in a state of its own)
-    assert len(lizard_delta._go_chunks("package p\n}\n" + text)) == 1
+    # a `}` that closes nothing: no chunks at all (lizard's reader is then in a state of its own)
+    assert lizard_delta._go_chunks("package p\n}\n" + text) is None
+
+
+# Texts found by fuzzing the chunk rules, each at the end of a file long enough to be chunked. The
+# edit adds an `if` to the last function `g`, below the case.
+PY_PAD = "".join(f"def pad{i}(a):\n    return a\n\n" for i in range(60))
+GO_PAD = "package p\n\n" + "".join(f"func pad{i}(a int) int {{\n\treturn a\n}}\n\n" for i in range(40))
+PY_G, GO_G = "def g(x):\n    return x\n", "func g(x int) int {\n\treturn x\n}\n"
+PY_IF = ("    return x\n", "    if x:\n        x += 1\n    return x\n")
+GO_IF = ("\treturn x\n", "\tif x > 0 {\n\t\tx++\n\t}\n\treturn x\n")
+
+CHUNKED_AS_LIZARD_READS = {
+    # a backslash continuation inside brackets, before a def inside a triple-quoted string
+    "x.py": [PY_PAD + 'def test_x():\n    check(\n        """\ndef f(x):\n    return x\n""", \\\n        1)\n' + PY_G,
+             # a backslash-newline inside a one-quote string: the string goes on (as in lizard)
+             PY_PAD + 'HELP = "usage: \\\n[opts]" + """\n    text\ndef f(x):\n    return x\n"""\n' + PY_G],
+    # a declaration without a body (assembly) waits for the next `{` not after `interface`
+    "x.go": [GO_PAD + "func memmove(dst, src unsafe.Pointer, n uintptr)\n\ntype I interface {\n\tM()\n}\n\n" + GO_G,
+             GO_PAD + "func memmove(dst, src unsafe.Pointer, n uintptr)\n\ntype T struct {\n\tx int\n}\n\n" + GO_G,
+             # `interface{}` in a return type is not the body
+             GO_PAD + "func f() map[string]interface{} {\n\treturn nil\n}\n\n" + GO_G],
+}
+
+NOT_CHUNKED = {
+    "x.py": [
+        "# AUTO-GENERATED CODE, edit with care\n" + PY_PAD + PY_G,  # lizard stops reading there
+        PY_PAD + "class A:\n    def m(self)\n" + PY_G,  # a def header without its colon
+        PY_PAD + "def f(a: List[int)):\n    return a\n\n" + PY_G,  # a bracket closing another kind
+        PY_PAD + "def f(a):\n    return 'it\n\n" + PY_G,  # a quote that opens no string
+        PY_PAD + "def f(a):\n    return a)\n\n" + PY_G,  # a bracket closing none
+    ],
+    "x.go": [
+        "// AUTO-GENERATED CODE, edit with care\n" + GO_PAD + GO_G,
+        GO_PAD + "// see C:\\dir\\\n" + GO_G,  # the comment goes on over the func line: its } closes none
+        GO_PAD + "type T struct {\n}\n}\n\nfunc (r *R) M() {\n}\n\n" + GO_G,  # a stray }
+        GO_PAD + "type I interface {\n)\n\nfunc a() {\n}\n\n" + GO_G,
+        GO_PAD + "func f(a int) int {\n\treturn a\nfunc h()\n}\n\n" + GO_G,  # a declaration inside a body
+        GO_PAD + "func memmove(n uintptr)\n\ntype I interface {\n\tM(x struct{})\n}\n\n" + GO_G,
+    ],
+}
+
+
+@pytest.mark.parametrize("filename,before", [(f, t) for f, ts in CHUNKED_AS_LIZARD_READS.items() for t in ts])
+def test_the_chunks_follow_lizards_strings_continuations_and_waiting_declarations(filename, before):
+    after = before.replace(*(PY_IF if filename.endswith(".py") else GO_IF))
+    assert lizard_delta._changed_chunk_functions(filename, before, after) is not None
+    expected = whole(filename, before, after)
+    assert delta_risk_profiles(filename, before, after) == expected
+
+
+@pytest.mark.parametrize("filename,before", [(f, t) for f, ts in NOT_CHUNKED.items() for t in ts])
+def test_texts_the_chunk_rules_cannot_vouch_for_are_read_whole(filename, before):
+    after = before.replace(*(PY_IF if filename.endswith(".py") else GO_IF))
+    assert before != after
+    assert lizard_delta._changed_chunk_functions(filename, before, after) is None
+    assert delta_risk_profiles(filename, before, after) == whole(filename, before, after)
+
+
+def test_one_line_defs_ending_in_a_call_and_struct_parameters_are_still_chunked():
+    text = PY_PAD + "class A:\n    def m(self): return self.n()\n\n" + PY_G
+    assert len(lizard_delta._python_chunks(text)) > 50
+    assert lizard_delta._python_chunks(PY_PAD + "def f(a)\\\n:\n    return a\n" + PY_G) is not None
+    assert lizard_delta._python_chunks(PY_PAD + "def f(\n    a,\n)\n" + PY_G) is None
+    go = GO_PAD + "func wait(done chan struct{})\n\ntype I interface {\n\tM()\n}\n\n" + GO_G + "\nfunc h() {\n}\n"
+    chunks = lizard_delta._go_chunks(go)
+    # no cut while `wait` waits for its body (lizard reads it on to g's `{`), then cuts again
+    assert [c.split("\n")[0] for c in chunks[-2:]] == ["func wait(done chan struct{})", "func h() {"]
+    after = go.replace(*GO_IF)
+    assert delta_risk_profiles("x.go", go, after) == whole("x.go", go, after)
