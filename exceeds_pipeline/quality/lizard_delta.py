@@ -364,9 +364,10 @@ def _changed_region_functions(filename: str, before: str, after: str, hunks=None
 _DIGITS = r"|(?<!\w)(?:\d+')+\d+|(?<!\w)0x(?:[0-9A-Fa-f]+')+[0-9A-Fa-f]+|(?<!\w)0b(?:[01]+')+[01]+"
 _STRINGS = r'''|"(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*?\''''
 _PY_SCAN = re.compile(
+    r"(?=[/#\"'\\()\[\]{}\d])(?:"  # (the first characters: skips the rest 3x faster)
     r"/\*.*?\*/|\#[^\n]*|//=?"
     r'''|"""(?:\\.|[^"]|"(?!"")|""(?!"))*"""|\'\'\'(?:\\.|[^']|'(?!'')|''(?!'))*\'\'\''''
-    + _DIGITS + _STRINGS + r'''|"""|\'\'\'|["']|\\\n|[()\[\]{}]''',
+    + _DIGITS + _STRINGS + r'''|"""|\'\'\'|["']|\\\n|[()\[\]{}])''',
     re.M | re.S,
 )
 _PY_CODE_LINE = re.compile(r"(?m)^[ \t]*(?=[^\s#])")  # a line that holds more than a comment
@@ -474,8 +475,8 @@ def _python_chunks(text: str) -> list[str] | None:
 # Go: lizard's tokens with Go's raw strings; ``//`` comments go on after a line-ending backslash
 # as lizard reads them; ``func`` and ``interface`` as words, for the declarations' bodies.
 _GO_SCAN = re.compile(
-    r"/\*.*?\*/|`[^`]*`" + _DIGITS + _STRINGS
-    + r'''|//(?:\\\n|[^\n])*|["'`]|\\\n|(?<!\w)(?:func|interface)(?!\w)|[()\[\]{}]''',
+    r"(?=[/`\"'\\fi()\[\]{}\d])(?:/\*.*?\*/|`[^`]*`" + _DIGITS + _STRINGS
+    + r'''|//(?:\\\n|[^\n])*|["'`]|\\\n|(?<!\w)(?:func|interface)(?!\w)|[()\[\]{}])''',
     re.M | re.S,
 )
 _GO_CODE_LINE = re.compile(r"(?m)^[ \t]*(?=[^\s/]|/[^/*])")  # not blank, not starting with a comment
