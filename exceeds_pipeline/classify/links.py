@@ -12,7 +12,9 @@ Sources, all read from the full message:
 
 - **reverts**: git's `This reverts commit <sha>.` (any number of them); without a sha,
   `Revert "<subject>"` names the latest earlier commit (by commit time) with exactly that subject
-  (then, failing that, the same subject ignoring case, spacing and a trailing `(#123)`).
+  (then, failing that, the same subject ignoring case, spacing and a trailing `(#123)`, then
+  also a Conventional-Commit type on either side: `revert(oidc): use the new issuer` names
+  `fix: use the new issuer`).
 - **fixes**: Linux-kernel `Fixes: <sha> ("subject")` trailers and prose such as `fixes <sha>`,
   `fix for commit <sha>`, `fixup! ` is not a link (it is a work-in-progress marker).
 - **relands**: `Reland "<subject>"`, `Re-land "<subject>"`, `Reland: <subject>`,
@@ -28,6 +30,8 @@ reference length, subject matches by an as-of join. No per-commit Python.
 from __future__ import annotations
 
 import polars as pl
+
+from exceeds_pipeline.classify.conventional import PREFIX
 
 LINK_TYPES = ("reverts", "fixes", "relands")
 
@@ -55,9 +59,11 @@ SHA_PATTERNS: list[tuple[str, str]] = [
 # is the named subject). Quoted forms take everything up to the last quote, so nested quotes
 # (`Revert "Revert "x""`) keep their inner quotes.
 SUBJECT_PATTERNS: list[tuple[str, str]] = [
-    ("reverts", r'^\s*(?:\[[^\]]*\]\s*)*[Rr]evert\s+"(.+)"\s*(?:\(#\d+\))?\s*$'),
+    ("reverts", r'^\s*(?:\[[^\]]*\]\s*)*[Rr]evert(?:\s+|!?:\s*)"(.+)"(?:\s*\(?#\d+\)?)*\s*$'),
     # Phabricator: `Revert D123: <subject>`.
     ("reverts", r'(?i)^\s*(?:\[[^\]]*\]\s*)*revert\s+D\d+\s*:\s*(.+?)\s*$'),
+    # Conventional Commits: `revert(auth): <subject>` (`revert: <subject>` is the free form below).
+    ("reverts", r'(?i)^\s*revert\([^)\n]{0,80}\)!?:\s*"?(.+?)"?\s*$'),
     # Free-form: `revert map/zip iterator related changes`, `Revert: <subject>`.
     ("reverts", r'(?i)^\s*(?:\[[^\]]*\]\s*)*revert(?:s|ed|ing)?\s*:?\s+([^"\'#\s].*?)\s*$'),
     ("relands", r'(?i)^\s*(?:\[[^\]]*\]\s*)*(?:re-?land(?:ing|ed)?|reapply|reapplied|re-apply|redo|recommit)\s*:?\s+"(.+)"\s*(?:\(#\d+\))?\s*$'),
@@ -100,7 +106,7 @@ def pr_number_expr(subject: pl.Expr, message: pl.Expr) -> pl.Expr:
 
 def _normalise_subject(subject: pl.Expr) -> pl.Expr:
     return (
-        subject.str.replace(r"(?:\s*\(#\d+\))+\s*$", "")
+        subject.str.replace(r"(?:\s*\(?#\d+\)?)+\s*$", "")
         .str.replace(r'^\s*"(.*)"\s*$', "$1")
         .str.replace(r"^(?:\s*\[[^\]\n]*\])+\s*", "")
         .str.replace_all(r"\s+", " ")
@@ -217,15 +223,24 @@ def _named_subjects(base: pl.DataFrame) -> pl.DataFrame:
 
 def _by_subject(named: pl.DataFrame, base: pl.DataFrame) -> pl.DataFrame:
     """The latest earlier commit with the named subject: exactly, else ignoring case, spacing,
-    surrounding quotes and trailing `(#N)`."""
+    surrounding quotes and trailing `(#N)`, else also ignoring a Conventional-Commit type on
+    either side (`revert: use the new issuer` names `fix: use the new issuer`)."""
+    key = ["repo", "sha", "link_type"]
     exact = _latest_earlier(named.rename({"_named": "subject"}), base, "subject")
-    missing = named.join(exact.select("repo", "sha", "link_type"), on=["repo", "sha", "link_type"], how="anti")
+    missing = named.join(exact.select(key), on=key, how="anti")
     base_norm = base.with_columns(_normalise_subject(pl.col("subject")).alias("_norm"))
     loose = _latest_earlier(
         missing.with_columns(_normalise_subject(pl.col("_named")).alias("_norm")).drop("_named"),
         base_norm, "_norm",
     )
-    return pl.concat([exact, loose]).drop_nulls("target_sha")
+    missing = missing.join(loose.drop_nulls("target_sha").select(key), on=key, how="anti")
+    untyped = _latest_earlier(
+        missing.with_columns(_normalise_subject(pl.col("_named").str.replace(PREFIX, "")).alias("_norm"))
+        .drop("_named").filter(pl.col("_norm") != ""),
+        base.with_columns(_normalise_subject(pl.col("subject").str.replace(PREFIX, "")).alias("_norm")),
+        "_norm",
+    )
+    return pl.concat([exact, loose, untyped]).drop_nulls("target_sha")
 
 
 def _pr_carriers(base: pl.DataFrame) -> pl.DataFrame:

@@ -137,3 +137,26 @@ def test_no_links_and_empty_input():
     plain = pl.DataFrame({"repo": ["r"], "sha": ["a" * 40], "subject": ["Add x"], "message": ["Add x"],
                           "committed_at": [datetime(2025, 1, 1, tzinfo=timezone.utc)]})
     assert commit_links(plain).height == 0
+
+
+def test_a_typed_revert_names_its_change_without_the_types(tmp_path):
+    repo = GitScript.init(tmp_path / "repo")
+    fix = repo.commit("fix: use updated appleid issuer", author=ADA, date=_date(8), files={"a.go": "1\n"})
+    feat = repo.commit("feat(totp): support account name (#12)", author=ADA, date=_date(9), files={"t.go": "1\n"})
+    repo.commit("docs: use updated appleid issuer guide", author=ADA, date=_date(10), files={"d.md": "x\n"})
+    plain = repo.commit("revert: use updated appleid issuer", author=ADA, date=_date(11), files={"a.go": "0\n"})
+    scoped = repo.commit("revert(totp): support account name", author=BOB, date=_date(12), files={"t.go": "0\n"})
+    unknown = repo.commit("revert: something nobody wrote", author=BOB, date=_date(13), files={"a.go": "2\n"})
+    links = _as_set(_links(repo))
+    assert {(plain, "reverts", fix), (scoped, "reverts", feat)} <= links
+    assert not any(sha == unknown for sha, _, _ in links)
+
+
+def test_a_typed_revert_may_quote_its_change_and_name_pull_requests_without_brackets(tmp_path):
+    repo = GitScript.init(tmp_path / "repo")
+    docs = repo.commit("docs: add debugging instructions (#2085)", author=ADA, date=_date(8), files={"d.md": "x\n"})
+    perf = repo.commit("perf: close pool early (#4623)", author=ADA, date=_date(9), files={"p.ts": "1\n"})
+    quoted = repo.commit('revert: "docs: add debugging instructions" (#2869)', author=BOB, date=_date(10),
+                         files={"d.md": ""})
+    bare = repo.commit("revert: close pool early #4623", author=ADA, date=_date(11), files={"p.ts": "0\n"})
+    assert _as_set(_links(repo)) == {(quoted, "reverts", docs), (bare, "reverts", perf)}
