@@ -128,6 +128,18 @@ def _where(repos: list[str], mirrors: dict[str, str]) -> str:
     return _names(named)
 
 
+MIN_LANGUAGE_SHARE = 0.1  # "mostly in X, Y": a language with a few lines is not where the work was
+
+
+def _main_languages(languages: list[dict]) -> list[str]:
+    """The first languages (by lines changed) holding at least MIN_LANGUAGE_SHARE of the lines
+    added and deleted; the first one always."""
+    size = [lang.get("lines_added", 0) + lang.get("lines_deleted", 0) for lang in languages]
+    total = sum(size)
+    return [lang["name"] for i, (lang, n) in enumerate(zip(languages, size))
+            if i == 0 or (total and n >= MIN_LANGUAGE_SHARE * total)][:MAX_NAMES]
+
+
 def month_sentences(name: str, entry: dict, used: set[str] | None = None,
                     mirrors: dict[str, str] | None = None) -> list[dict]:
     """The sentences of one month's summary, each with its work items."""
@@ -163,7 +175,8 @@ def month_sentences(name: str, entry: dict, used: set[str] | None = None,
         options = {
             "busy": [
                 "{m} was a busy month for {name}: {c} across {i} in {w}, centred on {a}.",
-                "{name} was at their most active in {m}, with {c} in {w}; most of it went into {a}.",
+                # (no superlative: a sentence of one month cannot know it was their busiest)
+                "{name} kept busy in {m}, with {c} in {w}; most of it went into {a}.",
                 "In {m} {name} landed {c} in {w}, the bulk of it on {a}.",
             ],
             "steady": [
@@ -301,10 +314,10 @@ def profile_sentences(profile: dict) -> list[dict]:
     else:
         out.append(_sentence("No feature or bug-fix work item is credited to them.", []))
     loc = stats["lines_of_code"]
-    langs = [lang["name"] for lang in profile["skills"]["languages"]]
+    langs = _main_languages(profile["skills"]["languages"])
     out.append(_sentence(
         f"They added {_plural(loc['added'], 'line')} of code and removed {_n(loc['deleted'])}"
-        + (f", mostly in {_join(langs[:MAX_NAMES])}" if langs else "") + ".", []))
+        + (f", mostly in {_join(langs)}" if langs else "") + ".", []))
     skills = profile["skills"]["technical"][:MAX_NAMES + 1]
     if skills:
         out.append(_sentence(

@@ -110,3 +110,29 @@ def test_technical_skills_carry_examples(profile):
     assert tech[0]["name"] == "Compilers & Bytecode" and tech[0]["commits"] == 31
     assert set(tech[0]["examples"]) <= set(items["work_item_id"]) and len(tech[0]["examples"]) == 3
     assert "Machine Learning" not in {t["name"] for t in tech}
+
+
+def test_the_summary_names_only_languages_that_hold_a_real_share_of_the_lines():
+    from exceeds_pipeline.profiles.narrative import _main_languages
+
+    langs = [{"name": "Python", "lines_added": 94061, "lines_deleted": 57176},
+             {"name": "JavaScript", "lines_added": 102, "lines_deleted": 98},
+             {"name": "CSS", "lines_added": 84, "lines_deleted": 92}]
+    assert _main_languages(langs) == ["Python"]
+    langs[1].update(lines_added=20000)
+    assert _main_languages(langs) == ["Python", "JavaScript"]
+    assert _main_languages([{"name": "Go", "lines_added": 0, "lines_deleted": 0}]) == ["Go"]
+    assert _main_languages([]) == []
+
+
+def test_no_month_is_called_the_busiest_from_its_own_figures_alone():
+    from exceeds_pipeline.profiles.narrative import month_sentences
+
+    leads = set()
+    for i in range(36):
+        entry = {"month": f"{2020 + i // 12}-{1 + i % 12:02d}", "commits": 12, "repos": ["acme/app"],
+                 "themes": [{"name": "Parser", "work_item_ids": []}], "key_features": [], "bugs_fixed": [],
+                 "features": 0, "bugs": 0, "work_items": {"refactor": 3}}
+        leads.add(month_sentences("Ada", entry)[0]["text"].split(",")[0])
+    assert len(leads) == 36
+    assert not any("most active" in lead or "busiest" in lead for lead in leads)
