@@ -20,6 +20,9 @@ Rules (the data below is the documentation; first matching reason wins, in this 
    JavaScript/CSS bundle or source map under a ``dist/`` directory
    (:data:`BUNDLE_DIRS` x :data:`BUNDLE_EXTENSIONS`). ``dist/`` is not excluded wholesale:
    Python projects keep packaging scripts there; only built web assets are.
+5b. ``generated`` -- (with ``generated=``, from ``enrich.generated``, applied after the vendored
+   trees) a path whose content, at the tip or when it was deleted, go-enry's ``is_generated``
+   recognises as a generator's output (``// Code generated ... DO NOT EDIT.``).
 
 Repository-dependent rules (``exclusions.yaml``, applied by :func:`classify_exclusions` after the
 path rules, only where the earlier ones gave no reason):
@@ -382,14 +385,16 @@ def _under_trees(file_changes: pl.DataFrame, trees: pl.DataFrame) -> pl.Series:
     return file_changes.select(hit.alias("_v")).to_series()
 
 
-def classify_exclusions(file_changes: pl.DataFrame, commits: pl.DataFrame | None = None) -> pl.DataFrame:
+def classify_exclusions(file_changes: pl.DataFrame, commits: pl.DataFrame | None = None,
+                        generated: pl.DataFrame | None = None) -> pl.DataFrame:
     """Add ``excluded: Boolean`` and ``exclusion_reason: String`` (null when kept).
 
     Input: a frame with at least ``path`` and ``is_binary`` (``RAW_FILE_CHANGES_SCHEMA``);
     ``is_submodule`` is used when present, ``repo``/``sha``/``status``/``lines_added`` for bulk
     imports and ``language`` for data and prose files. ``commits`` (``repo``, ``sha``,
-    ``subject``; e.g. the raw commits) enables the vendored-tree rule. Every other column is
-    returned unchanged; existing ``excluded``/``exclusion_reason`` columns are replaced.
+    ``subject``; e.g. the raw commits) enables the vendored-tree rule; ``generated`` (``repo``,
+    ``path``, ``generated``: ``enrich.generated``) the generated-by-content rule. Every other
+    column is returned unchanged; existing ``excluded``/``exclusion_reason`` columns are replaced.
     """
     has_submodule = "is_submodule" in file_changes.columns
     reason = exclusion_reason_expr(is_submodule="is_submodule" if has_submodule else None)
@@ -401,6 +406,12 @@ def classify_exclusions(file_changes: pl.DataFrame, commits: pl.DataFrame | None
                              | ~pl.col("exclusion_reason").is_in(["submodule", "binary"])))
             .then(pl.lit("vendored")).otherwise(pl.col("exclusion_reason")).alias("exclusion_reason")
         )
+    if generated is not None and "repo" in out.columns and out.height:
+        marked = generated.filter(pl.col("generated")).select("repo", "path", pl.lit(True).alias("_generated"))
+        out = out.join(marked, on=["repo", "path"], how="left").with_columns(
+            pl.when(pl.col("exclusion_reason").is_null() & pl.col("_generated").fill_null(False))
+            .then(pl.lit("generated")).otherwise(pl.col("exclusion_reason")).alias("exclusion_reason")
+        ).drop("_generated")
     if {"repo", "sha", "status", "lines_added"} <= set(out.columns) and out.height:
         out = out.with_columns(
             pl.when(pl.col("exclusion_reason").is_null() & _bulk_import_expr())

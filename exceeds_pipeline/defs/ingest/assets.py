@@ -3,6 +3,8 @@ ingest is its own step, run in parallel by the executor (processes here, or a Da
 
 import os
 import socket
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import polars as pl
 from dagster import AssetExecutionContext, AssetKey, AssetsDefinition, MaterializeResult, MetadataValue, Output, asset
@@ -13,6 +15,7 @@ from exceeds_pipeline.defs.resources import ExceedsSettings
 from exceeds_pipeline.ingest.gitcmd import GitError
 from exceeds_pipeline.ingest.incremental import ingest_repository
 from exceeds_pipeline.enrich.code_evidence import evidence_sample, update_code_evidence
+from exceeds_pipeline.enrich.generated import update_generated_paths
 from exceeds_pipeline.ingest.raw_store import read_side_table, repositories_table, write_side_table
 from exceeds_pipeline.ingest.repository import LocalRepository, asset_slug
 from exceeds_pipeline.ingest.repository import prepare_repository as prepare_local_repository
@@ -124,7 +127,9 @@ def code_evidence_asset(repo: RepositoryConfig) -> AssetsDefinition:
         description=f"What the added lines of commits of {name} use (imported modules, API "
         "names), from one streaming `git log -p -U0` pass over the commits not read before: "
         "every commit of an author up to 200, beyond that a fixed sample of 200 (smallest shas); "
-        "evidence for technical skills. Stored beside the raw history.",
+        "evidence for technical skills. With it, the paths whose content says a program wrote "
+        "them (`// Code generated ... DO NOT EDIT.`; tip and deleted versions), which profile "
+        "LOC leaves out. Stored beside the raw history.",
         kinds={"git", "parquet"},
         metadata={"repo": name},
     )
@@ -136,11 +141,19 @@ def code_evidence_asset(repo: RepositoryConfig) -> AssetsDefinition:
         shas = evidence_sample(store.scan([name], "commits").select("sha", "is_merge", "mailmap_email").collect())
         previous = read_side_table(store, name, "code_evidence")
         known = set(previous["sha"].to_list()) if previous is not None else set()
-        with repository_lock(settings.data, name, log=context.log.info):
+        with repository_lock(settings.data, name, log=context.log.info), ThreadPoolExecutor(1) as pool:
+            # both mostly wait on git processes: the generated paths are read meanwhile
+            generated = pool.submit(update_generated_paths, read_side_table(store, name, "generated_paths"),
+                                    Path(state.git_dir), name, state.tip) if state.tip else None
             table = update_code_evidence(previous, state.git_dir, name, shas)
             write_side_table(store, name, "code_evidence", table)
+            if generated is not None:
+                generated = generated.result()
+                write_side_table(store, name, "generated_paths", generated)
         return MaterializeResult(metadata={"commits": table.height,
                                            "new_commits": len(set(shas) - known),
+                                           "generated_paths": generated.filter("generated").height
+                                           if generated is not None else 0,
                                            "worker": f"{socket.gethostname()}:{os.getpid()}"})
 
     return code_evidence
