@@ -148,8 +148,13 @@ def code_evidence_asset(repo: RepositoryConfig) -> AssetsDefinition:
             table = update_code_evidence(previous, state.git_dir, name, shas)
             write_side_table(store, name, "code_evidence", table)
             if generated is not None:
-                generated = generated.result()
-                write_side_table(store, name, "generated_paths", generated)
+                try:
+                    generated = generated.result()
+                    write_side_table(store, name, "generated_paths", generated)
+                except Exception as exc:  # the rule is then not applied; counts stay git's
+                    context.log.warning(f"[{name}] generated files not read ({exc}): "
+                                        f"profile LOC leaves out only what path rules name")
+                    generated = None
         return MaterializeResult(metadata={"commits": table.height,
                                            "new_commits": len(set(shas) - known),
                                            "generated_paths": generated.filter("generated").height
