@@ -408,7 +408,7 @@ def classify_exclusions(file_changes: pl.DataFrame, commits: pl.DataFrame | None
         )
     if generated is not None and "repo" in out.columns and out.height:
         marked = generated.filter(pl.col("generated")).select("repo", "path", pl.lit(True).alias("_generated"))
-        out = out.join(marked, on=["repo", "path"], how="left").with_columns(
+        out = out.join(marked, on=["repo", "path"], how="left", maintain_order="left").with_columns(
             pl.when(pl.col("exclusion_reason").is_null() & pl.col("_generated").fill_null(False))
             .then(pl.lit("generated")).otherwise(pl.col("exclusion_reason")).alias("exclusion_reason")
         ).drop("_generated")
