@@ -17,7 +17,8 @@ object carry the intent.
 2. **merge** commits are `other` (recorded, never counted).
 3. **the repository's own label**: a Conventional-Commit type (`feat` -> feature, `fix` -> bug,
    `perf`, `refactor`/`style`, `docs`, `test`, `build`/`ci`/`deps` -> build, `chore`) or a
-   bracket tag naming a kind (`[fix]`, `[Feature]`, `[docs]`; `label_tags` in the YAML).
+   bracket tag naming a kind (`[fix]`, `[Feature]`, `[docs]`; `label_tags` in the YAML); a
+   feature or fix label on a change of only docs, or only tests, yields to step 4.
 4. **what the change touches** (file changes known): only documentation -> docs; only tests
    (and docs) -> test; only build/CI/packaging configuration -> build.
 5. **plain statements**: a rule score of at least RULE_CONFIDENT (a strong verb with its
@@ -600,8 +601,12 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
     category = (
         pl.when(is_revert).then(pl.lit("revert"))
         .when(is_merge).then(pl.lit("other"))
-        .when(by_conv.is_not_null()).then(by_conv)
-        .when(pl.col("_tag").is_not_null()).then(pl.col("_tag"))
+        # A declared feat/fix that changes only docs or only tests is documentation or test
+        # work (`fix: typo in the README`, `feat: add e2e tests for 2FA`), as a reader calls it.
+        .when(by_conv.is_not_null() & ~(by_conv.is_in(["feature", "bug"]) & by_paths.is_in(["docs", "test"]).fill_null(False)))
+        .then(by_conv)
+        .when(pl.col("_tag").is_not_null() & ~(pl.col("_tag").is_in(["feature", "bug"]) & by_paths.is_in(["docs", "test"]).fill_null(False)))
+        .then(pl.col("_tag"))
         .when(by_paths.is_not_null()).then(by_paths)
         .otherwise(by_content)
     )

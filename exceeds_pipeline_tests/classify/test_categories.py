@@ -378,3 +378,26 @@ def test_the_category_cache_classifies_only_new_commits(tmp_path, caplog):
     assert again.equals(categorize_commits(commits, files, commit_links(commits)))
     assert [p.name for p in cache.iterdir()] == [stored.name]
     assert pl.read_parquet(stored).height == commits.height
+
+
+def test_a_declared_feature_or_fix_that_changes_only_docs_or_tests_is_docs_or_test_work(tmp_path):
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000",
+                files={"app/openapi/spec/enums.py": "IRI = 'iri'\n", "README.md": "# app\n",
+                       "tests/test_enums.py": "def test_iri():\n    assert True\n", "spec/user_spec.rb": "x\n"})
+    got = _categorize_cases(repo, [
+        ("fix: docs links (#2008)", {"README.md": "# app\n\nSee the docs.\n"}),
+        ("fix: resolve flaky password settings tests", {"tests/test_enums.py": "def test_iri():\n    assert 1\n"}),
+        ("feat: add e2e tests for 2FA", {"tests/test_2fa.py": "def test_2fa():\n    assert True\n"}),
+        ("[fix] typo in README", {"README.md": "# the app\n"}),
+        # an OpenAPI `spec` package is code, not tests (an RSpec `spec/` sits at the root)
+        ("fix(openapi): IRI value matches the spec", {"app/openapi/spec/enums.py": "IRI = 'iri-reference'\n"}),
+        ("fix: user spec", {"spec/user_spec.rb": "y\n"}),
+        ("fix: parser crash", {"app/openapi/spec/enums.py": "IRI = 'iri'\nURI = 'uri'\n",
+                               "tests/test_enums.py": "def test_uri():\n    assert True\n"}),
+    ])
+    assert got == {"Initial import": got["Initial import"],
+                   "fix: docs links (#2008)": "docs", "fix: resolve flaky password settings tests": "test",
+                   "feat: add e2e tests for 2FA": "test", "[fix] typo in README": "docs",
+                   "fix(openapi): IRI value matches the spec": "bug", "fix: user spec": "test",
+                   "fix: parser crash": "bug"}
