@@ -5,8 +5,9 @@ type (`feat:`, `fix(parser)!:`, `Revert "feat: x"`), records the type's category
 and strips the prefix from `subject` and from the first line of `message`, so a classifier sees
 what a repository without the convention would write. The diff (file changes) is untouched.
 
-Used by the accuracy benchmark and the training script; the pipeline uses only `PREFIX` (links
-match a typed `revert: <subject>` to its commit without the types).
+Used by the accuracy benchmark and the training script; the pipeline uses `PREFIX` and `TYPE_LABELS`
+(links match a typed `revert: <subject>` without the types; a PR title's declared type labels its
+work item).
 """
 
 from __future__ import annotations

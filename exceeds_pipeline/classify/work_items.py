@@ -52,7 +52,9 @@ the earliest commit's author). `category`:
 
 - revert commits are set aside (an item made only of reverts is `revert`); so a revert + reland
   item takes the category of the original change;
-- a merged branch whose name is a label (`fix/...`, `hotfix-...`, `feature/...`, `docs/...`)
+- a Conventional type the pull request's title declares (`feat: ...`, `refactor(x): ...`)
+  decides (unless a feature or fix whose commits only touched docs, tests or build files);
+- then a merged branch whose name is a label (`fix/...`, `hotfix-...`, `feature/...`, `docs/...`)
   decides, when that branch brought in this one item (a long-lived branch that collected
   many items labels none of them); then the pull request's title when it reads as a feature or a fix (unless the
   commits only touched docs, tests or build files);
@@ -80,6 +82,7 @@ import polars as pl
 
 from exceeds_pipeline.common.union_find import components
 
+from exceeds_pipeline.classify.conventional import PREFIX, TYPE_LABELS
 from exceeds_pipeline.classify.links import PR_MERGE, pr_number_expr
 
 RELATED_GAP = timedelta(hours=48)
@@ -538,7 +541,12 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame) -> tuple[p
         .filter(pl.col("_pr_title").str.len_chars() > 0)
         .unique(["repo", "pr_number"], keep="first")
     )
-    pr_titles = pr_titles.with_columns(_text_categories(pl.col("_pr_title"), pr_titles).alias("_title_cat"))
+    pr_titles = pr_titles.with_columns(
+        _text_categories(pl.col("_pr_title"), pr_titles).alias("_title_cat"),
+        # `feat: …` / `fix(x): …` as the PR's title: the author's own label for the change
+        pl.col("_pr_title").str.extract(PREFIX, 1).str.to_lowercase()
+        .replace_strict(TYPE_LABELS, default=None, return_dtype=pl.String).alias("_title_type"),
+    )
     # A branch's name labels one change: when the branch brought in several work items (a
     # long-lived `feature/x` branch that collected months of unrelated commits), it says
     # nothing about each of them.
@@ -566,6 +574,11 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame) -> tuple[p
             # A repository's own label (the merged branch's `fix/`, `feature/`) first, then
             # the pull request's title when it reads as a feature or a fix, then the commits.
             pl.when(pl.col("_all_reverts")).then(pl.lit("revert"))
+            # A type the PR's title declares outranks its branch's name (`feat: …` from `fix-385`).
+            .when(pl.col("_title_type").is_not_null() & (pl.col("_title_type") != "revert")
+                  & ~(pl.col("_title_type").is_in(["feature", "bug"])
+                      & pl.col("_common_cat").is_in(["docs", "test", "build"]).fill_null(False)))
+            .then(pl.col("_title_type"))
             .when(pl.col("_branch_cat").is_not_null()).then(pl.col("_branch_cat"))
             # ... unless its commits only touched docs, tests or build files.
             .when(pl.col("_title_cat").is_in(["feature", "bug"])

@@ -393,12 +393,19 @@ def test_item_category_from_pr_title_and_branch_name(tmp_path):
     hot = repo.commit("Raise the default timeout", author=BOB, date=_at(4, 9), files={"net.py": "t = 30\n"})
     repo.checkout("main")
     repo.merge("hotfix-timeout", "Merge branch 'hotfix-timeout'", author=ADA, date=_at(4, 12))
+    # A type the PR title declares outranks the branch name: `feat:` from a branch `fix-385`.
+    repo.branch("fix-385", checkout=True)
+    flows = repo.commit("Add API flows", author=CAT, date=_at(5, 9), files={"flows.py": "def api(): ...\n"})
+    repo.checkout("main")
+    repo.merge("fix-385", "Merge pull request #14 from cat/fix-385\n\nfeat: implement API-based self-service flows",
+               author=ADA, date=_at(5, 12))
     out, items = _run(repo)
     wid = dict(out.select("sha", "work_item_id").rows())
     assert _item(items, wid[vague])["category"] == "bug"
     assert _item(items, wid[vague])["title"] == "Fix crash when the session cookie domain is empty"
     assert _item(items, wid[tidy])["category"] == "feature"
     assert _item(items, wid[hot])["category"] == "bug"
+    assert _item(items, wid[flows])["category"] == "feature"
 
 
 def test_every_revert_wording_is_a_revert_and_look_alikes_are_not(tmp_path):
