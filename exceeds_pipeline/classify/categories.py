@@ -598,15 +598,18 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
     is_reland = pl.col("_text").str.contains(RELAND_RE)
     is_revert = (pl.col("_text").str.contains(REVERT_RE) & ~is_reland) | (by_conv == "revert")
 
+    # A declared feat/fix that changes only docs or only tests is documentation or test work
+    # (`fix: typo in the README`, `feat: add e2e tests for 2FA`), as a reader calls it.
+    docs_or_tests_only = by_paths.is_in(["docs", "test"]).fill_null(False)
+
+    def holds(label: pl.Expr) -> pl.Expr:
+        return label.is_not_null() & ~(label.is_in(["feature", "bug"]) & docs_or_tests_only)
+
     category = (
         pl.when(is_revert).then(pl.lit("revert"))
         .when(is_merge).then(pl.lit("other"))
-        # A declared feat/fix that changes only docs or only tests is documentation or test
-        # work (`fix: typo in the README`, `feat: add e2e tests for 2FA`), as a reader calls it.
-        .when(by_conv.is_not_null() & ~(by_conv.is_in(["feature", "bug"]) & by_paths.is_in(["docs", "test"]).fill_null(False)))
-        .then(by_conv)
-        .when(pl.col("_tag").is_not_null() & ~(pl.col("_tag").is_in(["feature", "bug"]) & by_paths.is_in(["docs", "test"]).fill_null(False)))
-        .then(pl.col("_tag"))
+        .when(holds(by_conv)).then(by_conv)
+        .when(holds(pl.col("_tag"))).then(pl.col("_tag"))
         .when(by_paths.is_not_null()).then(by_paths)
         .otherwise(by_content)
     )

@@ -563,6 +563,8 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame) -> tuple[p
         )
     else:
         branches = pl.DataFrame(schema={"_root": pl.UInt32, "_branch_cat": pl.String})
+    # the item's commits only touched docs, tests or build files: a title's feature/fix yields
+    paths_only = pl.col("_common_cat").is_in(["docs", "test", "build"]).fill_null(False)
     items = (
         first.join(lead, on="_root", how="left")
         .join(counts, on="_root", how="left")
@@ -576,13 +578,11 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame) -> tuple[p
             pl.when(pl.col("_all_reverts")).then(pl.lit("revert"))
             # A type the PR's title declares outranks its branch's name (`feat: …` from `fix-385`).
             .when(pl.col("_title_type").is_not_null() & (pl.col("_title_type") != "revert")
-                  & ~(pl.col("_title_type").is_in(["feature", "bug"])
-                      & pl.col("_common_cat").is_in(["docs", "test", "build"]).fill_null(False)))
+                  & ~(pl.col("_title_type").is_in(["feature", "bug"]) & paths_only))
             .then(pl.col("_title_type"))
             .when(pl.col("_branch_cat").is_not_null()).then(pl.col("_branch_cat"))
             # ... unless its commits only touched docs, tests or build files.
-            .when(pl.col("_title_cat").is_in(["feature", "bug"])
-                  & ~pl.col("_common_cat").is_in(["docs", "test", "build"]).fill_null(False))
+            .when(pl.col("_title_cat").is_in(["feature", "bug"]) & ~paths_only)
             .then(pl.col("_title_cat"))
             .when(pl.col("_first_cat").is_in(["feature", "bug"])).then(pl.col("_first_cat"))
             .otherwise(pl.coalesce("_common_cat", pl.lit("other")))
