@@ -401,3 +401,24 @@ def test_a_declared_feature_or_fix_that_changes_only_docs_or_tests_is_docs_or_te
                    "feat: add e2e tests for 2FA": "test", "[fix] typo in README": "docs",
                    "fix(openapi): IRI value matches the spec": "bug", "fix: user spec": "test",
                    "fix: parser crash": "bug"}
+
+
+def test_a_revert_inside_a_squashed_branch_does_not_make_the_merged_change_a_revert(tmp_path):
+    # GitHub's squash template lists the branch's own commits; one of them reverted another
+    # branch commit (its sha is not in the history). The merged change is what its title says.
+    repo = GitScript.init(tmp_path / "repo")
+    got = _categorize_cases(repo, [
+        ("Support different path parameter types (#853)\n\n* add path parameter types\n\n"
+         "* Revert \"cleanup\"\n\nThis reverts commit a1411d1f00dbaa00cafe00000000000000000000.\n\n"
+         "* support uuid parameters\n",
+         {"app/params.py": "TYPES = ['int', 'uuid']\n", "app/uuid_param.py": "def parse(v):\n    return v\n"}),
+        # a revert that is the merged change itself still reads as one
+        ('Revert "Support uuid parameters" (#860)\n\nThis reverts commit a1411d1f.\n',
+         {"app/params.py": "TYPES = ['int']\n"}),
+        # a squash body that is prose (no bullet list) is still read for git's revert wording
+        ("Undo the uuid change (#861)\n\nThis reverts commit a1411d1f00dbaa00cafe00000000000000000000.\n",
+         {"app/params.py": "TYPES = ['int', 'str']\n"}),
+    ])
+    assert got["Support different path parameter types (#853)"] == "feature"
+    assert got['Revert "Support uuid parameters" (#860)'] == "revert"
+    assert got["Undo the uuid change (#861)"] == "revert"
