@@ -35,7 +35,7 @@ COLUMN_DOCS: dict[str, str] = {
     "committed_at": "committer timestamp, UTC",
     "month": "YYYY-MM of author_date",
     "is_merge": "more than one parent; recorded, never counted or credited with a diff",
-    "is_bot": "author is a bot (built-in rules + config bots.extra_patterns)",
+    "is_bot": "author is a bot (built-in rules + config bots.extra_patterns), or the commit declares itself machine-made (`autogen:` type)",
     "is_counted": "non-merge, non-bot, author_date inside the configured window; a change in several repositories counts once",
     "counted_in": "repository whose copy of this change counts (first listed; = repo for the counting copy), null if none counts",
     "counted_sha": "sha of the counting copy of this change (differs from sha for a cherry-pick), null if none counts",

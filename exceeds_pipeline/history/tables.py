@@ -2,6 +2,8 @@
 
 A *counted* commit (SPEC §5) is a non-merge commit by a person who is not a bot, with its
 author date (the author's own calendar date) inside the configured window, both ends inclusive.
+A commit that declares itself machine-made (`autogen: ...`, :mod:`exceeds_pipeline.identity.bots`)
+is a bot's commit whoever its author is.
 Every commit reachable from the branch is kept in `commits`; `is_counted` says which count.
 A change reachable from several configured repositories counts once, in the first listed
 (`counted_in`, see :mod:`exceeds_pipeline.history.counted_once`).
@@ -13,6 +15,7 @@ from datetime import date
 
 import polars as pl
 
+from exceeds_pipeline.identity.bots import AUTOMATED_SUBJECT
 from exceeds_pipeline.identity.people import identity_key_expr
 
 COMMIT_COLUMNS = [
@@ -49,7 +52,7 @@ def attach_people(
         .join(identity_map, on="identity_key", how="left")
         .join(people.select("person_id", "is_bot"), on="person_id", how="left")
         .with_columns(
-            pl.col("is_bot").fill_null(False),
+            (pl.col("is_bot").fill_null(False) | pl.col("subject").fill_null("").str.contains(AUTOMATED_SUBJECT)).alias("is_bot"),
             month_expr().alias("month"),
         )
         .with_columns(

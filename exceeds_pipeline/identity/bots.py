@@ -14,6 +14,11 @@ Built-in rules (any match makes the whole person a bot):
    real name and stays a person.
 6. The config's `bots.extra_patterns` (regular expressions searched in the name and e-mail).
 
+One rule is per commit, not per person: a commit whose Conventional-Commit type declares it
+machine-made (`autogen(docs): regenerate the changelog`; `bots.yaml` `automation_types`) is a
+bot's commit (`commits.is_bot`) whoever its author is: CI pipelines commit their output under
+the identity of the person who triggered them.
+
 The lists are data: `bots.yaml` next to this module.
 """
 
@@ -30,6 +35,11 @@ KNOWN_BOT_EMAILS = frozenset(e.lower() for e in _DATA["known_emails"])
 KNOWN_BOT_NAMES = frozenset(n.lower() for n in _DATA["known_names"])
 SERVICE_ACCOUNTS = tuple(re.compile(p, re.IGNORECASE) for p in _DATA["service_accounts"])
 SYNC_HANDLE = re.compile(rf"^[^\s]*\d{{{int(_DATA['sync_handle_min_digits'])},}}[^\s]*$")
+
+# A subject whose Conventional-Commit type declares automation (`autogen(sdk): bump to 0f7be9e`).
+AUTOMATED_SUBJECT = (
+    r"^\s*(?i:" + "|".join(re.escape(t) for t in _DATA["automation_types"]) + r")(?:\([^)\n]{0,80}\))?!?:"
+)
 
 _APP = re.compile(r"\[bot\]", re.IGNORECASE)
 _BOT_WORD = re.compile(r"(?:^|[-_.\s])(?:ro)?bot$", re.IGNORECASE)

@@ -36,6 +36,9 @@ class History:
         self.jan_end = c(ADA, "2025-01-31T23:00:00-0800")  # February in UTC, January for Ada
         self.bot = c(DEPENDABOT, "2025-02-10T10:00:00+0000")
         self.generated = c(GENERATED, "2025-02-11T10:00:00+0000")
+        # CI output committed under the person who triggered it declares itself by its type
+        self.autogen = c(ADA, "2025-02-12T10:00:00+0000", "autogen(docs): regenerate and update changelog")
+        self.autogenerate = c(ADA, "2025-02-13T10:00:00+0000", "feat: autogenerate the API reference")
         r.branch("topic", checkout=True)
         self.topic = c(BOB, "2025-03-01T10:00:00+0000")
         r.checkout("main")
@@ -77,19 +80,21 @@ def test_merges_and_bots_are_recorded_but_not_counted(hist):
     t = rows(build(hist))
     assert t[hist.merge]["is_merge"] is True and t[hist.merge]["is_counted"] is False
     assert t[hist.merge]["lines_added"] == 0
-    for sha in (hist.bot, hist.generated):
+    for sha in (hist.bot, hist.generated, hist.autogen):
         assert t[sha]["is_bot"] is True and t[sha]["is_counted"] is False
-    for sha in (hist.topic, hist.main_side, hist.jan_end):
+    for sha in (hist.topic, hist.main_side, hist.jan_end, hist.autogenerate):
         assert t[sha]["is_counted"] is True and t[sha]["is_bot"] is False
     counted = {s for s, r in t.items() if r["is_counted"]}
-    assert counted == {hist.first_local, hist.jan_end, hist.topic, hist.main_side, hist.last_local}
+    assert counted == {hist.first_local, hist.jan_end, hist.autogenerate, hist.topic, hist.main_side, hist.last_local}
+    # the machine-made commit stays Ada's (recorded under her), and Ada is no bot
+    assert t[hist.autogen]["person_id"] == "ada-lovelace"
     # Meta's generatedunixname service accounts are bots by default (SPEC §5), config or not
     assert rows(build(hist, patterns=()))[hist.generated]["is_counted"] is False
 
 
 def test_no_window_counts_every_human_non_merge_commit(hist):
     t = build(hist, since=None, until=None)
-    assert t.filter("is_counted").height == t.height - 3  # merge, dependabot, generated
+    assert t.filter("is_counted").height == t.height - 4  # merge, dependabot, generated, autogen
     only_since = rows(build(hist, since=SINCE, until=None))
     assert only_since[hist.after_local]["is_counted"] is True
     assert only_since[hist.before_local]["is_counted"] is False
