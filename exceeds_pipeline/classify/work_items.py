@@ -12,8 +12,11 @@ Output: the commits (same rows, same order) with `work_item_id` (String) and `pr
     work_item_id, repo, person_id, category, title, first_at, last_at, commits,
     lines_added, lines_deleted, pr_number, reverted_by, relanded_by, later_reverted
 
-**Which commits are work.** Non-merge commits by non-bots. Merge commits are not work: a merge
-gets the work item of its pull request when that item exists, else null. Bot commits get null.
+**Which commits are work.** Non-merge commits by non-bots that change at least one file. Merge
+commits are not work: a merge gets the work item of its pull request when that item exists, else
+null. Bot commits get null, and so do empty commits (`git commit --allow-empty`: a release pin, a
+CI trigger, the empty follow-ups of a security-advisory merge): they change nothing, so they are
+neither a feature nor a fix.
 
 **What joins commits into one item** (connected components of these relations):
 
@@ -412,9 +415,10 @@ def _work_frame(commits: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     # A copy of a change that counts in another repository (history.counted_once) is not work
     # here; counted_once.inherit_work_items gives it the item of the counting copy.
     is_copy = pl.col("_copy").fill_null(False) if "_copy" in cols else pl.lit(False)
+    is_empty = pl.col("files_changed").fill_null(1) == 0 if "files_changed" in cols else pl.lit(False)
     df = commits.drop([c for c in ("work_item_id", "pr_number", "merge_branch") if c in cols]).with_row_index("_row").with_columns(
         pr_number_expr(pl.col("subject"), pl.col("message")).alias("_own_pr"),
-        (~pl.col("is_merge").fill_null(False) & ~is_bot & ~is_copy).alias("_work"),
+        (~pl.col("is_merge").fill_null(False) & ~is_bot & ~is_copy & ~is_empty).alias("_work"),
         pl.col("authored_at").alias("_t"),
         is_bot.alias("_bot"),
     )

@@ -37,9 +37,12 @@ def _run(repo: GitScript):
     assert items.schema == pl.Schema(WORK_ITEMS_SCHEMA)
     assert items["work_item_id"].is_unique().all()
     assert all(PRINTABLE_ID.match(i) for i in items["work_item_id"])
-    # Every work commit is in exactly one item, and the item counts add up.
-    work = out.filter(~pl.col("is_merge") & ~pl.col("is_bot"))
+    # Every work commit (an empty commit changes nothing) is in exactly one item, and the
+    # item counts add up.
+    work = out.filter(~pl.col("is_merge") & ~pl.col("is_bot") & (pl.col("files_changed") > 0))
     assert work["work_item_id"].null_count() == 0
+    empty = out.filter(~pl.col("is_merge") & (pl.col("files_changed") == 0))
+    assert empty["work_item_id"].null_count() == empty.height
     assert items["commits"].sum() == work.height
     assert items["lines_added"].sum() == work["lines_added"].sum()
     return out, items
@@ -499,3 +502,24 @@ def test_a_readme_edit_does_not_pull_a_code_change_into_a_docs_item(tmp_path):
     assert _item(items, wid[readme1])["category"] == "docs"
     assert _item(items, wid[readme1])["commits"] == 2
     assert _item(items, wid[reorg])["commits"] == 2
+
+
+def test_empty_commits_are_no_work_item(tmp_path):
+    # A security-advisory squash ("Merge commit from fork") followed by two empty commits that
+    # repeat its commits' subjects, and an empty release pin: nothing changed, nothing fixed.
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 9), files={"auth.py": "def check(): return True\n"})
+    repo.commit("Merge commit from fork\n\n* fix(security): code credential does not respect the setting\n",
+                author=ADA, date=_at(2, 9), files={"auth.py": "def check(): return False\n"})
+    for hour, subject in ((10, "fix(security): code credential does not respect the setting"),
+                          (11, "chore: pin v1.2.0 release commit")):
+        repo.commit(subject, author=ADA, date=_at(2, hour), allow_empty=True)
+    repo.commit("fix: reject empty passwords", author=ADA, date=_at(3, 9),
+                files={"auth.py": "def check(p): return bool(p)\n"})
+    out, items = _run(repo)
+    got = by_subject(out, "work_item_id")
+    assert got["fix(security): code credential does not respect the setting"] is None
+    assert got["chore: pin v1.2.0 release commit"] is None
+    assert got["fix: reject empty passwords"] is not None
+    assert items["commits"].sum() == 3  # the initial commit, the advisory merge, the fix
+    assert "fix(security): code credential does not respect the setting" not in items["title"].to_list()
