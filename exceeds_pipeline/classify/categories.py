@@ -182,6 +182,21 @@ STATEMENT: str = _RULES["statement"]
 # know these verbs (hold-outs: +6 commits; `clean`/`extract` alone are often fixes/features).
 REFACTOR_LEAD: str = _RULES["refactor_lead"]
 _TOKEN = r"[a-z0-9][a-z0-9'_]*"
+# Subjects a tool wrote with no words of their own, over a body that lists the real commits:
+# GitHub's security-advisory merge (`Merge commit from fork` + `* fix(security): ...`) and
+# `git merge --squash` (`Squashed commit of the following:`).
+PLACEHOLDER_SUBJECT = r"(?i)^\s*(?:merge commit from fork|squashed commit of the following:?)\s*$"
+_FIRST_LISTED = r"(?m)^[ \t]*(?:\*[ \t]+|    )(\S[^\n]*)$"
+
+
+def stated_subject(subject: pl.Expr, message: pl.Expr) -> pl.Expr:
+    """The subject, or for a placeholder subject the first commit its body lists (a `* ` bullet,
+    or the indented subject of `git merge --squash`'s log)."""
+    listed = message.str.replace(r"^[^\n]*\n", "").str.replace_all(r"(?m)^[ \t]*(?:commit [0-9a-f]{7,40}|Author:|Date:)[^\n]*$", "")
+    first = listed.str.extract(_FIRST_LISTED, 1).str.strip_chars()
+    return pl.when(subject.str.contains(PLACEHOLDER_SUBJECT) & first.is_not_null()).then(first).otherwise(subject)
+
+
 # GitHub's squash-merge template: the PR title with `(#N)`, then its commits as `* ` bullets.
 SQUASH_LOG = r"^[^\n]*\(#\d+\)[ \t]*\n[ \t]*\n[ \t]*\* "
 _RELAND_WRAP = r'^\s*(?:\[[^\]\n]*\]\s*)*(?:re-?land(?:ed|ing)?|reapply|re-apply)\s*:?\s+"?(.+?)"?\s*(?:\(#\d+\)\s*)*$'
@@ -270,7 +285,7 @@ def normalise_messages(lf: pl.LazyFrame, message: pl.Expr, subject: pl.Expr) -> 
     )
     lf = lf.with_columns(
         text.alias("_text"),
-        subject.str.replace_all(_SVN_ID, "").str.replace_all(_CHERRY, "").alias("_subject_in"),
+        stated_subject(subject, message).str.replace_all(_SVN_ID, "").str.replace_all(_CHERRY, "").alias("_subject_in"),
     )
     first_line = pl.col("_text").str.extract(r"^([^\n]*)", 1)
     # A squash merge's body that lists the pull request's own commits (`* Revert "cleanup"`,

@@ -85,6 +85,7 @@ import polars as pl
 
 from exceeds_pipeline.common.union_find import components
 
+from exceeds_pipeline.classify.categories import stated_subject
 from exceeds_pipeline.classify.conventional import PREFIX, TYPE_LABELS
 from exceeds_pipeline.classify.links import PR_MERGE, pr_number_expr
 
@@ -431,6 +432,8 @@ def _work_frame(commits: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         df.filter(pl.col("_work"))
         .sort("repo", "_t", "sha")
         .with_row_index("_n")
+        # `Merge commit from fork` says nothing: the item reads as the first commit it lists
+        .with_columns(stated_subject(pl.col("subject"), pl.col("message") if "message" in cols else pl.lit(None, pl.String)).alias("subject"))
         .with_columns(_component(pl.col("subject")).alias("_component"))
     )
     return df, work

@@ -422,3 +422,17 @@ def test_a_revert_inside_a_squashed_branch_does_not_make_the_merged_change_a_rev
     assert got["Support different path parameter types (#853)"] == "feature"
     assert got['Revert "Support uuid parameters" (#860)'] == "revert"
     assert got["Undo the uuid change (#861)"] == "revert"
+
+
+def test_a_placeholder_subject_reads_as_the_first_commit_its_body_lists(tmp_path):
+    repo = GitScript.init(tmp_path / "repo")
+    got = _categorize_cases(repo, [
+        ("Merge commit from fork\n\n* fix(security): token check accepts expired tokens\n\nSee the advisory.\n",
+         {"auth.py": "def check(t): return not t.expired\n"}),
+        ("Squashed commit of the following:\n\ncommit 0123456789abcdef0123456789abcdef01234567\n"
+         "Author: Ada Lovelace <ada@example.com>\nDate:   Mon Mar 3 10:00:00 2025 +0000\n\n"
+         "    Add CSV export to the report page\n",
+         {"report.py": "def csv(rows): return rows\n", "export/csv.py": "SEP = ','\n"}),
+    ])
+    assert got["Merge commit from fork"] == "bug"
+    assert got["Squashed commit of the following:"] == "feature"
