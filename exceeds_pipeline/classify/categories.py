@@ -64,6 +64,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 from functools import lru_cache
 from pathlib import Path
 
@@ -98,10 +99,9 @@ _ISSUE_KEY = (
     r"|(?:issue|bug|ticket|gh)[\s#\-]*\d+(?:\s+by\s+[^:\n]{1,80})?\s*[:.,\-]\s*"  # Issue #1 by x:
     r"|\d{3,}\s*[:.\-]\s+"  # 322734: (bug-tracker number)
 )
-_CONV_TYPES = (
-    r"feat|feature|fix|bugfix|hotfix|perf|refactor|style|docs?|tests?|build|ci|deps|chore|release|"
-    r"revert|wip"
-)
+# The declared types (categories.yaml), longest first.
+CONVENTIONAL_TYPES: dict[str, str] = _RULES["conventional_types"]
+_CONV_TYPES = "|".join(re.escape(t) for t in sorted(CONVENTIONAL_TYPES, key=len, reverse=True))
 _CONVENTIONAL = rf"(?:{_CONV_TYPES})(?:\([^)\n]{{0,60}}\))?!?:\s*"
 # One to three short words before a colon: `libvaladoc:`, `zen disco:`, `1.x:`, `net/tcp:`.
 _COMPONENT = r"[a-z0-9_./*{}+#@<>-]+(?:[ ,][a-z0-9_./*{}+#@<>-]+){0,2}:\s+"
@@ -116,7 +116,6 @@ _VERBISH = (
     r"not|don't|doesn't|can't|cannot)\b"
 )
 
-CONVENTIONAL_TYPES: dict[str, str] = _RULES["conventional_types"]
 
 REVERT_RE = (
     r"(?i)^\s*(?:\[[^\]\n]*\]\s*)*(?:revert|back[\s-]?out)"

@@ -259,9 +259,14 @@ def test_what_a_reader_calls_these_changes(tmp_path):
 
 def test_repository_labels_and_conventional_types_are_taken_as_given(tmp_path):
     got = _classify_messages(tmp_path, ["[fix] retry budget resets", "[dynamo][feature] trace generators",
-                                        "feat: a", "fix(x): b", "[Docs] wording of the tutorial"])
+                                        "feat: a", "fix(x): b", "[Docs] wording of the tutorial",
+                                        # a project's label words as the prefix, not component names
+                                        "Enhancement: Piccolo-ORM Plugin (#334)", "Infra: Fix run examples timeout",
+                                        "Infrastructure: Add pyright (#452)", "Documentation: Fix the client examples"])
     assert got == {"[fix] retry budget resets": "bug", "[dynamo][feature] trace generators": "feature",
-                   "feat: a": "feature", "fix(x): b": "bug", "[Docs] wording of the tutorial": "docs"}
+                   "feat: a": "feature", "fix(x): b": "bug", "[Docs] wording of the tutorial": "docs",
+                   "Enhancement: Piccolo-ORM Plugin (#334)": "feature", "Infra: Fix run examples timeout": "build",
+                   "Infrastructure: Add pyright (#452)": "build", "Documentation: Fix the client examples": "docs"}
 
 
 def test_releases_renames_and_docstrings_read_as_a_reader_reads_them(tmp_path):
