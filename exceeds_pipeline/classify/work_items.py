@@ -40,11 +40,15 @@ neither a feature nor a fix.
    author time) of the same person, no more than RELATED_GAP (48 hours) apart, neither in a
    pull request (a PR is its own item), AND evidently related: the same component tag or
    conventional scope (`[dynamo]`, `feat(parser):`, `parser:`), or at least one changed file in
-   common (ignoring changelogs, lock files and similar files everyone touches; a shared
+   common (ignoring changelogs, lock files, generated and vendored files and similar files
+   everyone touches or no one writes by hand; a shared
    documentation file relates two documentation-only commits, not a code change to a README
    edit), or strongly
    overlapping subject words (at least two shared content words and a Jaccard overlap of at
-   least 0.5). Two unrelated commits on the same day stay two items. (`related_edges`)
+   least 0.5). Two unrelated commits on the same day stay two items. An author who declares
+   each commit's kind (`feat:`, `fix:`) declares each feature or fix a change of its own: a
+   run of related commits splits before every declared feature or fix after its first, and
+   the commits in between stay with the change before them. (`related_edges`)
 
 One union-find over the four edge kinds gives the items.
 
@@ -143,6 +147,9 @@ GENERIC_FILES = (
     r"(?:\.[a-z]+)?$|(?:^|/)(?:package-lock\.json|yarn\.lock|pnpm-lock\.yaml|poetry\.lock|uv\.lock|"
     r"Cargo\.lock|go\.sum|Gemfile\.lock|composer\.lock|Pipfile\.lock)$"
 )
+
+# Exclusion reasons (enrich.exclusions) of files no one writes by hand.
+MACHINE_MADE = ("generated", "vendored", "lock_file")
 
 _STOPWORDS = (
     "the a an and or of to in on for with from into by at as is are be it its this that these "
@@ -367,8 +374,14 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
     if file_changes is not None and file_changes.height:
         from exceeds_pipeline.classify.categories import DOCS_PATH
 
+        # Files no one writes by hand (generated, vendored, lock files: `file_changes` says so)
+        # change with every regeneration: sharing one relates nothing.
+        machine_made = (
+            pl.col("exclusion_reason").is_in(MACHINE_MADE).fill_null(False)
+            if "exclusion_reason" in file_changes.columns else pl.lit(False)
+        )
         fc = (
-            file_changes.select("repo", "sha", "path")
+            file_changes.filter(~machine_made).select("repo", "sha", "path")
             .filter(~pl.col("path").fill_null("").str.contains(GENERIC_FILES))
             .unique()
             .with_columns(pl.col("path").fill_null("").str.contains(DOCS_PATH).alias("_doc"))
@@ -405,7 +418,38 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
         (pl.col("_shared") >= 2)
         & (pl.col("_shared") / (pl.col("_ca") + pl.col("_cb") - pl.col("_shared")) >= 0.5)
     ).select("_a", "_b")
-    return pl.concat([same_component.cast(_PAIRS), files.cast(_PAIRS), similar.cast(_PAIRS)])
+    related = pl.concat([same_component.cast(_PAIRS), files.cast(_PAIRS), similar.cast(_PAIRS)]).unique()
+    return _one_declared_change_each(stream, related)
+
+
+def _one_declared_change_each(stream: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame:
+    """The related pairs, less those that would put two declared features or fixes in one item.
+
+    An author who types `feat:` / `fix:` on each commit says each is a change of its own: a
+    run of related commits (`feat: add MFA enforcement`, `test: ...`, `feat: add authenticators
+    after set up`) splits before every declared feature or fix after the first; the commits in
+    between stay with the change before them."""
+    declared = (
+        stream.get_column("subject").str.extract(PREFIX, 1).str.to_lowercase()
+        .replace_strict(TYPE_LABELS, default=None, return_dtype=pl.String).is_in(["feature", "bug"]).fill_null(False)
+    )
+    pairs = related.with_columns(pl.lit(True).alias("_rel"))
+    runs = (
+        stream.select("repo", "person_id", "_n", declared.alias("_declared")).with_row_index("_order")
+        .join(pairs.select(pl.col("_b").alias("_n"), "_rel"), on="_n", how="left")
+        .sort("_order")
+        .with_columns(
+            pl.col("_rel").fill_null(False),
+            pl.col("_n").shift(1).over("repo", "person_id").alias("_a"),
+        )
+        # a run: consecutive commits joined by related pairs
+        .with_columns((~pl.col("_rel")).cum_sum().alias("_run"))
+        .with_columns(
+            (pl.col("_declared").cast(pl.UInt32).cum_sum().over("_run") - pl.col("_declared").cast(pl.UInt32)).alias("_before")
+        )
+    )
+    keep = runs.filter(pl.col("_rel") & ~(pl.col("_declared") & (pl.col("_before") > 0)))
+    return keep.select(pl.col("_a").cast(pl.UInt32), pl.col("_n").cast(pl.UInt32).alias("_b"))
 
 
 def _work_frame(commits: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
