@@ -80,7 +80,9 @@ METHODS = {
         "whitespace-only lines ignored; only bug commits whose message states a repair are traced, "
         "and a trace counts only between commits that change files outside vendored, generated "
         "and data files; fixes sampled as the {szz} smallest shas per repository; a fix "
-        "is traced to commits of the {horizon} days before it) from a commit outside the item; "
+        "is traced to commits of the {horizon} days before it; a sweep, a commit of more than 100 "
+        "files of chore/build/docs/test work or of light in-place rewrites such as a project rename, "
+        "or a bulk import, is not charged) from a commit outside the item; "
         "evidence_count = work items."
     ),
     "maintainability": (

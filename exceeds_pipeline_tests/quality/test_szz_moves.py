@@ -172,3 +172,37 @@ def test_szz_reads_the_body_prose_not_a_squash_merges_bullets_and_skips_vendored
     # the cookie item is broken; the vendored parser's lines are nobody's work: 1 of 5 items broken
     assert bob_c["value"] == pytest.approx((1 + 5 * 0.8) / (2 + 5))
     assert bob_c["evidence_shas"][0] == s["cookie"]
+
+
+def test_a_fix_that_traces_to_a_sweep_does_not_charge_the_sweep(tmp_path):
+    """A project-wide rename (101 files, a few lines each, as many added as deleted) is where
+    the lines were last touched, not where the defect was written; a wide rewrite of real
+    logic stays chargeable."""
+    from exceeds_pipeline.quality.szz import MAX_SZZ_FILES, sweep_commits, szz_for_repository
+    from exceeds_pipeline_tests.quality.gitframes import read_repo
+
+    ada, bob, cy = ("Ada", "ada@example.com"), ("Bob", "bob@example.org"), ("Cy", "cy@example.com")
+    repo = GitScript.init(tmp_path / "r")
+    n = MAX_SZZ_FILES + 1
+    s = {}
+    s["write"] = repo.commit("Add the modules", author=ada, date="2025-01-01T10:00:00+0000",
+                             files={f"src/m{i}.py": f"import starlite\nLIMIT_{i} = starlite.limit({i})\n" for i in range(n)})
+    s["rename"] = repo.commit("Rename Starlite (#1453)", author=bob, date="2025-01-02T10:00:00+0000",
+                              files={f"src/m{i}.py": f"import litestar\nLIMIT_{i} = litestar.limit({i})\n" for i in range(n)})
+    s["fix"] = repo.commit("Fix the limit of module 7", author=cy, date="2025-01-03T10:00:00+0000",
+                           files={"src/m7.py": "import litestar\nLIMIT_7 = litestar.limit(8)\n"})
+    s["rewrite"] = repo.commit("Rewrite the limits", author=bob, date="2025-01-04T10:00:00+0000",
+                               files={f"src/m{i}.py": "import litestar\n" + "".join(
+                                   f"LIMIT_{i}_{k} = litestar.limit({i} * {k})\n" for k in range(25)) for i in range(n)})
+    s["fix2"] = repo.commit("Fix the limit of module 9", author=cy, date="2025-01-05T10:00:00+0000",
+                            files={"src/m9.py": "import litestar\n" + "".join(
+                                f"LIMIT_9_{k} = litestar.limit(9 * {k} + 1)\n" for k in range(25))})
+    cats = {s["write"]: "feature", s["rename"]: "refactor", s["fix"]: "bug", s["rewrite"]: "refactor", s["fix2"]: "bug"}
+    commits, files = read_repo(repo, "acme/x", {ada[1]: "ada", bob[1]: "bob", cy[1]: "cy"}, cats)
+
+    assert sweep_commits(commits).to_list() == [s["rename"]]
+    szz = szz_for_repository("acme/x", repo.path, commits, files, tmp_path / "cache")
+    # the first fix's line was last touched by the rename: nobody is charged
+    assert szz.filter(pl.col("fix_sha") == s["fix"]).height == 0
+    # the rewrite of real logic is charged
+    assert szz.filter(pl.col("fix_sha") == s["fix2"])["blamed_sha"].to_list() == [s["rewrite"]]
