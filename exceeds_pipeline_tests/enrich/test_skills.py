@@ -123,6 +123,11 @@ def test_path_and_language_rules(rules, path, skill):
     assert skill in skills_of(rules, path=path)
 
 
+def test_a_form_or_multipart_parser_is_not_compiler_work(rules):
+    assert "Compilers & Bytecode" not in skills_of(rules, path="selfservice/strategy/password/parser/form.go")
+    assert "Compilers & Bytecode" in skills_of(rules, path="src/lexer/tokens.rs")
+
+
 @pytest.mark.parametrize(
     ("message", "skill"),
     [
@@ -147,6 +152,7 @@ def test_path_and_language_rules(rules, path, skill):
         ("Build the Docker image for arm64", "Docker"),
         ("Add a REST endpoint for exports", "API Development"),
         ("Fine-tune the LLM on the new data", "Machine Learning"),
+        ("Speed up batched inference of the transformer model", "Machine Learning"),
     ],
 )
 def test_message_rules(rules, message, skill):
@@ -162,6 +168,10 @@ def test_message_rules(rules, message, skill):
         ("Test Plan: ran the suite", "Testing"),  # Phabricator's section header is not test work
         ("Fix typo", "Debugging"),
         ("Refactor helpers", "Performance Optimization"),
+        # words that mean something else outside machine learning
+        ("Fix media type inference for bytes responses", "Machine Learning"),
+        ("refactor: make embedding easier with internal sdk", "Machine Learning"),
+        ("Add a gradient to the header", "Machine Learning"),
     ],
 )
 def test_message_terms_match_whole_words_only(rules, message, absent):
