@@ -32,14 +32,10 @@ per file row; the mapping back to rows is a Polars ``replace_strict``.
 
 from __future__ import annotations
 
+import importlib.util
 from functools import lru_cache
 
 import polars as pl
-
-try:  # pragma: no cover - which branch runs depends on the platform
-    import enry as _enry
-except ImportError:  # pragma: no cover
-    _enry = None
 
 __all__ = [
     "AMBIGUOUS_EXTENSION_CHOICE",
@@ -53,7 +49,18 @@ __all__ = [
     "with_language",
 ]
 
-LANGUAGE_BACKEND = "enry" if _enry is not None else "pygments"
+LANGUAGE_BACKEND = "enry" if importlib.util.find_spec("enry") is not None else "pygments"
+
+
+@lru_cache(maxsize=1)
+def _enry():
+    """go-enry, imported on first use. Loading it starts a Go runtime, whose threads a fork does
+    not copy: imported at module level it ran in the step executor's fork server (which preloads
+    the definitions), and a forked step then hung forever in Go's garbage collector (kratos's
+    generated-file read, 2026-11-25). Every module imports it lazily, in the process that uses it."""
+    import enry
+
+    return enry
 
 # Extension -> Linguist language, for extensions Linguist resolves by content. Lower-case keys.
 AMBIGUOUS_EXTENSION_CHOICE: dict[str, str] = {
@@ -128,11 +135,11 @@ def _suffixes(key: str) -> list[str]:
 
 @lru_cache(maxsize=4096)
 def _enry_language_for_extension(key: str) -> str | None:
-    candidates = _enry.get_languages("x" + key, b"")
+    candidates = _enry().get_languages("x" + key, b"")
     if not candidates:
         return None
     # The suffix Linguist actually matched: the longest one that some candidate lists.
-    known = {ext.lower() for lang in candidates for ext in _enry.get_language_extensions(lang)}
+    known = {ext.lower() for lang in candidates for ext in _enry().get_language_extensions(lang)}
     effective = next((s for s in _suffixes(key) if s in known), None)
     if effective == ".h":
         return _HEADER
@@ -183,9 +190,9 @@ def _pygments_language(name: str) -> str | None:
 def _language_for_name_raw(name: str) -> str | None:
     if not name:
         return None
-    if _enry is None:
+    if LANGUAGE_BACKEND != "enry":
         return _pygments_language(name)
-    by_name = _enry.get_language_by_filename(name).language
+    by_name = _enry().get_language_by_filename(name).language
     if by_name:
         return by_name
     key = _extension_key(name)
