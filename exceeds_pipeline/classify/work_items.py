@@ -557,6 +557,8 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame) -> tuple[p
         pl.col("category").first().alias("_first_cat"),
         pl.col("subject").first().alias("_first_subject"),
         pl.col("person_id").first().alias("_first_person"),
+        # every commit of the item is docs, test or build work (by what it touched)
+        pl.col("category").is_in(["docs", "test", "build"]).all().alias("_paths_only"),
     )
     cat_subjects = core.group_by("_root", "category", maintain_order=True).agg(
         pl.col("subject").first().alias("_cat_subject")
@@ -602,20 +604,24 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame) -> tuple[p
     # long-lived `feature/x` branch that collected months of unrelated commits), it says
     # nothing about each of them.
     if "merge_branch" in work.columns:
+        # A branch is one merge of it: a pull request's branch name (`doc-update`) that later
+        # pull requests reuse labels each of them; a branch merged without a pull request number
+        # is judged over all its merges.
+        merge_key = ["repo", "merge_branch", "merge_pr"]
         single = (
             work.filter(~pl.col("_is_revert") & pl.col("merge_branch").is_not_null())
-            .group_by("repo", "merge_branch").agg(pl.col("_root").n_unique().alias("_roots"))
-            .filter(pl.col("_roots") == 1).select("repo", "merge_branch")
+            .group_by(merge_key).agg(pl.col("_root").n_unique().alias("_roots"))
+            .filter(pl.col("_roots") == 1).select(merge_key)
         )
         branches = (
-            work.filter(~pl.col("_is_revert")).join(single, on=["repo", "merge_branch"], how="semi")
+            work.filter(~pl.col("_is_revert")).join(single, on=merge_key, how="semi", nulls_equal=True)
             .group_by("_root").agg(pl.col("merge_branch").drop_nulls().first().alias("_branch"))
             .with_columns(branch_category(pl.col("_branch")).alias("_branch_cat"))
         )
     else:
         branches = pl.DataFrame(schema={"_root": pl.UInt32, "_branch_cat": pl.String})
     # the item's commits only touched docs, tests or build files: a title's feature/fix yields
-    paths_only = pl.col("_common_cat").is_in(["docs", "test", "build"]).fill_null(False)
+    paths_only = pl.col("_paths_only").fill_null(False)
     items = (
         first.join(lead, on="_root", how="left")
         .join(counts, on="_root", how="left")
@@ -631,7 +637,10 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame) -> tuple[p
             .when(pl.col("_title_type").is_not_null() & (pl.col("_title_type") != "revert")
                   & ~(pl.col("_title_type").is_in(["feature", "bug"]) & paths_only))
             .then(pl.col("_title_type"))
-            .when(pl.col("_branch_cat").is_not_null()).then(pl.col("_branch_cat"))
+            # A branch named as a feature or fix (`fix-readme-example`) of only docs, tests or
+            # build files is that kind of work, as for the title's type.
+            .when(pl.col("_branch_cat").is_not_null() & ~(pl.col("_branch_cat").is_in(["feature", "bug"]) & paths_only))
+            .then(pl.col("_branch_cat"))
             # ... unless its commits only touched docs, tests or build files.
             .when(pl.col("_title_cat").is_in(["feature", "bug"]) & ~paths_only)
             .then(pl.col("_title_cat"))

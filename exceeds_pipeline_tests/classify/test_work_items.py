@@ -560,3 +560,39 @@ def test_declared_features_and_fixes_stay_apart_and_machine_made_files_relate_no
     cats = dict(items.select("work_item_id", "category").iter_rows())
     assert [cats[item[s]] for s in ("feat: add MFA for non-browser clients", "feat: add authenticators after set up",
                                      "fix: typo in the authenticator label")] == ["feature", "feature", "bug"]
+
+
+def test_a_reused_pr_branch_name_still_labels_each_pr_and_a_fix_branch_of_only_docs_is_docs(tmp_path):
+    """litestar: `doc-update` was the branch of several pull requests (each its own item), and
+    pr-370 from it (2 chore, 2 docs and 2 small fix commits) was a bug by a vote tie; a branch
+    `fix-readme-example` that only edits the README is documentation work; a `fixes` branch whose
+    test commits outnumber its code fixes is still a fix."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"app.py": "x = 1\n", "README.md": "# app\n"})
+
+    def pr(number, branch, day, commits):
+        repo.branch(branch, checkout=True)
+        shas = [repo.commit(subject, author=BOB, date=_at(day, 9 + i), files=files)
+                for i, (subject, files) in enumerate(commits)]
+        repo.checkout("main")
+        repo.merge(branch, f"Merge pull request #{number} from bob/{branch}", author=ADA, date=_at(day, 20))
+        repo.git("branch", "-D", branch)
+        return shas
+
+    first = pr(30, "doc-update", 2, [("Describe the config", {"docs/config.md": "# config\n"})])
+    second = pr(37, "doc-update", 4, [
+        ("updated configs", {"app.py": "x = 2\n"}), ("updated route docs", {"app.py": "x = 3\n"}),
+        ("add doc formatting", {"docs/config.md": "# Config\n"}), ("add doc formatting", {"docs/routes.md": "# Routes\n"}),
+        ("address validation issues", {"app.py": "x = 4\n"}), ("fix py 3.7 comp", {"app.py": "x = 5\n"})])
+    readme = pr(55, "fix-readme-example", 6, [('Remove "]" in README code block', {"README.md": "# the app\n"})])
+    fixes = pr(61, "fixes", 8, [
+        ("Add failing test", {"tests/test_app.py": "def test_a(): ...\n"}),
+        ("Handle return annotations", {"app.py": "x = 6\n"}),
+        ("Add failing test", {"tests/test_app.py": "def test_b(): ...\n"}),
+        ("Improve test quality", {"tests/test_app.py": "def test_c(): ...\n"})])
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert _item(items, wid[first[0]])["category"] == "docs"
+    assert _item(items, wid[second[0]])["category"] == "docs"
+    assert _item(items, wid[readme[0]])["category"] == "docs"
+    assert _item(items, wid[fixes[0]])["category"] == "bug"
