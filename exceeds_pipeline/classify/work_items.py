@@ -62,9 +62,11 @@ the earliest commit's author). `category`:
 - a Conventional type the pull request's title declares (`feat: ...`, `refactor(x): ...`)
   decides (unless a feature or fix whose commits only touched docs, tests or build files);
 - then a merged branch whose name is a label (`fix/...`, `hotfix-...`, `feature/...`, `docs/...`)
-  decides, when that branch brought in this one item (a long-lived branch that collected
-  many items labels none of them); then the pull request's title when it reads as a feature or a fix (unless the
-  commits only touched docs, tests or build files);
+  decides, when that merge of the branch brought in this one item (a long-lived branch that
+  collected many items labels none of them; a pull request's branch name that later pull
+  requests reuse labels each of them), unless a feature or fix label meets an item whose every
+  commit is docs, test or build work; then the pull request's title when it reads as a feature
+  or a fix (with the same exception);
 - if the earliest remaining commit is a feature or a bug fix, that is the item's category: what
   the change set out to do (a feature stays a feature when a fix follows inside it);
 - otherwise the most common category among the remaining commits, ties broken by significance:
