@@ -14,7 +14,8 @@ one counted commit in it. It counts in the month of the owner's *last* counted c
 item (latest ``authored_at``, ties broken by sha): the month the change was finished, so a
 feature worked on from March to May counts once, in May. Its repository is ``work_items.repo``.
 A counted commit without a ``work_item_id`` (or whose id is missing from ``work_items``) is
-treated as a work item of its own, with the commit's category and subject. See
+treated as a work item of its own, with the commit's category and subject, unless it is empty
+(no file changed: work items leave those out, so they are no feature and no fix). See
 :func:`work_item_credit`.
 
 **Lines of code.** ``lines_added`` / ``lines_deleted`` in both rollups are *profile* lines of
@@ -149,8 +150,14 @@ def work_item_credit(commits: pl.DataFrame, work_items: pl.DataFrame) -> pl.Data
                     "_wi_title": pl.String, "_wi_repo": pl.String}
         )
     ).unique("_item", keep="first")
+    # An empty commit is in no work item by design (classify.work_items): not an item of its own.
+    empty = (
+        pl.col("work_item_id").is_null() & (pl.col("files_changed").fill_null(1) == 0)
+        if "files_changed" in counted.columns else pl.lit(False)
+    )
     rows = (
         counted.lazy()
+        .filter(~empty)
         .select("repo", "sha", "person_id", "authored_at", "month", "category", "subject", "work_item_id")
         .with_columns(_item_key())
         .join(wi.lazy(), on="_item", how="left")

@@ -526,6 +526,14 @@ def test_empty_commits_are_no_work_item(tmp_path):
     advisory = _item(items, got["Merge commit from fork"])
     assert advisory["title"] == "code credential does not respect the setting"
     assert advisory["category"] == "bug"
+    # the profile's credit (features, bugs fixed) does not turn them into items of their own
+    from exceeds_pipeline.history.tables import month_expr
+    from exceeds_pipeline.rollups.rollups import work_item_credit
+
+    counted = out.with_columns(pl.lit(True).alias("is_counted"), month_expr().alias("month"))
+    credit = work_item_credit(counted, items)
+    assert sorted(credit["work_item_id"].to_list()) == sorted(items["work_item_id"].to_list())
+    assert credit.filter(pl.col("category") == "bug").height == 2  # the advisory merge, the password fix
 
 
 def test_declared_features_and_fixes_stay_apart_and_machine_made_files_relate_nothing(tmp_path):
