@@ -185,6 +185,9 @@ _TOKEN = r"[a-z0-9][a-z0-9'_]*"
 # GitHub's security-advisory merge (`Merge commit from fork` + `* fix(security): ...`) and
 # `git merge --squash` (`Squashed commit of the following:`).
 PLACEHOLDER_SUBJECT = r"(?i)^\s*(?:merge commit from fork|squashed commit of the following:?)\s*$"
+# GitHub writes `Merge commit from fork` only when it merges a security advisory's private fork:
+# with no commits listed, the subject itself says a vulnerability was fixed.
+ADVISORY_MERGE = r"^\s*merge commit from fork\s*$"
 _FIRST_LISTED = r"(?m)^[ \t]*(?:\*[ \t]+|    )(\S[^\n]*)$"
 
 
@@ -632,6 +635,7 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
     category = (
         pl.when(is_revert).then(pl.lit("revert"))
         .when(is_merge).then(pl.lit("other"))
+        .when(pl.col("_subj").str.contains(ADVISORY_MERGE)).then(pl.lit("bug"))
         .when(holds(by_conv)).then(by_conv)
         .when(holds(pl.col("_tag"))).then(pl.col("_tag"))
         .when(by_paths.is_not_null()).then(by_paths)

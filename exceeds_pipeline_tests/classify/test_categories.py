@@ -441,3 +441,11 @@ def test_a_placeholder_subject_reads_as_the_first_commit_its_body_lists(tmp_path
     ])
     assert got["Merge commit from fork"] == "bug"
     assert got["Squashed commit of the following:"] == "feature"
+
+
+def test_a_security_advisory_merge_without_listed_commits_is_a_fix(tmp_path):
+    repo = GitScript.init(tmp_path / "repo")
+    got = _categorize_cases(repo, [
+        ("Merge commit from fork", {"app/limits.py": "MAX_BODY = 10_000_000\n", "app/request.py": "def body(r): ...\n"}),
+    ])
+    assert got["Merge commit from fork"] == "bug"
