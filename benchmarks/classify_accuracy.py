@@ -9,7 +9,8 @@ Each SOURCE is either
   classified by `categorize_commits` with no file changes (the CSV has none); or
 - a git repository (bare or not) whose history follows Conventional Commits: it is read by the
   pipeline's own ingest (`log_commits`: commits and file changes with git's numstat), the typed
-  prefix of every subject is taken as the label and stripped from the message
+  prefix of every subject is taken as the label and stripped from the message, and from the
+  typed bullets of a squash body (`* fix: ...`), through which the label would leak
   (`classify.conventional.label_conventional`; the diffs stay the real ones), then the real
   derive code runs on it: identities and bots, languages and exclusions, commit links,
   `categorize_commits`, `assign_work_items`. Only typed non-merge commits are scored

@@ -2,7 +2,8 @@
 
 `label_conventional(commits)` keeps the commits whose subject starts with a Conventional-Commit
 type (`feat:`, `fix(parser)!:`, `Revert "feat: x"`), records the type's category as `label`
-and strips the prefix from `subject` and from the first line of `message`, so a classifier sees
+and strips the prefix from `subject`, from the first line of `message` and from the typed bullets of
+a squash merge's body (`* fix(x): ...`), so a classifier sees
 what a repository without the convention would write. The diff (file changes) is untouched.
 
 Used by the accuracy benchmark and the training script; the pipeline uses `PREFIX` and `TYPE_LABELS`
@@ -28,6 +29,9 @@ TYPE_LABELS: dict[str, str] = {
 }
 _TYPES = "|".join(sorted(TYPE_LABELS, key=len, reverse=True))
 PREFIX = rf"^\s*(?i:({_TYPES}))(?:\([^)\n]{{0,80}}\))?!?:\s*"
+# A typed bullet of a squash merge's body (`* fix(parser): handle tabs`): the branch's commits
+# carry the label too, so it is stripped there as well, or the label would leak to the model.
+_TYPED_BULLET = rf"(?m)^([ \t]*[*+-][ \t]+)(?i:{_TYPES})(?:\([^)\n]{{0,80}}\))?!?:[ \t]*"
 _REVERT_QUOTED = r'^\s*Revert\s+"'
 
 
@@ -60,5 +64,6 @@ def label_conventional(commits: pl.DataFrame) -> pl.DataFrame:
     return out.with_columns(label.alias("label")).with_columns(
         strip_subject.alias("subject"),
         # The message's first line is the subject: replace it with the stripped one.
-        pl.when(first_line == subject).then(strip_subject + rest).otherwise(message).alias("message"),
+        pl.when(first_line == subject).then(strip_subject + rest).otherwise(message)
+        .str.replace_all(_TYPED_BULLET, "$1").alias("message"),
     )

@@ -417,6 +417,10 @@ def test_a_revert_inside_a_squashed_branch_does_not_make_the_merged_change_a_rev
          "* Revert \"cleanup\"\n\nThis reverts commit a1411d1f00dbaa00cafe00000000000000000000.\n\n"
          "* support uuid parameters\n",
          {"app/params.py": "TYPES = ['int', 'uuid']\n", "app/uuid_param.py": "def parse(v):\n    return v\n"}),
+        ("Logging middleware (#514)\n\n* add logging middleware\n\n* fix tests\n\n* fixes\n\n"
+         "* fix typing\n\n* fix docs\n",
+         {"app/middleware/logging.py": "".join(f"def log_{i}(scope):\n    return scope\n" for i in range(40)),
+          "tests/test_logging.py": "def test_log():\n    assert True\n"}),
         # a revert that is the merged change itself still reads as one
         ('Revert "Support uuid parameters" (#860)\n\nThis reverts commit a1411d1f.\n',
          {"app/params.py": "TYPES = ['int']\n"}),
@@ -425,6 +429,8 @@ def test_a_revert_inside_a_squashed_branch_does_not_make_the_merged_change_a_rev
          {"app/params.py": "TYPES = ['int', 'str']\n"}),
     ])
     assert got["Support different path parameter types (#853)"] == "feature"
+    # the branch's own `* fix tests` / `* fixes` do not make an untyped PR a fix
+    assert got["Logging middleware (#514)"] == "feature"
     assert got['Revert "Support uuid parameters" (#860)'] == "revert"
     assert got["Undo the uuid change (#861)"] == "revert"
 
@@ -449,3 +455,22 @@ def test_a_security_advisory_merge_without_listed_commits_is_a_fix(tmp_path):
         ("Merge commit from fork", {"app/limits.py": "MAX_BODY = 10_000_000\n", "app/request.py": "def body(r): ...\n"}),
     ])
     assert got["Merge commit from fork"] == "bug"
+
+
+def test_labelled_data_strips_the_type_from_the_subject_and_from_a_squash_bodys_bullets(tmp_path):
+    """The accuracy benchmark's labels (classify.conventional): the typed prefix is the label, so
+    it must not stay anywhere the classifier reads, a squash body's `* fix: ...` bullets included."""
+    from exceeds_pipeline.classify.conventional import label_conventional
+
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("feat(api): add CSV export (#12)\n\n* feat: add CSV export\n\n* fix(tests): flaky export test\n\n"
+                "- chore: lint\n\nThe fix: keeps quoting.\n", author=ADA, date="2025-01-01T09:00:00+0000",
+                files={"export.py": "def csv(): ...\n"})
+    repo.commit("Tidy up", author=ADA, date="2025-01-01T10:00:00+0000", files={"export.py": "def csv():\n    ...\n"})
+    commits, _ = read_repo(repo)
+    labelled = label_conventional(commits)
+    assert labelled.height == 1  # untyped commits are not labelled data
+    row = labelled.row(0, named=True)
+    assert row["label"] == "feature" and row["subject"] == "add CSV export (#12)"
+    assert row["message"].startswith("add CSV export (#12)\n\n* add CSV export\n\n* flaky export test\n\n- lint\n\n")
+    assert "The fix: keeps quoting." in row["message"]  # prose is not a bullet
