@@ -559,7 +559,7 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame) -> tuple[p
         pl.col("category").first().alias("_first_cat"),
         pl.col("subject").first().alias("_first_subject"),
         pl.col("person_id").first().alias("_first_person"),
-        # every commit of the item is docs, test or build work (by what it touched)
+        # every commit of the item is docs, test or build work
         pl.col("category").is_in(["docs", "test", "build"]).all().alias("_paths_only"),
     )
     cat_subjects = core.group_by("_root", "category", maintain_order=True).agg(
@@ -622,7 +622,7 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame) -> tuple[p
         )
     else:
         branches = pl.DataFrame(schema={"_root": pl.UInt32, "_branch_cat": pl.String})
-    # the item's commits only touched docs, tests or build files: a title's feature/fix yields
+    # every commit of the item is docs, test or build work: a feature/fix label yields
     paths_only = pl.col("_paths_only").fill_null(False)
     items = (
         first.join(lead, on="_root", how="left")
