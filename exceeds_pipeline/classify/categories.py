@@ -184,10 +184,11 @@ _TOKEN = r"[a-z0-9][a-z0-9'_]*"
 # Subjects a tool wrote with no words of their own, over a body that lists the real commits:
 # GitHub's security-advisory merge (`Merge commit from fork` + `* fix(security): ...`) and
 # `git merge --squash` (`Squashed commit of the following:`).
-PLACEHOLDER_SUBJECT = r"(?i)^\s*(?:merge commit from fork|squashed commit of the following:?)\s*$"
 # GitHub writes `Merge commit from fork` only when it merges a security advisory's private fork:
 # with no commits listed, the subject itself says a vulnerability was fixed.
-ADVISORY_MERGE = r"^\s*merge commit from fork\s*$"
+_ADVISORY = "merge commit from fork"
+ADVISORY_MERGE = rf"^\s*{_ADVISORY}\s*$"  # matched on the lower-cased subject
+PLACEHOLDER_SUBJECT = rf"(?i)^\s*(?:{_ADVISORY}|squashed commit of the following:?)\s*$"
 _FIRST_LISTED = r"(?m)^[ \t]*(?:\*[ \t]+|    )(\S[^\n]*)$"
 
 

@@ -35,6 +35,12 @@ _TYPED_BULLET = rf"(?m)^([ \t]*[*+-][ \t]+)(?i:{_TYPES})(?:\([^)\n]{{0,80}}\))?!
 _REVERT_QUOTED = r'^\s*Revert\s+"'
 
 
+def declared_type(subject: pl.Expr) -> pl.Expr:
+    """The category a subject's Conventional-Commit type declares (`fix(x): ...` -> bug), else null."""
+    return subject.str.extract(PREFIX, 1).str.to_lowercase().replace_strict(
+        TYPE_LABELS, default=None, return_dtype=pl.String)
+
+
 def fold3(category: pl.Expr) -> pl.Expr:
     """feature -> feature, bug -> bug, anything else -> other."""
     return pl.when(category.is_in(["feature", "bug"])).then(category).otherwise(pl.lit("other"))

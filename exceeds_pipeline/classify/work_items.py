@@ -92,8 +92,9 @@ import polars as pl
 from exceeds_pipeline.common.union_find import components
 
 from exceeds_pipeline.classify.categories import stated_subject
-from exceeds_pipeline.classify.conventional import PREFIX, TYPE_LABELS
+from exceeds_pipeline.classify.conventional import declared_type
 from exceeds_pipeline.classify.links import PR_MERGE, pr_number_expr
+from exceeds_pipeline.history.tables import empty_commit_expr
 
 RELATED_GAP = timedelta(hours=48)
 SERIES_GAP = timedelta(days=30)
@@ -431,20 +432,14 @@ def _one_declared_change_each(stream: pl.DataFrame, related: pl.DataFrame) -> pl
     run of related commits (`feat: add MFA enforcement`, `test: ...`, `feat: add authenticators
     after set up`) splits before every declared feature or fix after the first; the commits in
     between stay with the change before them."""
-    declared = (
-        stream.get_column("subject").str.extract(PREFIX, 1).str.to_lowercase()
-        .replace_strict(TYPE_LABELS, default=None, return_dtype=pl.String).is_in(["feature", "bug"]).fill_null(False)
-    )
-    pairs = related.with_columns(pl.lit(True).alias("_rel"))
+    declared = declared_type(pl.col("subject")).is_in(["feature", "bug"]).fill_null(False)
+    # Related pairs join consecutive commits (`_a` just before `_b` in the stream): a commit
+    # with no pair to its predecessor starts a run.
     runs = (
-        stream.select("repo", "person_id", "_n", declared.alias("_declared")).with_row_index("_order")
-        .join(pairs.select(pl.col("_b").alias("_n"), "_rel"), on="_n", how="left")
+        stream.select("_n", declared.alias("_declared")).with_row_index("_order")
+        .join(related.select("_a", pl.col("_b").alias("_n")), on="_n", how="left")
         .sort("_order")
-        .with_columns(
-            pl.col("_rel").fill_null(False),
-            pl.col("_n").shift(1).over("repo", "person_id").alias("_a"),
-        )
-        # a run: consecutive commits joined by related pairs
+        .with_columns(pl.col("_a").is_not_null().alias("_rel"))
         .with_columns((~pl.col("_rel")).cum_sum().alias("_run"))
         .with_columns(
             (pl.col("_declared").cast(pl.UInt32).cum_sum().over("_run") - pl.col("_declared").cast(pl.UInt32)).alias("_before")
@@ -462,7 +457,7 @@ def _work_frame(commits: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     # A copy of a change that counts in another repository (history.counted_once) is not work
     # here; counted_once.inherit_work_items gives it the item of the counting copy.
     is_copy = pl.col("_copy").fill_null(False) if "_copy" in cols else pl.lit(False)
-    is_empty = pl.col("files_changed").fill_null(1) == 0 if "files_changed" in cols else pl.lit(False)
+    is_empty = empty_commit_expr() if "files_changed" in cols else pl.lit(False)
     df = commits.drop([c for c in ("work_item_id", "pr_number", "merge_branch") if c in cols]).with_row_index("_row").with_columns(
         pr_number_expr(pl.col("subject"), pl.col("message")).alias("_own_pr"),
         (~pl.col("is_merge").fill_null(False) & ~is_bot & ~is_copy & ~is_empty).alias("_work"),
@@ -599,8 +594,7 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame) -> tuple[p
     pr_titles = pr_titles.with_columns(
         _text_categories(pl.col("_pr_title"), pr_titles).alias("_title_cat"),
         # `feat: …` / `fix(x): …` as the PR's title: the author's own label for the change
-        pl.col("_pr_title").str.extract(PREFIX, 1).str.to_lowercase()
-        .replace_strict(TYPE_LABELS, default=None, return_dtype=pl.String).alias("_title_type"),
+        declared_type(pl.col("_pr_title")).alias("_title_type"),
     )
     # A branch's name labels one change: when the branch brought in several work items (a
     # long-lived `feature/x` branch that collected months of unrelated commits), it says

@@ -33,6 +33,12 @@ def month_expr(date_col: str = "author_date") -> pl.Expr:
     return pl.col(date_col).dt.strftime("%Y-%m")
 
 
+def empty_commit_expr() -> pl.Expr:
+    """A commit that changed no file (`git commit --allow-empty`; numstat lists nothing). A merge
+    has no diff of its own either: callers that mean non-merge commits say so. Unknown: not empty."""
+    return pl.col("files_changed").fill_null(1) == 0
+
+
 def in_window_expr(since: date | None, until: date | None) -> pl.Expr:
     cond = pl.lit(True)
     if since is not None:

@@ -37,6 +37,7 @@ from __future__ import annotations
 import polars as pl
 
 from exceeds_pipeline.enrich.languages import profile_language_expr
+from exceeds_pipeline.history.tables import empty_commit_expr
 
 __all__ = [
     "MONTHLY_ROLLUPS_SCHEMA",
@@ -152,7 +153,7 @@ def work_item_credit(commits: pl.DataFrame, work_items: pl.DataFrame) -> pl.Data
     ).unique("_item", keep="first")
     # An empty commit is in no work item by design (classify.work_items): not an item of its own.
     empty = (
-        pl.col("work_item_id").is_null() & (pl.col("files_changed").fill_null(1) == 0)
+        pl.col("work_item_id").is_null() & empty_commit_expr()
         if "files_changed" in counted.columns else pl.lit(False)
     )
     rows = (
