@@ -230,9 +230,11 @@ def ingest(path: Path, name: str, cache: Path | None) -> tuple[pl.DataFrame, pl.
     return commits, files
 
 
-def derive(commits: pl.DataFrame, file_changes: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+def derive(commits: pl.DataFrame, file_changes: pl.DataFrame, changelog: pl.DataFrame | None = None,
+           ) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
     """What the `history` assets compute: people and bots, languages and exclusions, links,
-    categories and work items. Returns (commits, work_items, links)."""
+    categories (with the changelog's entries, when given) and work items. Returns (commits,
+    work_items, links)."""
     from exceeds_pipeline.classify.links import commit_links
     from exceeds_pipeline.classify.work_items import assign_work_items
     from exceeds_pipeline.enrich.exclusions import classify_exclusions
@@ -243,9 +245,22 @@ def derive(commits: pl.DataFrame, file_changes: pl.DataFrame) -> tuple[pl.DataFr
     people, identity_map = resolve_people(commits.lazy())
     files = classify_exclusions(with_language(file_changes), commits)  # as the file_changes asset does
     links = commit_links(commits)
-    table = categorize_commits(attach_people(commits, identity_map, people), files, links)
+    table = categorize_commits(attach_people(commits, identity_map, people), files, links, changelog=changelog)
     table, work_items = assign_work_items(table, links, files)
     return table, work_items, links
+
+
+def tip_changelog(path: Path, name: str) -> pl.DataFrame:
+    """The changelog entries of the repository's HEAD tree, as the code_evidence asset reads
+    them. In a Conventional-Commit repository a generated changelog sorts the commits by the
+    very prefixes taken as labels: `--no-changelog` measures the classifier without it."""
+    from exceeds_pipeline.classify.changelog import read_changelogs
+
+    git_dir = Path(subprocess.run(["git", "-C", str(path), "rev-parse", "--absolute-git-dir"],
+                                  capture_output=True, text=True, check=True).stdout.strip())
+    head = subprocess.run(["git", "--git-dir", str(git_dir), "rev-parse", "HEAD"],
+                          capture_output=True, text=True, check=True).stdout.strip()
+    return read_changelogs(git_dir, name, head).with_columns(pl.lit(name).alias("repo"))
 
 
 def stripped_history(path: Path, cache: Path | None) -> tuple[str, pl.DataFrame, pl.DataFrame]:
@@ -268,7 +283,8 @@ def stripped_history(path: Path, cache: Path | None) -> tuple[str, pl.DataFrame,
 def run_repo(path: str, args: argparse.Namespace) -> dict:
     started = time.perf_counter()
     name, commits, files = stripped_history(Path(path), Path(args.cache) if args.cache else None)
-    table, work_items, _ = derive(commits, files)
+    changelog = None if args.no_changelog else tip_changelog(Path(path), name)
+    table, work_items, _ = derive(commits, files, changelog)
     scored = table.filter(pl.col("label").is_not_null() & ~pl.col("is_merge"))
     if args.humans_only:
         scored = scored.filter(~pl.col("is_bot"))
@@ -292,6 +308,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--by-project", action="store_true", help="CSV: per-project, halves, leave-one-project-out")
     parser.add_argument("--humans-only", action="store_true", help="repositories: leave out bot accounts")
     parser.add_argument("--cache", help="directory for ingested repositories (Parquet, keyed by HEAD)")
+    parser.add_argument("--no-changelog", action="store_true",
+                        help="repositories: do not read the changelog of HEAD (the classifier alone)")
     parser.add_argument("--time", action="store_true", help="CSV: also time classification of 100k commits")
     parser.add_argument("--model", help="score with these weights instead of the shipped category_model.json "
                         "(a training repository's leave-one-out model from train_classifier --fold-models)")

@@ -42,7 +42,8 @@ COLUMN_DOCS: dict[str, str] = {
     "lines_added": "lines added, exactly as git log --numstat",
     "lines_deleted": "lines deleted, exactly as git log --numstat",
     "files_changed": "files in git log --numstat (binary files included)",
-    "category": "feature, bug, refactor, perf, docs, test, build, revert, chore or other",
+    "category": "feature, bug, refactor, perf, docs, test, build, revert, chore or other: the subject's declared type, "
+                "else the section of the repository's changelog that lists the commit, else what its files and message say",
     "work_item_id": "the work item (PR, series, revert+reland, related commits) this commit belongs to",
     "ai_tool": "declared AI assistance (co-author trailer or agent identity), else null",
     "excluded": "left out of profile lines of code",

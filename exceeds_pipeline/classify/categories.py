@@ -18,7 +18,9 @@ object carry the intent.
 2. **merge** commits are `other` (recorded, never counted).
 3. **the repository's own label**: a Conventional-Commit type (`feat` -> feature, `fix` -> bug,
    `perf`, `refactor`/`style`, `docs`, `test`, `build`/`ci`/`deps` -> build, `chore`) or a
-   bracket tag naming a kind (`[fix]`, `[Feature]`, `[docs]`; `label_tags` in the YAML); a
+   bracket tag naming a kind (`[fix]`, `[Feature]`, `[docs]`; `label_tags` in the YAML); then
+   the section of the repository's changelog that lists the commit (`### Bug Fixes`, `###
+   Added`, `:type: bugfix`; `changelog.py`, by hash, squash PR number or exact subject); a
    feature or fix label on a change of only docs, or only tests, yields to step 4.
 4. **what the change touches** (file changes known): only documentation -> docs; only tests
    (and docs) -> test; only build/CI/packaging configuration -> build.
@@ -467,7 +469,7 @@ CHANGELOG_PATH = r"(?i)(?:^|/)(?:CHANGELOG|CHANGES|NEWS|HISTORY|RELEASE[-_]?NOTE
 
 def categorize_commits(
     commits: pl.DataFrame, file_changes: pl.DataFrame | None = None, commit_links: pl.DataFrame | None = None,
-    cache: str | os.PathLike | None = None,
+    cache: str | os.PathLike | None = None, changelog: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
     """Return `commits` with a `category` column (one of COMMIT_CATEGORIES), rows in order.
 
@@ -476,7 +478,8 @@ def categorize_commits(
     (RAW_FILE_CHANGES_SCHEMA: repo, sha, path, status) may be empty or None. A commit that
     `commit_links` (`classify.links.commit_links`) finds reverting another is a revert whatever
     its wording (`Revert D123: ...`, `Revert #12`, `revert map/zip changes` naming an earlier
-    subject): the links are the one place that reads revert wordings.
+    subject): the links are the one place that reads revert wordings. `changelog`: the
+    repositories' changelog entries (`classify.changelog.ENTRIES_SCHEMA` plus repo).
 
     `cache`: a folder where what a commit's own message and files say (everything but the
     links) is kept per (repo, sha), so that only commits not seen before are classified (a
@@ -487,6 +490,8 @@ def categorize_commits(
         out = _cached_classify(commits.select(cols), file_changes, Path(cache))
     else:
         out = _classify(commits, file_changes)
+    if changelog is not None and changelog.height and {"repo", "sha", "subject"} <= set(cols):
+        out = _with_changelog(out, file_changes, changelog)
     if commit_links is not None and commit_links.height and {"repo", "sha"} <= set(cols):
         reverting = commit_links.filter(pl.col("link_type") == "reverts").select("repo", "sha").unique()
         out = out.with_columns(
@@ -558,6 +563,45 @@ def prepare(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Data
     ).sort("_i").collect()
 
 
+def _by_paths() -> pl.Expr:
+    """docs | test | build when every file of the change is of that kind (path counts `_n*`)."""
+    n = pl.col("_n").fill_null(0)
+    return (
+        pl.when(n == 0).then(pl.lit(None, pl.String))
+        .when(pl.col("_n_docs") == n).then(pl.lit("docs"))
+        .when((pl.col("_n_test") > 0) & (pl.col("_n_test") + pl.col("_n_docs") == n)).then(pl.lit("test"))
+        .when(pl.col("_n_build") == n).then(pl.lit("build"))
+    )
+
+
+def _with_changelog(out: pl.DataFrame, file_changes: pl.DataFrame | None, changelog: pl.DataFrame) -> pl.DataFrame:
+    """A commit its repository's changelog lists under one kind of change takes that kind,
+    unless its subject declares a type (`fix: …`, the author's own label), it is a revert, or
+    the changelog calls a change of only docs or only tests a feature or a fix."""
+    from exceeds_pipeline.classify.changelog import changelog_categories
+    from exceeds_pipeline.classify.conventional import declared_type
+
+    need = out.select("repo", "sha", "subject", "is_merge" if "is_merge" in out.columns else pl.lit(False).alias("is_merge"))
+    listed = changelog_categories(need, changelog)
+    if listed.is_empty():
+        return out
+    if file_changes is not None and file_changes.height:
+        flags = _path_flags(file_changes.join(listed.select("repo", "sha"), on=["repo", "sha"], how="semi"))
+        listed = listed.join(flags.select("repo", "sha", _by_paths().alias("_by_paths")), on=["repo", "sha"], how="left")
+    else:
+        listed = listed.with_columns(pl.lit(None, pl.String).alias("_by_paths"))
+    said = pl.col("changelog_category")
+    takes = (
+        said.is_not_null() & declared_type(pl.col("subject")).is_null() & (pl.col("category") != "revert")
+        & ~(said.is_in(["feature", "bug"]) & pl.col("_by_paths").is_in(["docs", "test"]).fill_null(False))
+    )
+    return (
+        out.join(listed, on=["repo", "sha"], how="left")
+        .with_columns(pl.when(takes).then(said).otherwise(pl.col("category")).alias("category"))
+        .drop("changelog_category", "_by_paths")
+    )
+
+
 def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
     from exceeds_pipeline.classify.model import features, predict
 
@@ -616,13 +660,7 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
         frame = frame.with_columns(pl.lit(None, pl.String).alias("model_category"), pl.lit(None, pl.Float64).alias("model_p"))
         by_content = pl.coalesce(by_message, rules_only)
 
-    n = pl.col("_n").fill_null(0)
-    by_paths = (
-        pl.when(n == 0).then(pl.lit(None, pl.String))
-        .when(pl.col("_n_docs") == n).then(pl.lit("docs"))
-        .when((pl.col("_n_test") > 0) & (pl.col("_n_test") + pl.col("_n_docs") == n)).then(pl.lit("test"))
-        .when(pl.col("_n_build") == n).then(pl.lit("build"))
-    )
+    by_paths = _by_paths()
     by_conv = pl.col("_conv").replace_strict(CONVENTIONAL_TYPES, default=None, return_dtype=pl.String)
     is_reland = pl.col("_text").str.contains(RELAND_RE)
     is_revert = (pl.col("_text").str.contains(REVERT_RE) & ~is_reland) | (by_conv == "revert")

@@ -26,14 +26,14 @@ from pathlib import Path
 import polars as pl
 
 from exceeds_pipeline.enrich.exclusions import exclusion_reason_expr
-from exceeds_pipeline.ingest.gitcmd import run_git, stream_git
+from exceeds_pipeline.ingest.gitcmd import read_blobs, run_git
 
 HEAD_BYTES = 4096
 MAX_BYTES = 1 << 20
 GENERATED_PATHS_SCHEMA = {"path": pl.String, "generated": pl.Boolean, "tip": pl.String}
 
 
-def _tip_blobs(git_dir: Path, repo: str, tip: str) -> list[tuple[str, str, int]]:
+def tip_blobs(git_dir: Path, repo: str, tip: str) -> list[tuple[str, str, int]]:
     """(path, blob, size) of the files of the tip tree."""
     out = run_git(git_dir, ["ls-tree", "-r", "-z", "-l", "--full-tree", tip], repo).stdout
     blobs = []
@@ -75,25 +75,11 @@ def read_generated(git_dir: Path, repo: str, blobs: list[tuple[str, str, int]]) 
     left_out = _path_rules_leave_out(p for p, _, _ in blobs)
     wanted = [(p, b) for p, b, size in blobs if p not in left_out and size <= MAX_BYTES]
     verdicts: dict[str, bool] = {}
-    if wanted:
-        proc = stream_git(git_dir, ["cat-file", "--batch"], [b for _, b in wanted])
-        try:
-            for path, _ in wanted:
-                header = proc.stdout.readline().split()
-                if len(header) < 3 or header[1] == b"missing":
-                    continue  # (a missing object prints no content)
-                size = int(header[2])
-                head = proc.stdout.read(min(size, HEAD_BYTES))
-                rest = size - len(head)
-                while rest > 0:  # skip the tail without keeping it
-                    rest -= len(proc.stdout.read(min(rest, 1 << 20)))
-                proc.stdout.read(1)  # the newline after the content
-                if header[1] != b"blob" or size > MAX_BYTES or b"\0" in head:
-                    continue
-                verdicts[path] = verdicts.get(path, False) or bool(enry.is_generated(path, head))
-        finally:
-            proc.stdout.close()
-            proc.wait()
+    for i, head, size in read_blobs(git_dir, [b for _, b in wanted], HEAD_BYTES):
+        if head is None or size > MAX_BYTES or b"\0" in head:
+            continue
+        path = wanted[i][0]
+        verdicts[path] = verdicts.get(path, False) or bool(enry.is_generated(path, head))
     return pl.DataFrame({"path": list(verdicts), "generated": list(verdicts.values())},
                         schema={"path": pl.String, "generated": pl.Boolean})
 
@@ -111,7 +97,7 @@ def update_generated_paths(previous: pl.DataFrame | None, git_dir: Path, repo: s
     else:
         revisions, kept = [tip], None
     deleted = read_generated(git_dir, repo, _deleted_blobs(git_dir, repo, revisions))
-    current = read_generated(git_dir, repo, _tip_blobs(git_dir, repo, tip))
+    current = read_generated(git_dir, repo, tip_blobs(git_dir, repo, tip))
     parts = [current, deleted] + ([kept.select("path", "generated")] if kept is not None else [])
     # the tip's verdict first, then the newest deletion's, then what was known
     table = pl.concat(parts).unique("path", keep="first", maintain_order=True)

@@ -184,6 +184,31 @@ def stream_git(
     return proc
 
 
+def read_blobs(git_dir: Path, object_ids: Sequence[str], keep: int) -> Iterator[tuple[int, bytes | None, int]]:
+    """(index in ``object_ids``, first ``keep`` bytes, size) of each blob, in one `git cat-file
+    --batch` stream; (i, None, -1) for an object that is missing or not a blob. The rest of a
+    larger blob is skipped without being kept."""
+    if not object_ids:
+        return
+    proc = stream_git(git_dir, ["cat-file", "--batch"], list(object_ids))
+    try:
+        for i in range(len(object_ids)):
+            header = proc.stdout.readline().split()
+            if len(header) < 3 or header[1] == b"missing":
+                yield i, None, -1  # (a missing object prints no content)
+                continue
+            size = int(header[2])
+            head = proc.stdout.read(min(size, keep))
+            rest = size - len(head)
+            while rest > 0:
+                rest -= len(proc.stdout.read(min(rest, 1 << 20)))
+            proc.stdout.read(1)  # the newline after the content
+            yield (i, head, size) if header[1] == b"blob" else (i, None, -1)
+    finally:
+        proc.stdout.close()
+        proc.wait()
+
+
 def attributes_config(folder: Path, name: str, lines: Sequence[str]) -> dict[str, str]:
     """Config that gives git the gitattributes ``lines`` (written to ``folder/name``) as
     ``core.attributesFile``: the repository's own attributes still take precedence, and nothing

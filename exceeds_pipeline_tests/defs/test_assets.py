@@ -158,3 +158,31 @@ def test_file_changes_asset_leaves_out_files_whose_first_lines_name_their_genera
     assert reasons == {"internal/client/api.go": {"generated"}, "pkg/client/api.go": {"generated"},
                        "core.go": {None}, "old.go": {None}}
     assert sum(n for p, _, n in rows if "client" in p) == 125  # the lines that no longer count
+
+
+def test_commits_asset_takes_the_kind_the_tip_changelog_lists_a_change_under(tmp_path):
+    # "Allow a custom port (#7)" reads as a feature; the project's changelog files it as a fix.
+    repo = GitScript.init(tmp_path / "app")
+    repo.commit("Add the server", author=ANN, date="2025-03-01T10:00:00+0100",
+                files={"server.py": "def serve():\n    pass\n"})
+    repo.commit("Allow a custom port (#7)", author=BO, date="2025-03-02T10:00:00+0100",
+                files={"server.py": "def serve(port=80):\n    pass\n"})
+    config = tmp_path / "exceeds.yaml"
+    config.write_text("repositories:\n  - path: app\n    name: acme/app\n")
+    settings = settings_for(config, tmp_path / "data")
+    resources = {"settings": settings, "io_manager": warehouse_io_manager(settings),
+                 "publish_lock": PublishLock(data_dir=settings.data_dir)}
+    repo_cfg = settings.config.repositories[0]
+    assets = [raw_history_asset(repo_cfg), code_evidence_asset(repo_cfg), repositories_asset(settings.config),
+              people_and_identities, file_changes, commit_links, commits_and_work_items]
+    sql = "SELECT c.category, w.category FROM commits c JOIN work_items w USING (work_item_id) WHERE c.subject LIKE 'Allow%'"
+    with instance_for_test() as instance:
+        assert materialize(assets, resources=resources, instance=instance).success
+        assert _warehouse(settings, sql) == [("feature", "feature")]
+        repo.commit("Release 1.0", author=ANN, date="2025-03-03T10:00:00+0100",
+                    files={"CHANGELOG.md": "## 1.0\n\n### Bug Fixes\n\n- allow a custom port (#7)\n"})
+        result = materialize(assets, resources=resources, instance=instance)
+        assert result.success
+        meta = result.asset_materializations_for_node("code_evidence__acme_app")[0].metadata
+        assert meta["changelog_entries"].value == 1
+        assert _warehouse(settings, sql) == [("bug", "bug")]

@@ -7,6 +7,7 @@ import polars as pl
 from dagster import AssetExecutionContext, AssetOut, Output, asset, multi_asset
 
 from exceeds_pipeline.classify.categories import categorize_commits
+from exceeds_pipeline.classify.changelog import ENTRIES_SCHEMA as CHANGELOG_ENTRIES
 from exceeds_pipeline.classify.links import commit_links as find_commit_links
 from exceeds_pipeline.classify.work_items import assign_work_items
 from exceeds_pipeline.enrich.ai_tools import with_ai_tool
@@ -105,7 +106,11 @@ def commits_and_work_items(
     states = {name: store.state(name) for name in settings.repository_names}
     git_dirs = {name: s.git_dir for name, s in states.items() if s is not None and s.git_dir}
     table = count_once(table, settings.repository_names, git_dirs)
-    table = categorize_commits(with_ai_tool(table), file_changes, commit_links, cache=settings.cache_dir / "categories")
+    changelog = [frame.select(list(CHANGELOG_ENTRIES)).with_columns(pl.lit(name).alias("repo"))
+                 for name in settings.repository_names
+                 if (frame := read_side_table(store, name, "changelog_entries")) is not None and frame.height]
+    table = categorize_commits(with_ai_tool(table), file_changes, commit_links, cache=settings.cache_dir / "categories",
+                               changelog=pl.concat(changelog) if changelog else None)
     table, work_items = assign_work_items(table, commit_links, file_changes)
     table = finalize_commits(inherit_work_items(table))
     yield Output(table, "commits", metadata=frame_metadata(table))

@@ -15,6 +15,7 @@ from exceeds_pipeline.defs.resources import ExceedsSettings
 from exceeds_pipeline.ingest.gitcmd import GitError
 from exceeds_pipeline.ingest.incremental import ingest_repository
 from exceeds_pipeline.enrich.code_evidence import evidence_sample, update_code_evidence
+from exceeds_pipeline.classify.changelog import update_changelog_entries
 from exceeds_pipeline.enrich.generated import update_generated_paths
 from exceeds_pipeline.ingest.raw_store import read_side_table, repositories_table, write_side_table
 from exceeds_pipeline.ingest.repository import LocalRepository, asset_slug
@@ -129,7 +130,8 @@ def code_evidence_asset(repo: RepositoryConfig) -> AssetsDefinition:
         "every commit of an author up to 200, beyond that a fixed sample of 200 (smallest shas); "
         "evidence for technical skills. With it, the paths whose content says a program wrote "
         "them (`// Code generated ... DO NOT EDIT.`; tip and deleted versions), which profile "
-        "LOC leaves out. Stored beside the raw history.",
+        "LOC leaves out, and the categorised entries of the tip's changelog files (`### Bug "
+        "Fixes`, `### Added`), which commit categories use. Stored beside the raw history.",
         kinds={"git", "parquet"},
         metadata={"repo": name},
     )
@@ -142,8 +144,11 @@ def code_evidence_asset(repo: RepositoryConfig) -> AssetsDefinition:
         previous = read_side_table(store, name, "code_evidence")
         known = set(previous["sha"].to_list()) if previous is not None else set()
         with repository_lock(settings.data, name, log=context.log.info), ThreadPoolExecutor(1) as pool:
-            # both mostly wait on git processes: the generated paths are read meanwhile
+            # both mostly wait on git processes: the generated paths and the changelog entries
+            # are read meanwhile
             generated = pool.submit(update_generated_paths, read_side_table(store, name, "generated_paths"),
+                                    Path(state.git_dir), name, state.tip) if state.tip else None
+            changelog = pool.submit(update_changelog_entries, read_side_table(store, name, "changelog_entries"),
                                     Path(state.git_dir), name, state.tip) if state.tip else None
             table = update_code_evidence(previous, state.git_dir, name, shas)
             write_side_table(store, name, "code_evidence", table)
@@ -155,10 +160,18 @@ def code_evidence_asset(repo: RepositoryConfig) -> AssetsDefinition:
                     context.log.warning(f"[{name}] generated files not read ({exc}): "
                                         f"profile LOC leaves out only what path rules name")
                     generated = None
+            if changelog is not None:
+                try:
+                    changelog = changelog.result()
+                    write_side_table(store, name, "changelog_entries", changelog)
+                except Exception as exc:  # categories then come from the commits alone
+                    context.log.warning(f"[{name}] changelog not read ({exc}): categories come from the commits alone")
+                    changelog = None
         return MaterializeResult(metadata={"commits": table.height,
                                            "new_commits": len(set(shas) - known),
                                            "generated_paths": generated.filter("generated").height
                                            if generated is not None else 0,
+                                           "changelog_entries": changelog.height if changelog is not None else 0,
                                            "worker": f"{socket.gethostname()}:{os.getpid()}"})
 
     return code_evidence

@@ -1,0 +1,217 @@
+"""What a repository's own changelog says each change was.
+
+Many projects keep a changelog that sorts their changes under headings: `### Bug Fixes`,
+`### Features` (conventional-changelog, release-please, semantic-release), `### 🩹 Fixes`
+(changelogen), `### Fixed` / `### Added` (Keep a Changelog), `### New Features` (covector), or
+Sphinx `.. change::` blocks with `:type: bugfix`. Each entry names its change by a pull-request
+number (`#123`), a commit (`[3ba026d](…/commit/3ba026d…)`) or its subject. That is the project's
+own label of the change, written when it was released: the evidence a careful reader looks up
+first, ahead of any reading of the message.
+
+`changelog_entries(files)` parses the changelog files of the branch tip into one row per
+categorised entry; `changelog_categories(commits, entries)` gives a commit the category its
+entries agree on, matched by commit hash, by the pull-request number its subject ends with
+(`… (#123)`, GitHub's squash subject) or by its subject's exact words. The headings a category
+is read from are data (`categories.yaml` `changelog_sections`). A commit whose entries
+disagree, an entry under a heading that names no kind of change (`Breaking Changes`,
+`Dependencies`, a version number) and a subject that several commits share give nothing.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import polars as pl
+import yaml
+
+from exceeds_pipeline.classify.conventional import PREFIX
+
+_RULES = yaml.safe_load((Path(__file__).with_name("categories.yaml")).read_text(encoding="utf-8"))
+# heading words (lower-case letters and spaces) -> category
+SECTIONS: dict[str, str] = {
+    heading: category for category, headings in _RULES["changelog_sections"].items() for heading in headings
+}
+IGNORED_WORDS = _RULES["changelog_ignore_words"]
+# The share of the shorter text's words an entry and a subject matched by number must share.
+MIN_SHARED_WORDS = 0.25
+# A changelog file: CHANGELOG.md, CHANGES.rst, HISTORY.md, NEWS, docs/release-notes/2.x-changelog.rst
+CHANGELOG_FILE = (r"(?i)(?:^|/)(?:[a-z0-9_.]*[-_.])?(?:changelog|changes|history|news|release[-_]?notes)"
+                  r"(?:[-_.][a-z0-9_.-]*)?$")
+# Changelogs inside test data, examples and templates describe made-up changes.
+_NOT_THE_PROJECTS = r"(?i)(?:^|/)(?:tests?|__tests__|spec|fixtures?|testdata|examples?|templates?|vendor|node_modules|third[-_]party)/"
+MAX_CHANGELOG_BYTES = 8 << 20
+
+ENTRIES_SCHEMA = {"category": pl.String, "prs": pl.List(pl.Int64), "shas": pl.List(pl.String), "text": pl.String}
+
+_MD_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+_MD_BULLET = re.compile(r"^\s*[-*+]\s+(.*\S)\s*$")
+_RST_CHANGE = re.compile(r"^(\s*)\.\.\s+change::\s*(.*\S)?\s*$")
+_RST_FIELD = re.compile(r"^\s+:(type|pr):\s*(.*\S)\s*$")
+_RST_UNDERLINE = re.compile(r"^([=\-~^\"'`*+#])\1{2,}\s*$")
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_COMMIT_URL = re.compile(r"/commits?/([0-9a-f]{7,40})\b")
+_SHA_TOKEN = re.compile(r"(?<![\w/.#@-])`?([0-9a-f]{7,40})`?(?![\w/.-])")
+_PR_REF = re.compile(r"(?<![\w/&])#(\d{1,7})\b")
+
+
+def heading_category(heading: str) -> str | None:
+    """`### 🩹 Fixes` -> bug, `## Bug Fixes` -> bug, `## v2.9.5` -> None."""
+    words = re.sub(r"[^a-z ]+", " ", heading.lower())
+    return SECTIONS.get(" ".join(words.split()))
+
+
+def _entry(category: str, line: str) -> dict:
+    shas = _COMMIT_URL.findall(line)
+    visible = _LINK.sub(r"\1", line)
+    shas += [s for s in _SHA_TOKEN.findall(visible) if not s.isdigit() and any(c.isdigit() for c in s)]
+    return {"category": category, "prs": sorted({int(n) for n in _PR_REF.findall(visible)}),
+            "shas": sorted(set(shas)), "text": visible}
+
+
+def parse_changelog(text: str) -> list[dict]:
+    """The categorised entries of one changelog file (Markdown headings and bullets, Sphinx
+    `.. change::` blocks with `:type:` and `:pr:`, reStructuredText underlined headings)."""
+    entries: list[dict] = []
+    current: str | None = None
+    level = 0
+    rst_levels: list[str] = []
+    change: dict | None = None
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if change is not None:
+            field = _RST_FIELD.match(line)
+            if field and field.group(1) == "type":
+                change["category"] = SECTIONS.get(field.group(2).lower())
+                continue
+            if field and field.group(1) == "pr":
+                change["prs"] = sorted({int(n) for n in re.findall(r"\d+", field.group(2))})
+                continue
+            if line.strip() and not line.lstrip().startswith(":"):
+                if change.get("category"):
+                    entries.append(change)
+                change = None
+        block = _RST_CHANGE.match(line)
+        if block:
+            change = {"category": None, "prs": [], "shas": [], "text": block.group(2) or ""}
+            continue
+        heading = _MD_HEADING.match(line)
+        if heading is None and i + 1 < len(lines) and line.strip() and _RST_UNDERLINE.match(lines[i + 1]) \
+                and len(lines[i + 1].strip()) >= len(line.strip()):
+            mark = lines[i + 1].strip()[0]
+            if mark not in rst_levels:
+                rst_levels.append(mark)
+            heading_level, heading_text = rst_levels.index(mark) + 1, line.strip()
+        elif heading is not None:
+            heading_level, heading_text = len(heading.group(1)), heading.group(2)
+        else:
+            heading_level = 0
+        if heading_level:
+            category = heading_category(heading_text)
+            if category is not None:
+                current, level = category, heading_level
+            elif heading_level <= level or current is None:
+                current, level = None, 0
+            continue
+        bullet = _MD_BULLET.match(line)
+        if bullet and current is not None:
+            entries.append(_entry(current, bullet.group(1)))
+    if change is not None and change.get("category"):
+        entries.append(change)
+    return entries
+
+
+def changelog_entries(files: dict[str, str]) -> pl.DataFrame:
+    """One row per categorised entry of these changelog files (path -> text): category, the
+    pull-request numbers and commit hashes it names, and its words."""
+    rows = [e for path, text in files.items() if is_changelog(path) for e in parse_changelog(text)]
+    return pl.DataFrame(rows, schema=ENTRIES_SCHEMA)
+
+
+def read_changelogs(git_dir: Path, repo: str, tip: str) -> pl.DataFrame:
+    """The categorised entries of the changelog files of the tree at ``tip`` (ENTRIES_SCHEMA)."""
+    from exceeds_pipeline.enrich.generated import tip_blobs
+    from exceeds_pipeline.ingest.gitcmd import read_blobs
+
+    wanted = [(path, blob) for path, blob, size in tip_blobs(git_dir, repo, tip)
+              if size <= MAX_CHANGELOG_BYTES and is_changelog(path)]
+    files = {wanted[i][0]: data.decode("utf-8", "replace")
+             for i, data, _ in read_blobs(git_dir, [b for _, b in wanted], MAX_CHANGELOG_BYTES)
+             if data is not None and b"\0" not in data[:8000]}
+    return changelog_entries(files)
+
+
+def update_changelog_entries(previous: pl.DataFrame | None, git_dir: Path, repo: str, tip: str) -> pl.DataFrame:
+    """The entries at ``tip`` with a `tip` column: read again only when the tip moved (a
+    changelog is rewritten in place, so the tip's version is the whole truth)."""
+    if previous is not None and "tip" in previous.columns and previous.height and previous["tip"][0] == tip:
+        return previous
+    return read_changelogs(git_dir, repo, tip).with_columns(pl.lit(tip).alias("tip"))
+
+
+def is_changelog(path: str) -> bool:
+    return bool(re.search(CHANGELOG_FILE, path)) and not re.search(_NOT_THE_PROJECTS, path)
+
+
+def _words(text: pl.Expr) -> pl.Expr:
+    """A subject or an entry reduced to its words: no type prefix, no `**scope:**`, no
+    trailing references (`(#12)`, `([abc1234](…))`, `closes #4`), lower-case."""
+    return (
+        text.str.replace(PREFIX, "")
+        .str.replace(r"^\*\*[^*\n]{1,60}\*\*:?\s*", "")
+        .str.replace_all(r"\s*\((?:[^()]*(?:#\d+|\b[0-9a-f]{7,40}\b)[^()]*)\)", "")
+        .str.replace(r"(?i)[\s,;]+(?:closes?|fix(?:es)?|ref|resolves?)\s+#\d+.*$", "")
+        .str.replace_all(r"\s+", " ")
+        .str.strip_chars(" .")
+        .str.to_lowercase()
+    )
+
+
+def _terms(text: pl.Expr) -> pl.Expr:
+    """The distinct content words of a text (3+ letters, not in `changelog_ignore_words`)."""
+    return (text.str.to_lowercase().str.extract_all(r"[a-z][a-z0-9_]{2,}").list.unique()
+            .list.set_difference(pl.lit(IGNORED_WORDS)))
+
+
+def changelog_categories(commits: pl.DataFrame, entries: pl.DataFrame) -> pl.DataFrame:
+    """(repo, sha, changelog_category) for the commits of `commits` (repo, sha, subject,
+    is_merge) that `entries` (ENTRIES_SCHEMA plus repo) name with one category."""
+    out_schema = {"repo": pl.String, "sha": pl.String, "changelog_category": pl.String}
+    if entries.is_empty():
+        return pl.DataFrame(schema=out_schema)
+    own = commits.filter(~pl.col("is_merge").fill_null(False)).select(
+        "repo", "sha",
+        pl.col("subject").str.extract(r"\(#(\d+)\)\s*$", 1).cast(pl.Int64).alias("pr"),
+        _words(pl.col("subject")).alias("words"),
+    )
+    by_sha = (
+        entries.select("repo", "category", pl.col("shas").alias("prefix")).explode("prefix", empty_as_null=False).drop_nulls("prefix")
+        .with_columns(pl.col("prefix").str.slice(0, 7).alias("_k"))
+        .join(own.select("repo", "sha", pl.col("sha").str.slice(0, 7).alias("_k")), on=["repo", "_k"])
+        .filter(pl.col("sha").str.starts_with(pl.col("prefix")))
+        .select("repo", "sha", "category")
+    )
+    # A number names the commit when the entry also shares some of its words: a history
+    # imported from another repository carries that repository's numbers (nitro's early
+    # entries name nitropack's pull requests; 164 such pairs share no word, and 39% agree).
+    by_pr = (
+        entries.select("repo", "category", pl.col("prs").alias("pr"), _terms(pl.col("text")).alias("_e"))
+        .explode("pr", empty_as_null=False).drop_nulls("pr")
+        .join(own.drop_nulls("pr").with_columns(_terms(pl.col("words")).alias("_c")), on=["repo", "pr"])
+        .filter(pl.col("_e").list.set_intersection("_c").list.len()
+                >= MIN_SHARED_WORDS * pl.min_horizontal(pl.col("_e").list.len(), pl.col("_c").list.len()))
+        .select("repo", "sha", "category")
+    )
+    # Words alone match only a subject that no other commit of the repository has.
+    unique_words = own.filter(pl.col("words").str.len_chars() >= 12).filter(
+        pl.len().over("repo", "words") == 1)
+    by_words = (
+        entries.select("repo", "category", _words(pl.col("text")).alias("words"))
+        .join(unique_words, on=["repo", "words"]).select("repo", "sha", "category")
+    )
+    return (
+        pl.concat([by_sha, by_pr, by_words]).unique()
+        .group_by("repo", "sha").agg(pl.col("category").first(), pl.len().alias("_n"))
+        .filter(pl.col("_n") == 1)
+        .select("repo", "sha", pl.col("category").alias("changelog_category"))
+    )

@@ -1,0 +1,267 @@
+"""A repository's own changelog as evidence of each change's kind: the common formats parsed, and
+commits of a real repository matched by hash, by squash pull-request number and by subject."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from exceeds_pipeline.classify.categories import categorize_commits
+from exceeds_pipeline.classify.changelog import (
+    changelog_entries,
+    heading_category,
+    is_changelog,
+    parse_changelog,
+    read_changelogs,
+    update_changelog_entries,
+)
+from exceeds_pipeline_tests.classify.gitframes import by_subject, read_repo
+from exceeds_pipeline_tests.gitscript import GitScript
+
+ANN = ("Ann Lee", "ann@example.com")
+
+CONVENTIONAL_CHANGELOG = """\
+# Changelog
+
+## [5.1.0](https://github.com/acme/app/compare/v5.0.0...v5.1.0) (2025-06-01)
+
+### Bug Fixes
+
+* **css:** don't pass empty targets ([#23295](https://github.com/acme/app/issues/23295)) ([2804636](https://github.com/acme/app/commit/2804636ff608d105928009d274ffba7cfbe55340))
+* respect preserveSymlinks (fix [#23197](https://github.com/acme/app/issues/23197)) ([#23198](https://github.com/acme/app/issues/23198))
+
+### Features
+
+* **ssr:** stream the response ([#23300](https://github.com/acme/app/issues/23300))
+
+### Breaking Changes
+
+* drop Node 18 ([#23301](https://github.com/acme/app/issues/23301))
+
+## 5.0.0
+
+* an entry under a version heading says nothing ([#23302](https://github.com/acme/app/issues/23302))
+"""
+
+CHANGELOGEN = """\
+## v2.9.5
+
+[compare changes](https://github.com/unjs/app/compare/v2.9.4...v2.9.5)
+
+### 🚀 Enhancements
+
+- **openapi:** Add experimental endpoint ([#2252](https://github.com/unjs/app/pull/2252))
+
+### 🩹 Fixes
+
+- **openapi:** Avoid double slash for base ([fdf7e70a](https://github.com/unjs/app/commit/fdf7e70a))
+
+### ❤️ Contributors
+
+- Pooya Parsa ([@pi0](http://github.com/pi0))
+"""
+
+KEEP_A_CHANGELOG = """\
+## [Unreleased]
+
+### Added
+- Export to CSV (#41)
+
+### Fixed
+- Crash on empty input, see acme/other#7 for the upstream report
+
+### Changed
+- Rename the `--out` flag (#43)
+"""
+
+SPHINX_CHANGES = """\
+.. changelog:: 3.0.0
+    :date: 2025-01-27
+
+    .. change:: Fix ``TypeError`` for a union of enums
+        :type: bugfix
+        :pr: 4997
+        :issue: 4439
+
+        Annotating a handler with a union of enums crashed.
+
+    .. change:: Remove the RapiDoc plugin
+        :type: feature
+        :breaking:
+        :pr: 4977, 4978
+
+        The plugin has been removed.
+
+    .. change:: Tidy the docs
+        :type: misc
+        :pr: 4980
+"""
+
+RST_HEADINGS = """\
+Release 1.2
+===========
+
+Bug fixes
+---------
+
+* Stop leaking file handles (`#310 <https://github.com/acme/app/pull/310>`_)
+
+Features
+--------
+
+* Add ``--quiet`` (#311)
+
+Release 1.1
+===========
+
+* Something unsorted (#300)
+"""
+
+
+def categories(text: str) -> list[tuple[str, list[int], list[str]]]:
+    return [(e["category"], e["prs"], e["shas"]) for e in parse_changelog(text)]
+
+
+def test_conventional_changelog_sections_numbers_and_hashes():
+    assert categories(CONVENTIONAL_CHANGELOG) == [
+        # (the link's text, all digits, could be a number: its URL names the commit)
+        ("bug", [23295], ["2804636ff608d105928009d274ffba7cfbe55340"]),
+        # the issue it fixes is named too: a commit of a pull request #23197 does not exist
+        ("bug", [23197, 23198], []),
+        ("feature", [23300], []),
+    ]  # Breaking Changes and a version's own bullets name no kind of change
+
+
+def test_changelogen_emoji_headings_and_short_hashes():
+    assert categories(CHANGELOGEN) == [("feature", [2252], []), ("bug", [], ["fdf7e70a"])]
+
+
+def test_keep_a_changelog_and_references_to_other_repositories():
+    # `acme/other#7` is another repository's number; `Changed` names no kind of change
+    assert categories(KEEP_A_CHANGELOG) == [("feature", [41], []), ("bug", [], [])]
+
+
+def test_sphinx_change_blocks():
+    assert categories(SPHINX_CHANGES) == [("bug", [4997], []), ("feature", [4977, 4978], [])]
+
+
+def test_restructuredtext_underlined_headings():
+    assert categories(RST_HEADINGS) == [("bug", [310], []), ("feature", [311], [])]
+
+
+@pytest.mark.parametrize("heading, category", [
+    ("Bug Fixes", "bug"), ("🩹 Fixes", "bug"), ("Fixed", "bug"), ("Security", "bug"),
+    ("Features", "feature"), ("🚀 Enhancements", "feature"), ("New Features", "feature"), ("Added", "feature"),
+    ("Performance Improvements", "perf"), ("Code Refactoring", "refactor"), ("📖 Documentation", "docs"),
+    ("Build System", "build"), ("Miscellaneous Chores", "chore"),
+    ("Breaking Changes", None), ("Changed", None), ("Dependencies", None), ("What's Changed", None),
+    ("v2.9.5", None), ("[5.1.0](https://x) (2025-06-01)", None), ("Reverts", None),
+])
+def test_heading_words(heading, category):
+    assert heading_category(heading) == category
+
+
+@pytest.mark.parametrize("path, listed", [
+    ("CHANGELOG.md", True), ("packages/vite/CHANGELOG.md", True), ("CHANGES.rst", True),
+    ("HISTORY.md", True), ("NEWS", True), ("docs/release-notes/2.x-changelog.rst", True),
+    ("docs/release-notes/changelog.rst", True), ("RELEASE_NOTES.md", True),
+    ("tests/data/CHANGELOG.md", False), ("commitizen/templates/CHANGELOG.md.j2", False),
+    ("examples/demo/CHANGELOG.md", False), ("src/changelog.py", True),
+    ("src/history/model.py", False), ("README.md", False),
+])
+def test_which_files_are_changelogs(path, listed):
+    assert is_changelog(path) is listed
+
+
+def test_a_source_file_named_like_a_changelog_gives_no_entries():
+    # src/changelog.py matches the name; without categorised Markdown/RST sections it says nothing
+    assert changelog_entries({"src/changelog.py": "def parse():\n    # Bug fixes\n    return 1\n"}).is_empty()
+
+
+@pytest.fixture
+def listed_repo(tmp_path):
+    """Untyped subjects, the changelog of the tip sorting some of them."""
+    repo = GitScript.init(tmp_path / "app")
+    shas = {}
+    for i, (subject, files) in enumerate([
+        ("Handle the empty config (#12)", {"src/config.py": "def load():\n    return {}\n"}),
+        ("Make the parser stream its input", {"src/parser.py": "def parse(s):\n    yield from s\n"}),
+        ("Tidy the loader", {"src/loader.py": "def load():\n    pass\n"}),
+        ("Improve the README (#14)", {"README.md": "# app\n\nUsage.\n"}),
+        ("feat: add the exporter (#15)", {"src/export.py": "def export():\n    pass\n"}),
+        ("Update the loader", {"src/loader.py": "def load():\n    return 1\n"}),
+        ("Update the loader", {"src/loader.py": "def load():\n    return 2\n"}),
+        ("Add retries to the client (#16)", {"src/client.py": "def get():\n    pass\n"}),
+        ("Speed up the cache lookups (#17)", {"src/cache.py": "def get():\n    return 1\n"}),
+    ]):
+        shas[subject] = repo.commit(subject, author=ANN, date=f"2025-03-{i + 1:02d}T10:00:00+0000", files=files)
+    parser = shas["Make the parser stream its input"]
+    changelog = f"""# Changelog
+
+## 1.0.0
+
+### Features
+
+* handle the empty config ([#12](https://github.com/acme/app/issues/12))
+* **docs:** improve the README ([#14](https://github.com/acme/app/issues/14))
+* update the loader
+* add retries to the client (#16)
+
+### Bug Fixes
+
+* use std-env to detect the provider (#17)
+* **parser:** make the parser stream its input ([{parser[:7]}](https://github.com/acme/app/commit/{parser}))
+* tidy the loader.
+* add the exporter (#15)
+* add retries to the client (#16)
+"""
+    repo.commit("Release 1.0.0", author=ANN, date="2025-04-01T10:00:00+0000",
+                files={"CHANGELOG.md": changelog,
+                       "tests/fixtures/CHANGELOG.md": "### Bug Fixes\n\n* release 1.0.0\n"})
+    return repo
+
+
+def test_commits_take_the_kind_their_changelog_entries_agree_on(listed_repo):
+    commits, files = read_repo(listed_repo)
+    git_dir = Path(listed_repo.git("rev-parse", "--absolute-git-dir"))
+    entries = read_changelogs(git_dir, "acme/app", listed_repo.git("rev-parse", "HEAD")).with_columns(
+        pl.lit("acme/app").alias("repo"))
+    assert entries.height == 9  # the test fixture's changelog is not the project's
+    before = by_subject(commits.filter(pl.col("subject") != "Update the loader")
+                        .pipe(categorize_commits, files), "category")
+    after = categorize_commits(commits, files, changelog=entries)
+    got = by_subject(after.filter(pl.col("subject") != "Update the loader"), "category")
+    assert got == {
+        "Handle the empty config (#12)": "feature",  # by its squash number
+        "Make the parser stream its input": "bug",  # by its hash
+        "Tidy the loader": "bug",  # by its words
+        # a docs-only change listed as a feature is documentation work
+        "Improve the README (#14)": before["Improve the README (#14)"],
+        # the subject's own type outranks the changelog
+        "feat: add the exporter (#15)": "feature",
+        # listed under both kinds: the changelog does not say
+        "Add retries to the client (#16)": before["Add retries to the client (#16)"],
+        # the number is the same, the words are another change's (an imported history's numbers)
+        "Speed up the cache lookups (#17)": before["Speed up the cache lookups (#17)"],
+        "Release 1.0.0": before["Release 1.0.0"],
+    }
+    assert before["Speed up the cache lookups (#17)"] != "bug"
+    assert before["Handle the empty config (#12)"] != "feature"
+    assert before["Make the parser stream its input"] != "bug"
+    assert before["Tidy the loader"] != "bug"
+    # two commits share the subject: words alone do not say which one the entry means
+    loader = after.filter(pl.col("subject") == "Update the loader")["category"].to_list()
+    assert "feature" not in loader and len(loader) == 2
+
+
+def test_entries_are_read_again_only_for_a_new_tip(listed_repo):
+    git_dir = Path(listed_repo.git("rev-parse", "--absolute-git-dir"))
+    tip = listed_repo.git("rev-parse", "HEAD")
+    table = update_changelog_entries(None, git_dir, "acme/app", tip)
+    assert table.height == 9 and table["tip"].unique().to_list() == [tip]
+    assert update_changelog_entries(table, git_dir, "acme/app", tip) is table
+    newer = listed_repo.commit("Drop the changelog", author=ANN, date="2025-04-02T10:00:00+0000",
+                               files={"CHANGELOG.md": None})
+    assert update_changelog_entries(table, git_dir, "acme/app", newer).is_empty()
