@@ -99,6 +99,9 @@ _ISSUE_KEY = (
     r"\(?[a-z][a-z0-9_]*-\d+\)?(?:\s*[:.,]|\s+-)?\s+"  # HADOOP-123. / (KT-1) / CAMEL-1 -
     r"|#\d+\s*[:.\-]?\s+"  # #123:
     r"|(?:issue|bug|ticket|gh)[\s#\-]*\d+(?:\s+by\s+[^:\n]{1,80})?\s*[:.,\-]\s*"  # Issue #1 by x:
+    # an issue's number as the key of a title (`Issue 187 layered parameters`): an issue is a
+    # request as often as a report, so the word says nothing of the kind of change
+    r"|(?:issue|ticket|gh)\s*#?\s*\d+\s+"
     r"|\d{3,}\s*[:.\-]\s+"  # 322734: (bug-tracker number)
 )
 # The declared types (categories.yaml), longest first.
