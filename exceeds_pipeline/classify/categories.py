@@ -18,7 +18,8 @@ object carry the intent.
 2. **merge** commits are `other` (recorded, never counted).
 3. **the repository's own label**: a Conventional-Commit type (`feat` -> feature, `fix` -> bug,
    `perf`, `refactor`/`style`, `docs`, `test`, `build`/`ci`/`deps` -> build, `chore`) or a
-   bracket tag naming a kind (`[fix]`, `[Feature]`, `[docs]`; `label_tags` in the YAML); then
+   bracket tag naming a kind (`[fix]`, `[Feature]`, `[docs]`; `label_tags` in the YAML), or the
+   type of the news fragment the change adds (`changelog/1234.bugfix.rst`, towncrier); then
    the section of the repository's changelog that lists the commit (`### Bug Fixes`, `###
    Added`, `:type: bugfix`; `changelog.py`, by hash, squash PR number or exact subject); a
    feature or fix label on a change of only docs, or only tests, yields to step 4.
@@ -177,6 +178,13 @@ PHRASES: list[tuple[str, int, str]] = [
     (p["category"], int(p["weight"]), _macro(p["regex"])) for p in _RULES["phrases"]
 ]
 ANYWHERE: list[tuple[str, int, str]] = [(p["category"], int(p["weight"]), p["regex"]) for p in _RULES["anywhere"]]
+FRAGMENT_TYPES: dict[str, str] = {
+    kind: category for category, kinds in _RULES["changelog_fragment_types"].items() for kind in kinds
+}
+# `changelog/1234.bugfix.rst`, `newsfragments/1234.feature`, `CHANGES/1234.feature.md`: the type
+# is the last dotted word of the name before an optional counter and extension.
+FRAGMENT_PATH = (r"(?i)(?:^|/)(?:changelog|changes|news|newsfragments|changelog\.d)/[^/]*?\.([a-z]+)"
+                 r"(?:\.\d+)?(?:\.(?:rst|md|txt|markdown))?$")
 TEST_PATH: str = _RULES["paths"]["test"]
 DOCS_PATH: str = _RULES["paths"]["docs"]
 BUILD_PATH: str = _RULES["paths"]["build"]
@@ -444,6 +452,9 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
             (status == "D").alias("x"),
             (status == "A").alias("ad"),
             (is_docs & path.str.contains(CHANGELOG_PATH)).alias("c"),
+            # the type of a news fragment the change adds (`changelog/1234.bugfix.rst`)
+            pl.when(status == "A").then(path.str.extract(FRAGMENT_PATH, 1).str.to_lowercase()
+                                         .replace_strict(FRAGMENT_TYPES, default=None, return_dtype=pl.String)).alias("f"),
             # The kind of file: its extension, or its name when it has none (Makefile).
             path.str.extract(r"([^/]*)$", 1).str.to_lowercase().str.extract(r"(?:^.+\.([a-z0-9]{1,8})$|^([^.]+)$)", 1)
             .fill_null(path.str.extract(r"([^/.]+)$", 1).str.to_lowercase()).alias("e"),
@@ -460,6 +471,8 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
             pl.col("ad").sum().cast(pl.Int64).alias("_n_added"),
             pl.col("c").sum().cast(pl.Int64).alias("_n_changelog"),
             pl.col("e").drop_nulls().unique().sort().head(12).alias("_exts"),
+            # fragments of two kinds do not say which the change is
+            pl.when(pl.col("f").drop_nulls().n_unique() == 1).then(pl.col("f").drop_nulls().first()).alias("_fragment"),
         )
         .collect()
     )
@@ -467,7 +480,8 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
 
 _PATH_COUNTS = ("_n", "_n_test", "_n_docs", "_n_build", "_n_new_src", "_n_new_test", "_n_del", "_n_changelog", "_n_added")
 # A changelog entry records a code change; it is not documentation work (model features).
-CHANGELOG_PATH = r"(?i)(?:^|/)(?:CHANGELOG|CHANGES|NEWS|HISTORY|RELEASE[-_]?NOTES)(?:\.[a-z]+)?$|(?:^|/)\.(?:changes?|changesets?)/"
+CHANGELOG_PATH = (r"(?i)(?:^|/)(?:CHANGELOG|CHANGES|NEWS|HISTORY|RELEASE[-_]?NOTES)(?:\.[a-z]+)?$|(?:^|/)\.(?:changes?|changesets?)/"
+                  r"|(?:^|/)(?:changelog|changes|news|newsfragments|changelog\.d)/[^/]+$")
 
 
 def categorize_commits(
@@ -558,7 +572,7 @@ def prepare(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Data
         lf = lf.join(_path_flags(file_changes).lazy(), on=["repo", "sha"], how="left")
     else:
         lf = lf.with_columns(*(pl.lit(None, pl.Int64).alias(c) for c in _PATH_COUNTS),
-                             pl.lit(None, pl.List(pl.String)).alias("_exts"))
+                             pl.lit(None, pl.List(pl.String)).alias("_exts"), pl.lit(None, pl.String).alias("_fragment"))
     return lf.with_columns(
         pl.col("_subj").str.extract(_LEADING_TAGS, 1).str.extract_all(_TAG_WORD)
         .list.eval(pl.element().str.strip_chars("[] ").replace_strict(LABEL_TAGS, default=None, return_dtype=pl.String).drop_nulls())
@@ -681,6 +695,7 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
         .when(pl.col("_subj").str.contains(ADVISORY_MERGE)).then(pl.lit("bug"))
         .when(holds(by_conv)).then(by_conv)
         .when(holds(pl.col("_tag"))).then(pl.col("_tag"))
+        .when(holds(pl.col("_fragment"))).then(pl.col("_fragment"))
         .when(by_paths.is_not_null()).then(by_paths)
         .otherwise(by_content)
     )

@@ -8,7 +8,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from exceeds_pipeline.classify.categories import categorize_commits
+from exceeds_pipeline.classify.categories import categorize_commits, debug_scores
 from exceeds_pipeline.classify.changelog import (
     changelog_entries,
     heading_category,
@@ -265,3 +265,35 @@ def test_entries_are_read_again_only_for_a_new_tip(listed_repo):
     newer = listed_repo.commit("Drop the changelog", author=ANN, date="2025-04-02T10:00:00+0000",
                                files={"CHANGELOG.md": None})
     assert update_changelog_entries(table, git_dir, "acme/app", newer).is_empty()
+
+
+def test_a_news_fragment_the_change_adds_is_its_label(tmp_path):
+    # towncrier: a pull request adds `changelog/<number>.<type>.rst`; the release deletes them
+    repo = GitScript.init(tmp_path / "app")
+    subjects = {
+        "Handle the empty config": {"src/config.py": "def load():\n    return {}\n",
+                                    "changelog/12.feature.rst": "Empty configs load.\n"},
+        "Allow a custom port": {"src/server.py": "def serve(port=80):\n    pass\n",
+                                "newsfragments/13.bugfix": "The port option works again.\n"},
+        "Update the loader": {"src/loader.py": "def load():\n    return 2\n",
+                              "changelog/14.removal.rst": "The old loader is gone.\n"},
+        "Tidy the docs": {"docs/index.rst": "Index\n=====\n", "changelog/15.bugfix.rst": "Typo.\n"},
+    }
+    for i, (subject, files) in enumerate(subjects.items()):
+        repo.commit(subject, author=ANN, date=f"2025-03-{i + 1:02d}T10:00:00+0000", files=files)
+    repo.commit("Prepare release 1.0", author=ANN, date="2025-04-01T10:00:00+0000",
+                files={"changelog/12.feature.rst": None, "changelog/14.removal.rst": None,
+                       "changelog/15.bugfix.rst": None, "newsfragments/13.bugfix": None,
+                       "CHANGES.rst": "1.0\n===\n\nFeatures\n--------\n\n- Empty configs load. (#12)\n"})
+    commits, files = read_repo(repo)
+    scores = debug_scores(commits, files)
+    # a removal names no kind; deleting the fragments is the release's work, not a fix
+    assert by_subject(scores, "_fragment") == {
+        "Handle the empty config": "feature", "Allow a custom port": "bug", "Update the loader": None,
+        "Tidy the docs": "bug", "Prepare release 1.0": None}
+    got = by_subject(categorize_commits(commits, files), "category")
+    # a docs-only change with a bugfix fragment is documentation work
+    assert [got[s] for s in subjects] == ["feature", "bug", got["Update the loader"], "docs"]
+    without = files.filter(~pl.col("path").str.contains("changelog/|newsfragments/"))
+    plain = by_subject(categorize_commits(commits, without), "category")
+    assert plain["Handle the empty config"] != "feature" and plain["Allow a custom port"] != "bug"
