@@ -246,7 +246,7 @@ def derive(commits: pl.DataFrame, file_changes: pl.DataFrame, changelog: pl.Data
     files = classify_exclusions(with_language(file_changes), commits)  # as the file_changes asset does
     links = commit_links(commits)
     table = categorize_commits(attach_people(commits, identity_map, people), files, links, changelog=changelog)
-    table, work_items = assign_work_items(table, links, files)
+    table, work_items = assign_work_items(table, links, files, changelog)
     return table, work_items, links
 
 

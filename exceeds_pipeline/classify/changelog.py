@@ -173,6 +173,41 @@ def _terms(text: pl.Expr) -> pl.Expr:
             .list.set_difference(pl.lit(IGNORED_WORDS)))
 
 
+def _by_number(entries: pl.DataFrame, targets: pl.DataFrame, key: list[str]) -> pl.DataFrame:
+    """(key..., category) for the `targets` (repo, pr, words) an entry names by number.
+
+    A number names the change only when the entry also shares some of its words: a history
+    imported from another repository carries that repository's numbers (nitro's early entries
+    name nitropack's pull requests; 164 such pairs share no word, and 39% of them agree)."""
+    return (
+        entries.select("repo", "category", pl.col("prs").alias("pr"), _terms(pl.col("text")).alias("_e"))
+        .explode("pr", empty_as_null=False).drop_nulls("pr")
+        .join(targets.with_columns(_terms(pl.col("words")).alias("_c")), on=["repo", "pr"])
+        .filter(pl.col("_e").list.set_intersection("_c").list.len()
+                >= MIN_SHARED_WORDS * pl.min_horizontal(pl.col("_e").list.len(), pl.col("_c").list.len()))
+        .select(*key, "category")
+    )
+
+
+def _agreed(matches: pl.DataFrame, key: list[str], name: str) -> pl.DataFrame:
+    """One row per key whose matches all say the same category."""
+    return (
+        matches.unique().group_by(key).agg(pl.col("category").first(), pl.len().alias("_n"))
+        .filter(pl.col("_n") == 1).select(*key, pl.col("category").alias(name))
+    )
+
+
+def pull_request_categories(prs: pl.DataFrame, entries: pl.DataFrame | None) -> pl.DataFrame:
+    """(repo, pr_number, changelog_category) for the pull requests of `prs` (repo, pr_number,
+    title: its merge's title) that `entries` name by number, with one category."""
+    key = ["repo", "pr_number"]
+    if entries is None or entries.is_empty() or prs.is_empty():
+        return pl.DataFrame(schema={"repo": pl.String, "pr_number": pl.Int64, "changelog_category": pl.String})
+    targets = prs.select("repo", pl.col("pr_number").cast(pl.Int64), pl.col("pr_number").cast(pl.Int64).alias("pr"),
+                         _words(pl.col("title")).alias("words"))
+    return _agreed(_by_number(entries, targets, key), key, "changelog_category")
+
+
 def changelog_categories(commits: pl.DataFrame, entries: pl.DataFrame) -> pl.DataFrame:
     """(repo, sha, changelog_category) for the commits of `commits` (repo, sha, subject,
     is_merge) that `entries` (ENTRIES_SCHEMA plus repo) name with one category."""
@@ -191,17 +226,7 @@ def changelog_categories(commits: pl.DataFrame, entries: pl.DataFrame) -> pl.Dat
         .filter(pl.col("sha").str.starts_with(pl.col("prefix")))
         .select("repo", "sha", "category")
     )
-    # A number names the commit when the entry also shares some of its words: a history
-    # imported from another repository carries that repository's numbers (nitro's early
-    # entries name nitropack's pull requests; 164 such pairs share no word, and 39% agree).
-    by_pr = (
-        entries.select("repo", "category", pl.col("prs").alias("pr"), _terms(pl.col("text")).alias("_e"))
-        .explode("pr", empty_as_null=False).drop_nulls("pr")
-        .join(own.drop_nulls("pr").with_columns(_terms(pl.col("words")).alias("_c")), on=["repo", "pr"])
-        .filter(pl.col("_e").list.set_intersection("_c").list.len()
-                >= MIN_SHARED_WORDS * pl.min_horizontal(pl.col("_e").list.len(), pl.col("_c").list.len()))
-        .select("repo", "sha", "category")
-    )
+    by_pr = _by_number(entries, own.drop_nulls("pr"), ["repo", "sha"])
     # Words alone match only a subject that no other commit of the repository has.
     unique_words = own.filter(pl.col("words").str.len_chars() >= 12).filter(
         pl.len().over("repo", "words") == 1)
@@ -209,9 +234,4 @@ def changelog_categories(commits: pl.DataFrame, entries: pl.DataFrame) -> pl.Dat
         entries.select("repo", "category", _words(pl.col("text")).alias("words"))
         .join(unique_words, on=["repo", "words"]).select("repo", "sha", "category")
     )
-    return (
-        pl.concat([by_sha, by_pr, by_words]).unique()
-        .group_by("repo", "sha").agg(pl.col("category").first(), pl.len().alias("_n"))
-        .filter(pl.col("_n") == 1)
-        .select("repo", "sha", pl.col("category").alias("changelog_category"))
-    )
+    return _agreed(pl.concat([by_sha, by_pr, by_words]), ["repo", "sha"], "changelog_category")

@@ -92,6 +92,7 @@ import polars as pl
 from exceeds_pipeline.common.union_find import components
 
 from exceeds_pipeline.classify.categories import stated_subject
+from exceeds_pipeline.classify.changelog import pull_request_categories
 from exceeds_pipeline.classify.conventional import declared_type
 from exceeds_pipeline.classify.links import PR_MERGE, pr_number_expr
 from exceeds_pipeline.history.tables import empty_commit_expr
@@ -481,9 +482,10 @@ def _work_frame(commits: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
 
 
 def assign_work_items(
-    commits: pl.DataFrame, links: pl.DataFrame, file_changes: pl.DataFrame
+    commits: pl.DataFrame, links: pl.DataFrame, file_changes: pl.DataFrame, changelog: pl.DataFrame | None = None,
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Group commits into work items; see the module docstring for the rules.
+    """Group commits into work items; see the module docstring for the rules. `changelog`: the
+    repositories' changelog entries (`classify.changelog`), which label merged pull requests.
 
     Returns (commits with work_item_id and pr_number, work items)."""
     cols = commits.columns
@@ -496,7 +498,7 @@ def assign_work_items(
     ])
     roots = components(work.height, edges["_a"].to_list(), edges["_b"].to_list())
     work = work.with_columns(pl.Series("_root", roots, dtype=pl.UInt32))
-    items, work = _items(work, df, links)
+    items, work = _items(work, df, links, changelog)
 
     # Merge commits: the item of their pull request, when there is one.
     merge_items = (
@@ -515,7 +517,8 @@ def assign_work_items(
     return out, items
 
 
-def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
+           changelog: pl.DataFrame | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Item table from `work` (with `_root`); returns (items, work with work_item_id)."""
     if work.height == 0:
         return pl.DataFrame(schema=WORK_ITEMS_SCHEMA), work.with_columns(pl.lit(None, pl.String).alias("work_item_id"))
@@ -596,6 +599,11 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame) -> tuple[p
         # `feat: …` / `fix(x): …` as the PR's title: the author's own label for the change
         declared_type(pl.col("_pr_title")).alias("_title_type"),
     )
+    # the section of the repository's changelog that lists the pull request (`### Fixed`)
+    listed = pull_request_categories(pr_titles.select("repo", "pr_number", pl.col("_pr_title").alias("title")), changelog)
+    pr_titles = pr_titles.join(listed.select("repo", pl.col("pr_number").cast(pr_titles.schema["pr_number"]),
+                                             pl.col("changelog_category").alias("_listed_cat")),
+                               on=["repo", "pr_number"], how="left")
     # A branch's name labels one change: when the branch brought in several work items (a
     # long-lived `feature/x` branch that collected months of unrelated commits), it says
     # nothing about each of them.
@@ -633,6 +641,9 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame) -> tuple[p
             .when(pl.col("_title_type").is_not_null() & (pl.col("_title_type") != "revert")
                   & ~(pl.col("_title_type").is_in(["feature", "bug"]) & paths_only))
             .then(pl.col("_title_type"))
+            # The project's changelog files the pull request under one kind of change.
+            .when(pl.col("_listed_cat").is_not_null() & ~(pl.col("_listed_cat").is_in(["feature", "bug"]) & paths_only))
+            .then(pl.col("_listed_cat"))
             # A branch named as a feature or fix (`fix-readme-example`) of only docs, tests or
             # build files is that kind of work, as for the title's type.
             .when(pl.col("_branch_cat").is_not_null() & ~(pl.col("_branch_cat").is_in(["feature", "bug"]) & paths_only))

@@ -297,3 +297,40 @@ def test_a_news_fragment_the_change_adds_is_its_label(tmp_path):
     without = files.filter(~pl.col("path").str.contains("changelog/|newsfragments/"))
     plain = by_subject(categorize_commits(commits, without), "category")
     assert plain["Handle the empty config"] != "feature" and plain["Allow a custom port"] != "bug"
+
+
+def test_a_merged_pull_request_takes_the_kind_its_changelog_entry_is_filed_under(tmp_path):
+    # A merge-commit workflow: the branch's commits carry no number; the changelog names the
+    # pull request, the merge carries its title.
+    from exceeds_pipeline.classify.links import commit_links
+    from exceeds_pipeline.classify.work_items import assign_work_items
+
+    bob = ("Bob Stone", "bob@example.com")
+    repo = GitScript.init(tmp_path / "app")
+    repo.commit("Initial commit", author=ANN, date="2025-03-01T09:00:00+0000", files={"app.py": "x = 1\n"})
+    for pr, branch, title, work in [
+        (42, "bob/proxy", "Support proxies given as URLs with credentials", "Parse credentials out of proxy URLs"),
+        (43, "bob/timeouts", "Pool timeouts", "Raise PoolTimeout when the pool is exhausted"),
+    ]:
+        repo.branch(branch, checkout=True)
+        repo.commit(work, author=bob, date=f"2025-03-0{pr - 40}T10:00:00+0000",
+                    files={f"src/{branch.split('/')[1]}.py": "def f():\n    return 1\n"})
+        repo.checkout("main")
+        repo.merge(branch, f"Merge pull request #{pr} from {branch}\n\n{title}", author=ANN,
+                   date=f"2025-03-0{pr - 40}T12:00:00+0000")
+    repo.commit("Release 1.1", author=ANN, date="2025-03-09T10:00:00+0000", files={"CHANGELOG.md": (
+        "## 1.1\n\n### Fixed\n\n- Proxy URLs with credentials work again. (#42)\n"
+        # the number of another project's pull request: no word in common with PR 43's title
+        "- Vendored certifi updated, see upstream (#43)\n")})
+    commits, files = read_repo(repo)
+    git_dir = Path(repo.git("rev-parse", "--absolute-git-dir"))
+    entries = read_changelogs(git_dir, "acme/app", repo.git("rev-parse", "HEAD")).with_columns(
+        pl.lit("acme/app").alias("repo"))
+    links = commit_links(commits)
+    table = categorize_commits(commits, files, links, changelog=entries)
+    _, without = assign_work_items(table, links, files)
+    _, items = assign_work_items(table, links, files, entries)
+    kinds = dict(zip(items["work_item_id"], items["category"]))
+    before = dict(zip(without["work_item_id"], without["category"]))
+    assert before["acme/app#pr-42"] != "bug" and kinds["acme/app#pr-42"] == "bug"
+    assert kinds["acme/app#pr-43"] == before["acme/app#pr-43"] != "bug"

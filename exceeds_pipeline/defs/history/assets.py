@@ -109,9 +109,10 @@ def commits_and_work_items(
     changelog = [frame.select(list(CHANGELOG_ENTRIES)).with_columns(pl.lit(name).alias("repo"))
                  for name in settings.repository_names
                  if (frame := read_side_table(store, name, "changelog_entries")) is not None and frame.height]
+    changelog = pl.concat(changelog) if changelog else None
     table = categorize_commits(with_ai_tool(table), file_changes, commit_links, cache=settings.cache_dir / "categories",
-                               changelog=pl.concat(changelog) if changelog else None)
-    table, work_items = assign_work_items(table, commit_links, file_changes)
+                               changelog=changelog)
+    table, work_items = assign_work_items(table, commit_links, file_changes, changelog)
     table = finalize_commits(inherit_work_items(table))
     yield Output(table, "commits", metadata=frame_metadata(table))
     yield Output(work_items, "work_items", metadata=frame_metadata(work_items))
