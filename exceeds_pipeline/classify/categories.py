@@ -74,6 +74,8 @@ from pathlib import Path
 import polars as pl
 import yaml
 
+from exceeds_pipeline.classify.changelog import changelog_categories
+from exceeds_pipeline.classify.conventional import declared_type
 from exceeds_pipeline.common.parquet_cache import read_cache, write_cache
 from exceeds_pipeline.schemas import COMMIT_CATEGORIES
 
@@ -595,9 +597,6 @@ def _with_changelog(out: pl.DataFrame, file_changes: pl.DataFrame | None, change
     """A commit its repository's changelog lists under one kind of change takes that kind,
     unless its subject declares a type (`fix: …`, the author's own label), it is a revert, or
     the changelog calls a change of only docs or only tests a feature or a fix."""
-    from exceeds_pipeline.classify.changelog import changelog_categories
-    from exceeds_pipeline.classify.conventional import declared_type
-
     need = out.select("repo", "sha", "subject", "is_merge" if "is_merge" in out.columns else pl.lit(False).alias("is_merge"))
     listed = changelog_categories(need, changelog)
     if listed.is_empty():

@@ -12,7 +12,7 @@ first, ahead of any reading of the message.
 categorised entry; `changelog_categories(commits, entries)` gives a commit the category its
 entries agree on, matched by commit hash, by the pull-request number its subject ends with
 (`… (#123)`, GitHub's squash subject) or by its subject's exact words. The headings a category
-is read from are data (`categories.yaml` `changelog_sections`). A commit whose entries
+is read from are data (`changelog.yaml`). A commit whose entries
 disagree, an entry under a heading that names no kind of change (`Breaking Changes`,
 `Dependencies`, a version number) and a subject that several commits share give nothing.
 """
@@ -26,8 +26,9 @@ import polars as pl
 import yaml
 
 from exceeds_pipeline.classify.conventional import PREFIX
+from exceeds_pipeline.ingest.gitcmd import read_blobs, tree_blobs
 
-_RULES = yaml.safe_load((Path(__file__).with_name("categories.yaml")).read_text(encoding="utf-8"))
+_RULES = yaml.safe_load((Path(__file__).with_name("changelog.yaml")).read_text(encoding="utf-8"))
 # heading words (lower-case letters and spaces) -> category
 SECTIONS: dict[str, str] = {
     heading: category for category, headings in _RULES["changelog_sections"].items() for heading in headings
@@ -130,10 +131,7 @@ def changelog_entries(files: dict[str, str]) -> pl.DataFrame:
 
 def read_changelogs(git_dir: Path, repo: str, tip: str) -> pl.DataFrame:
     """The categorised entries of the changelog files of the tree at ``tip`` (ENTRIES_SCHEMA)."""
-    from exceeds_pipeline.enrich.generated import tip_blobs
-    from exceeds_pipeline.ingest.gitcmd import read_blobs
-
-    wanted = [(path, blob) for path, blob, size in tip_blobs(git_dir, repo, tip)
+    wanted = [(path, blob) for path, blob, size in tree_blobs(git_dir, tip, repo)
               if size <= MAX_CHANGELOG_BYTES and is_changelog(path)]
     files = {wanted[i][0]: data.decode("utf-8", "replace")
              for i, data, _ in read_blobs(git_dir, [b for _, b in wanted], MAX_CHANGELOG_BYTES)

@@ -26,23 +26,11 @@ from pathlib import Path
 import polars as pl
 
 from exceeds_pipeline.enrich.exclusions import exclusion_reason_expr
-from exceeds_pipeline.ingest.gitcmd import read_blobs, run_git
+from exceeds_pipeline.ingest.gitcmd import read_blobs, run_git, tree_blobs
 
 HEAD_BYTES = 4096
 MAX_BYTES = 1 << 20
 GENERATED_PATHS_SCHEMA = {"path": pl.String, "generated": pl.Boolean, "tip": pl.String}
-
-
-def tip_blobs(git_dir: Path, repo: str, tip: str) -> list[tuple[str, str, int]]:
-    """(path, blob, size) of the files of the tip tree."""
-    out = run_git(git_dir, ["ls-tree", "-r", "-z", "-l", "--full-tree", tip], repo).stdout
-    blobs = []
-    for record in out.split(b"\0"):
-        meta, _, path = record.partition(b"\t")
-        fields = meta.split()
-        if len(fields) == 4 and fields[1] == b"blob" and fields[3].isdigit():
-            blobs.append((path.decode("utf-8", "replace"), fields[2].decode(), int(fields[3])))
-    return blobs
 
 
 def _deleted_blobs(git_dir: Path, repo: str, revisions: list[str]) -> list[tuple[str, str, int]]:
@@ -97,7 +85,7 @@ def update_generated_paths(previous: pl.DataFrame | None, git_dir: Path, repo: s
     else:
         revisions, kept = [tip], None
     deleted = read_generated(git_dir, repo, _deleted_blobs(git_dir, repo, revisions))
-    current = read_generated(git_dir, repo, tip_blobs(git_dir, repo, tip))
+    current = read_generated(git_dir, repo, tree_blobs(git_dir, tip, repo))
     parts = [current, deleted] + ([kept.select("path", "generated")] if kept is not None else [])
     # the tip's verdict first, then the newest deletion's, then what was known
     table = pl.concat(parts).unique("path", keep="first", maintain_order=True)

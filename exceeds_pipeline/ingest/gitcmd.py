@@ -184,6 +184,18 @@ def stream_git(
     return proc
 
 
+def tree_blobs(git_dir: Path, revision: str, repo: str) -> list[tuple[str, str, int]]:
+    """(path, blob, size) of the files of the tree of ``revision`` (submodules left out)."""
+    out = run_git(git_dir, ["ls-tree", "-r", "-z", "-l", "--full-tree", revision], repo).stdout
+    blobs = []
+    for record in out.split(b"\0"):
+        meta, _, path = record.partition(b"\t")
+        fields = meta.split()
+        if len(fields) == 4 and fields[1] == b"blob" and fields[3].isdigit():
+            blobs.append((path.decode("utf-8", "replace"), fields[2].decode(), int(fields[3])))
+    return blobs
+
+
 def read_blobs(git_dir: Path, object_ids: Sequence[str], keep: int) -> Iterator[tuple[int, bytes | None, int]]:
     """(index in ``object_ids``, first ``keep`` bytes, size) of each blob, in one `git cat-file
     --batch` stream; (i, None, -1) for an object that is missing or not a blob. The rest of a
