@@ -25,7 +25,7 @@ from pathlib import Path
 import polars as pl
 import yaml
 
-from exceeds_pipeline.classify.conventional import PREFIX
+from exceeds_pipeline.classify.conventional import PREFIX, TYPE_LABELS
 from exceeds_pipeline.ingest.gitcmd import read_blobs, tree_blobs
 
 _RULES = yaml.safe_load((Path(__file__).with_name("changelog.yaml")).read_text(encoding="utf-8"))
@@ -71,10 +71,12 @@ def _entry(category: str, line: str) -> dict:
 
 
 def parse_changelog(text: str) -> list[dict]:
-    """The categorised entries of one changelog file (Markdown headings and bullets, Sphinx
-    `.. change::` blocks with `:type:` and `:pr:`, reStructuredText underlined headings)."""
+    """The categorised entries of one changelog file (Markdown headings and bullets, Markdown
+    tables with a `Type` column as Angular's release tooling writes them, Sphinx `.. change::`
+    blocks with `:type:` and `:pr:`, reStructuredText underlined headings)."""
     entries: list[dict] = []
     current: str | None = None
+    type_column: int | None = None  # of the Markdown table being read
     level = 0
     rst_levels: list[str] = []
     change: dict | None = None
@@ -92,6 +94,16 @@ def parse_changelog(text: str) -> list[dict]:
                 if change.get("category"):
                     entries.append(change)
                 change = None
+        if line.lstrip().startswith("|"):
+            cells = [c.strip().strip("`*").lower() for c in line.strip().strip("|").split("|")]
+            if type_column is None and "type" in cells:
+                type_column = cells.index("type")  # `| Commit | Type | Description |`
+            elif type_column is not None and len(cells) > type_column:
+                kind = TYPE_LABELS.get(cells[type_column]) or SECTIONS.get(cells[type_column])
+                if kind and kind != "revert":
+                    entries.append(_entry(kind, line))
+            continue
+        type_column = None
         block = _RST_CHANGE.match(line)
         if block:
             change = {"category": None, "prs": [], "shas": [], "text": block.group(2) or ""}

@@ -99,6 +99,21 @@ SPHINX_CHANGES = """\
         :pr: 4980
 """
 
+ANGULAR_TABLES = """\
+<a name="22.1.3"></a>
+# 22.1.3 "hydrogen-harp" (2026-08-19)
+### cdk
+| Commit | Type | Description |
+| -- | -- | -- |
+| [72a496882](https://github.com/angular/components/commit/72a496882db5874e15ca9d4cb3e5b7bb6dc452e1) | fix | **a11y:** move focus to root ([#33654](https://github.com/angular/components/pull/33654)) |
+| [c87e3a57e7](https://github.com/angular/components/commit/c87e3a57e7f90a93b003d1e5913b96904b8b8adf) | feat | **overlay:** add a scroll strategy ([#33635](https://github.com/angular/components/pull/33635)) |
+| [9582c5f301](https://github.com/angular/components/commit/9582c5f301b8da23061f444de9083f358fafd630) | revert | undo the overlay change ([#33660](https://github.com/angular/components/pull/33660)) |
+
+| Package | Version |
+| -- | -- |
+| fix | 1.0 |
+"""
+
 RST_HEADINGS = """\
 Release 1.2
 ===========
@@ -145,6 +160,14 @@ def test_keep_a_changelog_and_references_to_other_repositories():
 
 def test_sphinx_change_blocks():
     assert categories(SPHINX_CHANGES) == [("bug", [4997], []), ("feature", [4977, 4978], [])]
+
+
+def test_markdown_tables_with_a_type_column():
+    # a revert names no kind; a table without a Type column is not a list of changes
+    assert categories(ANGULAR_TABLES) == [
+        ("bug", [33654], ["72a496882", "72a496882db5874e15ca9d4cb3e5b7bb6dc452e1"]),
+        ("feature", [33635], ["c87e3a57e7", "c87e3a57e7f90a93b003d1e5913b96904b8b8adf"]),
+    ]
 
 
 def test_restructuredtext_underlined_headings():
