@@ -37,8 +37,9 @@ IGNORED_WORDS = _RULES["changelog_ignore_words"]
 # The share of the shorter text's words an entry and a subject matched by number must share.
 MIN_SHARED_WORDS = 0.25
 # A changelog file: CHANGELOG.md, CHANGES.rst, HISTORY.md, NEWS, docs/release-notes/2.x-changelog.rst
+# (a text file: `history.py` or `news.js` is code)
 CHANGELOG_FILE = (r"(?i)(?:^|/)(?:[a-z0-9_.]*[-_.])?(?:changelog|changes|history|news|release[-_]?notes)"
-                  r"(?:[-_.][a-z0-9_.-]*)?$")
+                  r"(?:(?:[-_.][a-z0-9_.-]*)?\.(?:md|markdown|mdx|qmd|rst|txt|adoc)|(?:[-_][a-z0-9_-]*)?)$")
 # Changelogs inside test data, examples and templates describe made-up changes.
 _NOT_THE_PROJECTS = r"(?i)(?:^|/)(?:tests?|__tests__|spec|fixtures?|testdata|examples?|templates?|vendor|node_modules|third[-_]party)/"
 MAX_CHANGELOG_BYTES = 8 << 20

@@ -191,7 +191,8 @@ def test_heading_words(heading, category):
     ("HISTORY.md", True), ("NEWS", True), ("docs/release-notes/2.x-changelog.rst", True),
     ("docs/release-notes/changelog.rst", True), ("RELEASE_NOTES.md", True),
     ("tests/data/CHANGELOG.md", False), ("commitizen/templates/CHANGELOG.md.j2", False),
-    ("examples/demo/CHANGELOG.md", False), ("src/changelog.py", True),
+    ("examples/demo/CHANGELOG.md", False), ("src/changelog.py", False), ("lib/news.js", False),
+    ("CHANGELOG-2.x.md", True), ("docs/changes.txt", True), ("docs/release_notes.qmd", True),
     ("src/history/model.py", False), ("README.md", False),
 ])
 def test_which_files_are_changelogs(path, listed):
@@ -199,8 +200,10 @@ def test_which_files_are_changelogs(path, listed):
 
 
 def test_a_source_file_named_like_a_changelog_gives_no_entries():
-    # src/changelog.py matches the name; without categorised Markdown/RST sections it says nothing
-    assert changelog_entries({"src/changelog.py": "def parse():\n    # Bug fixes\n    return 1\n"}).is_empty()
+    # its comments look like Markdown headings and bullets
+    code = "# Bug fixes\n- x = 1  # (#12)\n"
+    assert changelog_entries({"src/changelog.py": code}).is_empty()
+    assert changelog_entries({"CHANGELOG.md": code}).height == 1
 
 
 @pytest.fixture
