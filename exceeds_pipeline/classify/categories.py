@@ -437,6 +437,39 @@ def _message_scores(lf: pl.LazyFrame) -> pl.LazyFrame:
     ).with_columns(pl.col("_lead_w").fill_null(0))
 
 
+def _fragment_label(path: pl.Expr, status: pl.Expr) -> pl.Expr:
+    """The kind of change a news fragment the change adds names (`changelog/1234.bugfix.rst`)."""
+    return pl.when(status == "A").then(path.str.extract(FRAGMENT_PATH, 1).str.to_lowercase()
+                                       .replace_strict(FRAGMENT_TYPES, default=None, return_dtype=pl.String))
+
+
+def project_labels(commits: pl.DataFrame, file_changes: pl.DataFrame | None,
+                   changelog: pl.DataFrame | None = None) -> pl.DataFrame:
+    """(repo, sha, label): the kind of change a commit's project says it is, where it says it
+    with one voice: the subject's declared type, the news fragment it adds, or the changelog
+    section that lists it. (`categorize_commits` follows these; work items use them to let a
+    labelled commit speak for its whole pull request.)"""
+    declared = commits.select("repo", "sha", declared_type(pl.col("subject")).alias("label"))
+    parts = [declared.drop_nulls("label")]
+    if file_changes is not None and file_changes.height:
+        status = pl.col("status").fill_null("") if "status" in file_changes.columns else pl.lit("")
+        parts.append(
+            file_changes.filter(pl.col("path").str.contains(FRAGMENT_PATH))
+            .select("repo", "sha", _fragment_label(pl.col("path"), status).alias("label")).drop_nulls("label"))
+    if changelog is not None and changelog.height:
+        need = commits.select("repo", "sha", "subject", pl.col("is_merge") if "is_merge" in commits.columns else pl.lit(False).alias("is_merge"))
+        parts.append(changelog_categories(need, changelog).rename({"changelog_category": "label"}))
+    labels = pl.concat(parts).unique()
+    # the declared type speaks first; otherwise only a single kind is a label
+    return (
+        labels.join(parts[0].select("repo", "sha", pl.col("label").alias("_declared")), on=["repo", "sha"], how="left")
+        .group_by("repo", "sha")
+        .agg(pl.col("_declared").first(), pl.col("label").n_unique().alias("_n"), pl.col("label").first())
+        .filter(pl.col("_declared").is_not_null() | (pl.col("_n") == 1))
+        .select("repo", "sha", pl.coalesce("_declared", "label").alias("label"))
+    )
+
+
 def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
     """Per commit: number of files, of test / docs / build files, of new source files, new test
     files and deleted files."""
@@ -454,9 +487,7 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
             (status == "D").alias("x"),
             (status == "A").alias("ad"),
             (is_docs & path.str.contains(CHANGELOG_PATH)).alias("c"),
-            # the type of a news fragment the change adds (`changelog/1234.bugfix.rst`)
-            pl.when(status == "A").then(path.str.extract(FRAGMENT_PATH, 1).str.to_lowercase()
-                                         .replace_strict(FRAGMENT_TYPES, default=None, return_dtype=pl.String)).alias("f"),
+            _fragment_label(path, status).alias("f"),
             # The kind of file: its extension, or its name when it has none (Makefile).
             path.str.extract(r"([^/]*)$", 1).str.to_lowercase().str.extract(r"(?:^.+\.([a-z0-9]{1,8})$|^([^.]+)$)", 1)
             .fill_null(path.str.extract(r"([^/.]+)$", 1).str.to_lowercase()).alias("e"),

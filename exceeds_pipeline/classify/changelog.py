@@ -135,10 +135,15 @@ def parse_changelog(text: str) -> list[dict]:
     return entries
 
 
+_REVERT_ENTRY = re.compile(r"(?i)^\W*(?:\*\*[^*]*\*\*:?\s*)?revert")
+
+
 def changelog_entries(files: dict[str, str]) -> pl.DataFrame:
     """One row per categorised entry of these changelog files (path -> text): category, the
-    pull-request numbers and commit hashes it names, and its words."""
-    rows = [e for path, text in files.items() if is_changelog(path) for e in parse_changelog(text)]
+    pull-request numbers and commit hashes it names, and its words. An entry that reverts
+    something (`Revert "…" (#6767)`) names the reverted change, not its kind: left out."""
+    rows = [e for path, text in files.items() if is_changelog(path) for e in parse_changelog(text)
+            if not _REVERT_ENTRY.match(e["text"])]
     return pl.DataFrame(rows, schema=ENTRIES_SCHEMA)
 
 

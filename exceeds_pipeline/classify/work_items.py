@@ -91,7 +91,7 @@ import polars as pl
 
 from exceeds_pipeline.common.union_find import components
 
-from exceeds_pipeline.classify.categories import stated_subject
+from exceeds_pipeline.classify.categories import project_labels, stated_subject
 from exceeds_pipeline.classify.changelog import pull_request_categories
 from exceeds_pipeline.classify.conventional import declared_type
 from exceeds_pipeline.classify.links import PR_MERGE, pr_number_expr
@@ -498,6 +498,11 @@ def assign_work_items(
     ])
     roots = components(work.height, edges["_a"].to_list(), edges["_b"].to_list())
     work = work.with_columns(pl.Series("_root", roots, dtype=pl.UInt32))
+    if work.height:
+        labels = project_labels(work.select("repo", "sha", "subject", "is_merge"), file_changes, changelog)
+        work = work.join(labels.rename({"label": "_label"}), on=["repo", "sha"], how="left")
+    else:
+        work = work.with_columns(pl.lit(None, pl.String).alias("_label"))
     items, work = _items(work, df, links, changelog)
 
     # Merge commits: the item of their pull request, when there is one.
@@ -559,6 +564,16 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         pl.col("person_id").first().alias("_first_person"),
         # every commit of the item is docs, test or build work
         pl.col("category").is_in(["docs", "test", "build"]).all().alias("_paths_only"),
+    )
+    # The project's own label on a commit (a declared type, a news fragment, a changelog entry)
+    # that the commit's category follows speaks for the whole item when all such labels agree
+    # on feature or on fix: a PR's `fix-…` branch, its title's wording or its first commit do
+    # not outvote the `.feature` fragment it adds.
+    labelled = (
+        core.filter(pl.col("_label").is_in(["feature", "bug"]) & (pl.col("category") == pl.col("_label")))
+        .group_by("_root").agg(pl.col("_label").unique().alias("_labels"))
+        .filter(pl.col("_labels").list.len() == 1)
+        .select("_root", pl.col("_labels").list.first().alias("_label_cat"))
     )
     cat_subjects = core.group_by("_root", "category", maintain_order=True).agg(
         pl.col("subject").first().alias("_cat_subject")
@@ -633,6 +648,7 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         .join(everyone, on="_root", how="left")
         .join(pr_titles, on=["repo", "pr_number"], how="left")
         .join(branches.select("_root", "_branch_cat"), on="_root", how="left")
+        .join(labelled, on="_root", how="left")
         .with_columns(
             # A repository's own label (the merged branch's `fix/`, `feature/`) first, then
             # the pull request's title when it reads as a feature or a fix, then the commits.
@@ -644,6 +660,7 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
             # The project's changelog files the pull request under one kind of change.
             .when(pl.col("_listed_cat").is_not_null() & ~(pl.col("_listed_cat").is_in(["feature", "bug"]) & paths_only))
             .then(pl.col("_listed_cat"))
+            .when(pl.col("_label_cat").is_not_null()).then(pl.col("_label_cat"))
             # A branch named as a feature or fix (`fix-readme-example`) of only docs, tests or
             # build files is that kind of work, as for the title's type.
             .when(pl.col("_branch_cat").is_not_null() & ~(pl.col("_branch_cat").is_in(["feature", "bug"]) & paths_only))

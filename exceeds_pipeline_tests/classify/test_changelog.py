@@ -179,6 +179,7 @@ def test_restructuredtext_underlined_headings():
     ("Features", "feature"), ("🚀 Enhancements", "feature"), ("New Features", "feature"), ("Added", "feature"),
     ("Performance Improvements", "perf"), ("Code Refactoring", "refactor"), ("📖 Documentation", "docs"),
     ("Build System", "build"), ("Miscellaneous Chores", "chore"),
+    ("Removed", "refactor"), ("Deprecations", "refactor"),
     ("Breaking Changes", None), ("Changed", None), ("Dependencies", None), ("What's Changed", None),
     ("v2.9.5", None), ("[5.1.0](https://x) (2025-06-01)", None), ("Reverts", None),
 ])
@@ -197,6 +198,11 @@ def test_heading_words(heading, category):
 ])
 def test_which_files_are_changelogs(path, listed):
     assert is_changelog(path) is listed
+
+
+def test_an_entry_that_reverts_a_change_does_not_label_it():
+    text = "### Bug Fixes\n\n- Revert \"tmpdir: clean up indirection\" (#6767)\n- **core:** revert the cache change (#7)\n- Fix the cache (#8)\n"
+    assert changelog_entries({"CHANGELOG.md": text})["prs"].to_list() == [[8]]
 
 
 def test_a_source_file_named_like_a_changelog_gives_no_entries():
@@ -302,18 +308,18 @@ def test_a_news_fragment_the_change_adds_is_its_label(tmp_path):
         "Allow a custom port": {"src/server.py": "def serve(port=80):\n    pass\n",
                                 "newsfragments/13.bugfix": "The port option works again.\n"},
         "Update the loader": {"src/loader.py": "def load():\n    return 2\n",
-                              "changelog/14.removal.rst": "The old loader is gone.\n"},
+                              "changelog/14.breaking.rst": "The old loader is gone.\n"},
         "Tidy the docs": {"docs/index.rst": "Index\n=====\n", "changelog/15.bugfix.rst": "Typo.\n"},
     }
     for i, (subject, files) in enumerate(subjects.items()):
         repo.commit(subject, author=ANN, date=f"2025-03-{i + 1:02d}T10:00:00+0000", files=files)
     repo.commit("Prepare release 1.0", author=ANN, date="2025-04-01T10:00:00+0000",
-                files={"changelog/12.feature.rst": None, "changelog/14.removal.rst": None,
+                files={"changelog/12.feature.rst": None, "changelog/14.breaking.rst": None,
                        "changelog/15.bugfix.rst": None, "newsfragments/13.bugfix": None,
                        "CHANGES.rst": "1.0\n===\n\nFeatures\n--------\n\n- Empty configs load. (#12)\n"})
     commits, files = read_repo(repo)
     scores = debug_scores(commits, files)
-    # a removal names no kind; deleting the fragments is the release's work, not a fix
+    # `breaking` names no kind; deleting the fragments is the release's work, not a fix
     assert by_subject(scores, "_fragment") == {
         "Handle the empty config": "feature", "Allow a custom port": "bug", "Update the loader": None,
         "Tidy the docs": "bug", "Prepare release 1.0": None}
@@ -360,3 +366,33 @@ def test_a_merged_pull_request_takes_the_kind_its_changelog_entry_is_filed_under
     before = dict(zip(without["work_item_id"], without["category"]))
     assert before["acme/app#pr-42"] != "bug" and kinds["acme/app#pr-42"] == "bug"
     assert kinds["acme/app#pr-43"] == before["acme/app#pr-43"] != "bug"
+
+
+def test_a_labelled_commit_speaks_for_its_pull_request(tmp_path):
+    # The branch is named fix-…, the title reads as a fix; the commit that adds the `.feature`
+    # fragment says what the project calls the change.
+    from exceeds_pipeline.classify.links import commit_links
+    from exceeds_pipeline.classify.work_items import assign_work_items
+
+    bob = ("Bob Stone", "bob@example.com")
+    repo = GitScript.init(tmp_path / "app")
+    repo.commit("Initial commit", author=ANN, date="2025-03-01T09:00:00+0000", files={"app.py": "x = 1\n"})
+    repo.branch("fix-static-tests", checkout=True)
+    repo.commit("Fix collection of staticmethod tests", author=bob, date="2025-03-02T10:00:00+0000",
+                files={"src/collect.py": "def collect(obj):\n    return staticmethod(obj)\n"})
+    repo.commit("Add changelog entry", author=bob, date="2025-03-02T11:00:00+0000",
+                files={"src/collect.py": "def collect(obj):\n    return [staticmethod(obj)]\n",
+                       "changelog/2528.feature.rst": "Tests declared as staticmethod are collected.\n"})
+    repo.checkout("main")
+    repo.merge("fix-static-tests", "Merge pull request #2700 from bob/fix-static-tests\n\nFix collection of staticmethod tests",
+               author=ANN, date="2025-03-03T12:00:00+0000")
+    commits, files = read_repo(repo)
+    links = commit_links(commits)
+    table = categorize_commits(commits, files, links)
+    assert by_subject(table.filter(~pl.col("is_merge")), "category")["Add changelog entry"] == "feature"
+    _, items = assign_work_items(table, links, files)
+    assert dict(zip(items["work_item_id"], items["category"]))["acme/app#pr-2700"] == "feature"
+    # without the fragment the branch name and the title decide
+    bare = files.filter(~pl.col("path").str.starts_with("changelog/"))
+    _, items = assign_work_items(categorize_commits(commits, bare, links), links, bare)
+    assert dict(zip(items["work_item_id"], items["category"]))["acme/app#pr-2700"] == "bug"
