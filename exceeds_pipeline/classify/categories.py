@@ -158,8 +158,10 @@ MODEL_SURE = 0.5
 BODY_DIVISOR = 2  # words in the body count half (integer division) of words in the subject
 # Re-doing a reverted change (git writes `Reapply "..."` for a revert of a revert).
 RELAND_RE = r"(?i)^\s*(?:\[[^\]\n]*\]\s*)*(?:re-?land(?:ing|ed)?|reapply|re-apply|\[re-?land\])\b"
+# `Fixes #12` / `Closes #12` close an issue of any kind (GitHub's closing keywords): only a
+# reference that says bug or issue is evidence of a repair.
 _ISSUE_REF = (
-    r"\b(?:fix(?:e[sd])?|close[sd]?|resolve[sd]?)\s*:?\s*(?:bug|issue)?\s*#\d+"
+    r"\b(?:fix(?:e[sd])?|close[sd]?|resolve[sd]?)\s*:?\s*(?:bug|issue)\s*#\d+"
     r"|\bbug\s*#?\s*\d{2,}|\bfix(?:e[sd])?\s+(?:a\s+|the\s+)?(?:bug|issue)\b"
 )
 
