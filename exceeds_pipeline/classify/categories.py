@@ -74,7 +74,7 @@ from pathlib import Path
 import polars as pl
 import yaml
 
-from exceeds_pipeline.classify.changelog import changelog_categories
+from exceeds_pipeline.classify.changelog import CHANGELOG_PATH, FRAGMENT_PATH, changelog_categories
 from exceeds_pipeline.classify.conventional import declared_type
 from exceeds_pipeline.common.parquet_cache import read_cache, write_cache
 from exceeds_pipeline.schemas import COMMIT_CATEGORIES
@@ -185,10 +185,6 @@ ANYWHERE: list[tuple[str, int, str]] = [(p["category"], int(p["weight"]), p["reg
 FRAGMENT_TYPES: dict[str, str] = {
     kind: category for category, kinds in _RULES["changelog_fragment_types"].items() for kind in kinds
 }
-# `changelog/1234.bugfix.rst`, `newsfragments/1234.feature`, `CHANGES/1234.feature.md`: the type
-# is the last dotted word of the name before an optional counter and extension.
-FRAGMENT_PATH = (r"(?i)(?:^|/)(?:changelog|changes|news|newsfragments|changelog\.d)/[^/]*?\.([a-z]+)"
-                 r"(?:\.\d+)?(?:\.(?:rst|md|txt|markdown))?$")
 TEST_PATH: str = _RULES["paths"]["test"]
 DOCS_PATH: str = _RULES["paths"]["docs"]
 BUILD_PATH: str = _RULES["paths"]["build"]
@@ -514,9 +510,6 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
 
 
 _PATH_COUNTS = ("_n", "_n_test", "_n_docs", "_n_build", "_n_new_src", "_n_new_test", "_n_del", "_n_changelog", "_n_added")
-# A changelog entry records a code change; it is not documentation work (model features).
-CHANGELOG_PATH = (r"(?i)(?:^|/)(?:CHANGELOG|CHANGES|NEWS|HISTORY|RELEASE[-_]?NOTES)(?:\.[a-z]+)?$|(?:^|/)\.(?:changes?|changesets?)/"
-                  r"|(?:^|/)(?:changelog|changes|news|newsfragments|changelog\.d)/[^/]+$")
 
 
 def categorize_commits(

@@ -43,6 +43,15 @@ CHANGELOG_FILE = (r"(?i)(?:^|/)(?:[a-z0-9_.]*[-_.])?(?:changelog|changes|history
 # Changelogs inside test data, examples and templates describe made-up changes.
 _NOT_THE_PROJECTS = r"(?i)(?:^|/)(?:tests?|__tests__|spec|fixtures?|testdata|examples?|templates?|vendor|node_modules|third[-_]party)/"
 MAX_CHANGELOG_BYTES = 8 << 20
+# A change's entry in the changelog (CHANGELOG.md, a changeset, a news fragment): it records a
+# code change and is no documentation work (the classifier's path shares, technical skills).
+CHANGELOG_PATH = (r"(?i)(?:^|/)(?:CHANGELOG|CHANGES|NEWS|HISTORY|RELEASE[-_]?NOTES)(?:\.[a-z]+)?$|(?:^|/)\.(?:changes?|changesets?)/"
+                  r"|(?:^|/)(?:changelog|changes|news|newsfragments|changelog\.d)/[^/]+$")
+# A news fragment (towncrier: `changelog/1234.bugfix.rst`, `newsfragments/1234.feature`,
+# `CHANGES/1234.feature.md`): its type is the last dotted word of the name before an optional
+# counter and extension.
+FRAGMENT_PATH = (r"(?i)(?:^|/)(?:changelog|changes|news|newsfragments|changelog\.d)/[^/]*?\.([a-z]+)"
+                 r"(?:\.\d+)?(?:\.(?:rst|md|txt|markdown))?$")
 
 ENTRIES_SCHEMA = {"category": pl.String, "prs": pl.List(pl.Int64), "shas": pl.List(pl.String), "text": pl.String}
 

@@ -37,6 +37,8 @@ from functools import lru_cache
 
 import polars as pl
 
+from exceeds_pipeline.classify.changelog import FRAGMENT_PATH
+
 __all__ = [
     "AMBIGUOUS_EXTENSION_CHOICE",
     "C_FAMILY_EVIDENCE",
@@ -283,7 +285,13 @@ def with_language(
         if lookup
         else pl.repeat(DEFAULT_HEADER_LANGUAGE, file_changes.height, dtype=pl.String, eager=True)
     )
-    language = pl.select(pl.when(raw == _HEADER).then(header).otherwise(raw)).to_series()
+    path = file_changes.get_column("path").cast(pl.String)
+    language = pl.select(
+        pl.when(raw == _HEADER).then(header)
+        # a news fragment is prose whatever its name ends with (`changelog/1234.feature` is no Gherkin)
+        .when(path.str.contains(FRAGMENT_PATH) & ~path.str.contains(r"(?i)\.(?:rst|md|markdown|txt)$")).then(pl.lit("Text"))
+        .otherwise(raw)
+    ).to_series()
     return file_changes.with_columns(language.alias("language"))
 
 

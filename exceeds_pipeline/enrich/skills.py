@@ -21,6 +21,7 @@ import polars as pl
 import yaml
 
 from exceeds_pipeline.common.globs import glob_to_regex
+from exceeds_pipeline.classify.changelog import CHANGELOG_PATH
 
 __all__ = [
     "BUILTIN_RULES_RESOURCE",
@@ -354,7 +355,7 @@ def skills_per_commit(
 
     ``commits`` needs ``repo``, ``sha`` and ``message`` (``subject`` is used if ``message`` is
     absent). ``file_changes`` needs ``repo``, ``sha``, ``path``, ``language`` and ``excluded``;
-    excluded files give no skills. ``code_evidence`` (optional, from
+    excluded files and changelog entries give no skills. ``code_evidence`` (optional, from
     :func:`exceeds_pipeline.enrich.code_evidence.code_evidence`: ``repo, sha, imports,
     code_terms``) lets ``imports`` and ``code_terms`` rules see what the added lines use.
     Message terms match the message's prose only (:func:`message_prose`), never the words of
@@ -365,7 +366,9 @@ def skills_per_commit(
     pairs: list[pl.DataFrame] = []
 
     # --- files: paths and languages, each evaluated once per distinct value -----------------
-    files = file_changes.filter(~pl.col("excluded").fill_null(False)).select("repo", "sha", "path", "language")
+    # a changelog entry records the change; writing one is no documentation skill
+    files = file_changes.filter(~pl.col("excluded").fill_null(False) & ~pl.col("path").str.contains(CHANGELOG_PATH)) \
+        .select("repo", "sha", "path", "language")
     path_rules = [(r.name, r.path_pattern) for r in rules.rules if r.path_pattern]
     path_hits = _matches(files.select("path").unique(), "path", path_rules)
     if path_hits.height:

@@ -106,6 +106,13 @@ def test_headers_default_to_cpp_and_can_be_told_otherwise():
     assert out.to_list() == ["Objective-C", "Objective-C", "Python"]
 
 
+def test_a_news_fragment_is_prose_whatever_its_name_ends_with():
+    frame = pl.DataFrame({"repo": ["r"] * 4, "path": [
+        "changelog/2528.feature", "changelog/2529.feature.rst", "newsfragments/13.bugfix", "tests/login.feature"]})
+    # a Gherkin scenario outside a fragment folder stays Gherkin
+    assert L.with_language(frame)["language"].to_list() == ["Text", "reStructuredText", "Text", "Gherkin"]
+
+
 def _fc(rows):
     return pl.DataFrame(rows, schema={"repo": pl.String, "path": pl.String}, orient="row")
 

@@ -192,6 +192,17 @@ def test_excluded_files_give_no_skills(rules):
     assert got == {"a": [], "b": [], "c": []}
 
 
+def test_changelog_entries_give_no_skills(rules):
+    # nearly every pull request of a towncrier project adds a fragment: that is no documentation work
+    got = run(
+        rules,
+        [("a", "Update"), ("b", "Update"), ("c", "Update"), ("d", "Update")],
+        [("a", "changelog/2528.feature.rst"), ("b", "CHANGELOG.md"), ("c", "newsfragments/13.bugfix"),
+         ("d", "docs/usage.rst")],
+    )
+    assert got == {"a": [], "b": [], "c": [], "d": ["Documentation"]}
+
+
 def test_one_row_per_commit_sorted_skills_and_empty_lists(rules):
     got = run(
         rules,
