@@ -15,7 +15,8 @@ object carry the intent.
 1. **revert**: git's revert wording (`Revert "..."`, `This reverts commit <sha>`) or a declared
    `revert:` type. Reland/reapply wording is not a revert: it re-does the change. A squash
    merge whose body lists the branch's commits (`* ...`) is read by its title alone.
-2. **merge** commits are `other` (recorded, never counted).
+2. **merge** commits are `other` (recorded, never counted); a one-parent commit in git's merge
+   wording (`Merge upstream/master into features`) is integration work: chore.
 3. **the repository's own label**: a Conventional-Commit type (`feat` -> feature, `fix` -> bug,
    `perf`, `refactor`/`style`, `docs`, `test`, `build`/`ci`/`deps` -> build, `chore`) or a
    bracket tag naming a kind (`[fix]`, `[Feature]`, `[docs]`; `label_tags` in the YAML), or the
@@ -201,6 +202,14 @@ _TOKEN = r"[a-z0-9][a-z0-9'_]*"
 # with no commits listed, the subject itself says a vulnerability was fixed.
 _ADVISORY = "merge commit from fork"
 ADVISORY_MERGE = rf"^\s*{_ADVISORY}\s*$"  # matched on the lower-cased subject
+# Git's own wording for bringing one line of history into another, on a commit with one parent
+# (a merge squashed or rebased flat): integration work that carries others' changes, neither a
+# feature nor a fix (`Merge upstream/master into features`, `Merge branch 'main' into dev`).
+INTEGRATION_SUBJECT = (
+    r"^merge (?:remote-tracking )?branch '[^']+'"
+    r"|^merge (?:[\w.-]+/)?(?:master|main|develop|dev|trunk|stable|features?|next)(?: branch)? into \S+\s*$"
+    r"|^merge [\w.-]+/[\w./-]+ into \S+\s*$"
+)
 PLACEHOLDER_SUBJECT = rf"(?i)^\s*(?:{_ADVISORY}|squashed commit of the following:?)\s*$"
 _FIRST_LISTED = r"(?m)^[ \t]*(?:\*[ \t]+|    )(\S[^\n]*)$"
 
@@ -718,6 +727,7 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
         pl.when(is_revert).then(pl.lit("revert"))
         .when(is_merge).then(pl.lit("other"))
         .when(pl.col("_subj").str.contains(ADVISORY_MERGE)).then(pl.lit("bug"))
+        .when(pl.col("_subj").str.contains(INTEGRATION_SUBJECT)).then(pl.lit("chore"))
         .when(holds(by_conv)).then(by_conv)
         .when(holds(pl.col("_tag"))).then(pl.col("_tag"))
         .when(holds(pl.col("_fragment"))).then(pl.col("_fragment"))

@@ -107,6 +107,9 @@ STATEMENTS = {
     "Bad encoding of headers in multipart uploads": "bug",
     "Last week's refactoring broke the tree view": "bug",
     "Export reports to CSV (issue 42)": "feature",
+    "Merge upstream/master into features": "chore",
+    "Merge branch 'main' into dev-tools": "chore",
+    "Merge master into features": "chore",
     "Issue 42 add a retry option to the uploader": "feature",
     "Add option to skip hidden files, which are not indexed by default": "feature",
 }
