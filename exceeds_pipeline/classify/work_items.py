@@ -637,6 +637,16 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
             .group_by("_root").agg(pl.col("merge_branch").drop_nulls().first().alias("_branch"))
             .with_columns(branch_category(pl.col("_branch")).alias("_branch_cat"))
         )
+        # The rest of the name can say more than its prefix: `fix-linting-errors` is lint work,
+        # `fix/readme-typo` documentation; read as a subject, a name that names another kind of
+        # work than a feature or fix wins over its `fix`/`feature` prefix.
+        said = branches.filter(pl.col("_branch_cat").is_in(["feature", "bug"]))
+        if said.height:
+            words = pl.col("_branch").str.replace_all(r"[/_.-]+", " ")
+            said = said.with_columns(_text_categories(words, said).alias("_words_cat"))
+            branches = branches.join(said.select("_root", "_words_cat"), on="_root", how="left").with_columns(
+                pl.when(pl.col("_words_cat").is_in(["chore", "docs", "test", "build", "refactor", "perf"]))
+                .then(pl.col("_words_cat")).otherwise(pl.col("_branch_cat")).alias("_branch_cat"))
     else:
         branches = pl.DataFrame(schema={"_root": pl.UInt32, "_branch_cat": pl.String})
     # every commit of the item is docs, test or build work: a feature/fix label yields

@@ -604,3 +604,21 @@ def test_a_reused_pr_branch_name_still_labels_each_pr_and_a_fix_branch_of_only_d
     assert _item(items, wid[second[0]])["category"] == "docs"
     assert _item(items, wid[readme[0]])["category"] == "docs"
     assert _item(items, wid[fixes[0]])["category"] == "bug"
+
+
+def test_a_branch_name_is_read_past_its_fix_prefix(tmp_path):
+    # `fix-linting-errors` names lint work; `fix-empty-config` a repair: both merged by pull request
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 9), files={"app.py": "x = 1\n", "cfg.py": "y = 1\n"})
+    for pr, branch, work, files in [
+        (7, "fix-linting-errors", "Rename the ambiguous variable l", {"app.py": "value = 1\n"}),
+        (8, "fix-empty-config", "Return defaults for an empty config", {"cfg.py": "y = 2\n"}),
+    ]:
+        repo.branch(branch, checkout=True)
+        repo.commit(work, author=BOB, date=_at(pr - 5, 10), files=files)
+        repo.checkout("main")
+        repo.merge(branch, f"Merge pull request #{pr} from bob/{branch}\n\n{work}", author=ADA, date=_at(pr - 5, 12))
+    _, items = _run(repo)
+    kinds = dict(zip(items["work_item_id"], items["category"]))
+    assert kinds["acme/app#pr-7"] == "chore"
+    assert kinds["acme/app#pr-8"] == "bug"
