@@ -667,6 +667,9 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
             .when(pl.col("_title_type").is_not_null() & (pl.col("_title_type") != "revert")
                   & ~(pl.col("_title_type").is_in(["feature", "bug"]) & paths_only))
             .then(pl.col("_title_type"))
+            # A pull request that makes a release (`Release 3.4.1`) is release work, whatever
+            # small change rides along with the version bump.
+            .when(pl.col("_pr_title").str.contains(RELEASE_TITLE)).then(pl.lit("chore"))
             # The project's changelog files the pull request under one kind of change.
             .when(pl.col("_listed_cat").is_not_null() & ~(pl.col("_listed_cat").is_in(["feature", "bug"]) & paths_only))
             .then(pl.col("_listed_cat"))
@@ -702,6 +705,11 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
     )
     items = items.select(list(WORK_ITEMS_SCHEMA)).cast(WORK_ITEMS_SCHEMA).sort("first_at", "work_item_id")
     return items, work.join(ids, on="_root", how="left")
+
+
+# A pull request's title that names a release: `Release 3.4.1`, `Prepare release v2.0`, `v1.2.3`.
+RELEASE_TITLE = (r"(?i)^\s*(?:release|releasing|prepar(?:e|es|ed|ing)(?: for)?(?: the)? release(?: of)?|bump version(?: to)?)"
+                 r"\s+v?\d+(?:\.\d+)+\S*\s*$|^\s*v?\d+\.\d+(?:\.\d+)*\s*$")
 
 
 # A merged branch's name as a label: `fix/…`, `bugfix-…`, `hotfix/…`, `feature/…`, `feat-…`.

@@ -622,3 +622,19 @@ def test_a_branch_name_is_read_past_its_fix_prefix(tmp_path):
     kinds = dict(zip(items["work_item_id"], items["category"]))
     assert kinds["acme/app#pr-7"] == "chore"
     assert kinds["acme/app#pr-8"] == "bug"
+
+
+def test_a_release_pull_request_is_release_work(tmp_path):
+    # the small change that rides along with the version bump does not make it a feature
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 9), files={"app.py": "x = 1\n", "CHANGELOG.md": "# 1.0\n"})
+    repo.branch("release-3.4.1", checkout=True)
+    repo.commit("Add --yes to towncrier to automatically remove files", author=BOB, date=_at(2, 10),
+                files={"tasks/release.py": "def release(yes=True):\n    pass\n"})
+    repo.commit("Preparing release version 3.4.1", author=BOB, date=_at(2, 11),
+                files={"CHANGELOG.md": "# 3.4.1\n\n- fixes\n\n# 1.0\n"})
+    repo.checkout("main")
+    repo.merge("release-3.4.1", "Merge pull request #3239 from bob/release-3.4.1\n\nRelease 3.4.1", author=ADA, date=_at(2, 12))
+    out, items = _run(repo)
+    assert by_subject(out, "category")["Add --yes to towncrier to automatically remove files"] == "feature"
+    assert dict(zip(items["work_item_id"], items["category"]))["acme/app#pr-3239"] == "chore"
