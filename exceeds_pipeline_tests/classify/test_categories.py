@@ -110,6 +110,7 @@ STATEMENTS = {
     "Merge upstream/master into features": "chore",
     "Merge branch 'main' into dev-tools": "chore",
     "Merge master into features": "chore",
+    "Vendor pluggy 0.4.0": "build",
     "Issue 42 add a retry option to the uploader": "feature",
     "Add option to skip hidden files, which are not indexed by default": "feature",
 }
