@@ -244,11 +244,17 @@ def changelog_categories(commits: pl.DataFrame, entries: pl.DataFrame) -> pl.Dat
         pl.col("subject").str.extract(r"\(#(\d+)\)\s*$", 1).cast(pl.Int64).alias("pr"),
         _words(pl.col("subject")).alias("words"),
     )
+    # A hash names its commit, as long as the entry speaks of it at all: a hand-written entry
+    # can cite the wrong commit (httpx credits a `.netrc` fix to "Drop
+    # MessageLoggerASGIMiddleware"), and then the two share no word.
     by_sha = (
-        entries.select("repo", "category", pl.col("shas").alias("prefix")).explode("prefix", empty_as_null=False).drop_nulls("prefix")
+        entries.select("repo", "category", pl.col("shas").alias("prefix"), _terms(pl.col("text")).alias("_e"))
+        .explode("prefix", empty_as_null=False).drop_nulls("prefix")
         .with_columns(pl.col("prefix").str.slice(0, 7).alias("_k"))
-        .join(own.select("repo", "sha", pl.col("sha").str.slice(0, 7).alias("_k")), on=["repo", "_k"])
-        .filter(pl.col("sha").str.starts_with(pl.col("prefix")))
+        .join(own.select("repo", "sha", pl.col("sha").str.slice(0, 7).alias("_k"), _terms(pl.col("words")).alias("_c")),
+              on=["repo", "_k"])
+        .filter(pl.col("sha").str.starts_with(pl.col("prefix"))
+                & ((pl.col("_e").list.set_intersection("_c").list.len() > 0) | (pl.col("_c").list.len() == 0)))
         .select("repo", "sha", "category")
     )
     by_pr = _by_number(entries, own.drop_nulls("pr"), ["repo", "sha"])
