@@ -67,8 +67,8 @@ _PR_REF = re.compile(r"(?<![\w/&])#(\d{1,7})\b")
 
 
 def heading_category(heading: str) -> str | None:
-    """`### 🩹 Fixes` -> bug, `## Bug Fixes` -> bug, `## v2.9.5` -> None."""
-    words = re.sub(r"[^a-z ]+", " ", heading.lower())
+    """`### 🩹 Fixes` -> bug, `### :bug: (Bug Fix)` -> bug, `## Bug Fixes` -> bug, `## v2.9.5` -> None."""
+    words = re.sub(r"[^a-z ]+", " ", re.sub(r":[a-z0-9_+-]+:", " ", heading.lower()))
     return SECTIONS.get(" ".join(words.split()))
 
 

@@ -179,6 +179,7 @@ def test_restructuredtext_underlined_headings():
     ("Features", "feature"), ("🚀 Enhancements", "feature"), ("New Features", "feature"), ("Added", "feature"),
     ("Performance Improvements", "perf"), ("Code Refactoring", "refactor"), ("📖 Documentation", "docs"),
     ("Build System", "build"), ("Miscellaneous Chores", "chore"),
+    (":bug: (Bug Fix)", "bug"), (":rocket: (Enhancement)", "feature"), (":house: (Internal)", "chore"),
     ("Removed", "refactor"), ("Deprecations", "refactor"),
     ("Breaking Changes", None), ("Changed", None), ("Dependencies", None), ("What's Changed", None),
     ("v2.9.5", None), ("[5.1.0](https://x) (2025-06-01)", None), ("Reverts", None),
