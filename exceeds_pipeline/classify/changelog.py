@@ -2,16 +2,20 @@
 
 Many projects keep a changelog that sorts their changes under headings: `### Bug Fixes`,
 `### Features` (conventional-changelog, release-please, semantic-release), `### 🩹 Fixes`
-(changelogen), `### Fixed` / `### Added` (Keep a Changelog), `### New Features` (covector), or
-Sphinx `.. change::` blocks with `:type: bugfix`. Each entry names its change by a pull-request
-number (`#123`), a commit (`[3ba026d](…/commit/3ba026d…)`) or its subject. That is the project's
-own label of the change, written when it was released: the evidence a careful reader looks up
-first, ahead of any reading of the message.
+(changelogen), `### Fixed` / `### Added` (Keep a Changelog), `### New Features` (covector),
+`### :bug: (Bug Fix)` (lerna-changelog), reStructuredText sections (towncrier), a table with a
+`Type` column (Angular's release tooling), or Sphinx `.. change::` blocks with `:type: bugfix`.
+Each entry names its change by a pull-request number (`#123`), a commit
+(`[3ba026d](…/commit/3ba026d…)`) or its subject. That is the project's own label of the change,
+written when it was released: the evidence a careful reader looks up first, ahead of any
+reading of the message.
 
 `changelog_entries(files)` parses the changelog files of the branch tip into one row per
 categorised entry; `changelog_categories(commits, entries)` gives a commit the category its
-entries agree on, matched by commit hash, by the pull-request number its subject ends with
-(`… (#123)`, GitHub's squash subject) or by its subject's exact words. The headings a category
+entries agree on, matched by commit hash or by the pull-request number its subject ends with
+(`… (#123)`, GitHub's squash subject), either when the entry shares words with the subject, or
+by its subject's exact words; `pull_request_categories` does the same for merged pull requests
+by number. The headings a category
 is read from are data (`changelog.yaml`). A commit whose entries
 disagree, an entry under a heading that names no kind of change (`Breaking Changes`,
 `Dependencies`, a version number) and a subject that several commits share give nothing.

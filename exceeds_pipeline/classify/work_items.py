@@ -61,7 +61,13 @@ the earliest commit's author). `category`:
   item takes the category of the original change;
 - a Conventional type the pull request's title declares (`feat: ...`, `refactor(x): ...`)
   decides (unless a feature or fix whose commits only touched docs, tests or build files);
-- then a merged branch whose name is a label (`fix/...`, `hotfix-...`, `feature/...`, `docs/...`)
+- a pull request titled as a release (`Release 3.4.1`) is `chore`;
+- then the section of the repository's changelog that names the pull request (`### Fixed`),
+  with the same exception; then a project label on its commits (a declared type, a news
+  fragment, a changelog entry: `categories.project_labels`) when all of them that the commits
+  follow agree on feature or on fix;
+- then a merged branch whose name is a label (`fix/...`, `hotfix-...`, `feature/...`, `docs/...`;
+  read past the prefix: `fix-linting-errors` is chore, `fix-readme-typo` docs)
   decides, when that merge of the branch brought in this one item (a long-lived branch that
   collected many items labels none of them; a pull request's branch name that later pull
   requests reuse labels each of them), unless a feature or fix label meets an item whose every
