@@ -14,9 +14,12 @@ config order, and groups the rows that are *copies of one change*:
    *candidates*: non-merge commits of one person with the same subject (trailing ``(#N)``
    pull-request numbers aside: a backport has its own) and the same
    ``lines_added``/``lines_deleted`` under different shas reachable from different sets of
-   repositories (the same patch twice in one repository, e.g. a reland after a revert, stays
-   two changes). One ``git diff-tree --stdin | git patch-id`` pair per repository that has
-   candidates; never a pass over every commit.
+   repositories. The same patch twice in one repository is two changes (a reland after a
+   revert, cherry-picked back: its committer time is new), unless both copies also carry the
+   same author and committer times to the second: one commit written twice into the history
+   (a converted or filtered history, a branch merged in twice), which counts once. One
+   ``git diff-tree --stdin | git patch-id`` pair per repository that has candidates; never a
+   pass over every commit.
 
 Within a group the copies are ordered by the config's repository order (repositories not in
 it last, by name), then commit time, then sha. The first copy that would count on its own
@@ -57,7 +60,7 @@ _ADDED = ("counted_in", "counted_sha", "_copy", "_primary_repo", "_primary_sha")
 
 
 def patch_id_candidates(commits: pl.DataFrame) -> pl.DataFrame:
-    """``[repo, sha, _key, _repos]``: commits worth a patch id, one row per (repo, sha).
+    """``[repo, sha, _key, _repos, _stamp]``: commits worth a patch id, one row per (repo, sha).
 
     Non-merge commits with a person whose (person, subject, lines added, lines deleted) appears
     under at least two shas reachable from different sets of repositories (``_repos``). Two
@@ -68,13 +71,18 @@ def patch_id_candidates(commits: pl.DataFrame) -> pl.DataFrame:
     rows = commits.lazy().filter(~pl.col("is_merge").fill_null(False) & pl.col("person_id").is_not_null())
     # A backport merged through its own pull request gets another `(#N)`: not part of the subject.
     subject = pl.col("subject").fill_null("").str.replace(PR_SUFFIXES, "").alias("_subject")
+    # The author and committer times: equal in both copies of one commit written twice.
+    times = [c for c in ("authored_at", "committed_at") if c in commits.columns]
+    stamp = (pl.struct(times).hash() if len(times) == 2 else pl.lit(None, pl.UInt64)).alias("_stamp")
     per_sha = (
-        rows.with_columns(subject)
+        rows.with_columns(subject, stamp)
         .group_by("sha")
-        .agg(*(pl.col(k).first() for k in key), pl.col("repo").sort().str.join("\x1f").alias("_repos"))
-        .filter((pl.col("_repos").n_unique().over(key) >= 2))
+        .agg(*(pl.col(k).first() for k in key), pl.col("_stamp").first(),
+             pl.col("repo").sort().str.join("\x1f").alias("_repos"))
+        .filter((pl.col("_repos").n_unique().over(key) >= 2)
+                | (pl.col("_stamp").is_not_null() & (pl.len().over([*key, "_stamp"]) >= 2)))
         .with_columns(pl.struct(key).hash().alias("_key"))
-        .select("sha", "_key", "_repos")
+        .select("sha", "_key", "_repos", "_stamp")
     )
     return rows.select("repo", "sha").join(per_sha, on="sha", how="inner").collect()
 
@@ -145,11 +153,14 @@ def _patch_edges(commits: pl.DataFrame, git_dirs: Mapping[str, str | os.PathLike
     if not ids:
         return empty
     pid = pl.DataFrame({"sha": list(ids), "_pid": list(ids.values())})
-    tagged = cands.unique("sha").join(pid, on="sha", how="inner").select("sha", "_key", "_pid", "_repos")
-    # Same candidate key and patch id, reachable from different repositories: one change.
+    tagged = cands.unique("sha").join(pid, on="sha", how="inner").select("sha", "_key", "_pid", "_repos", "_stamp")
+    # Same candidate key and patch id, reachable from different repositories, or written twice
+    # with the same times: one change.
     return (
-        tagged.join(tagged.rename({"sha": "target", "_repos": "_target_repos"}), on=["_key", "_pid"])
-        .filter((pl.col("sha") != pl.col("target")) & (pl.col("_repos") != pl.col("_target_repos")))
+        tagged.join(tagged.rename({"sha": "target", "_repos": "_target_repos", "_stamp": "_target_stamp"}),
+                    on=["_key", "_pid"])
+        .filter((pl.col("sha") != pl.col("target"))
+                & ((pl.col("_repos") != pl.col("_target_repos")) | (pl.col("_stamp") == pl.col("_target_stamp")).fill_null(False)))
         .select("sha", "target")
         .unique()
     )

@@ -292,3 +292,38 @@ def test_szz_traces_a_fix_only_where_it_counts():
         "counted_in": ["up", "up", "up", None], "counted_sha": ["f1", "f1", "f1", None],
     })
     assert szz_candidates(frame).rows() == [("rel", "f3"), ("up", "f1")]
+
+
+def test_one_commit_written_twice_into_one_history_counts_once(tmp_path):
+    # The same commit (author, times, message, patch) on two parents, both merged: a converted
+    # or filtered history does this. A reland cherry-picked later (a new committer time) is a
+    # change made twice and stays two.
+    from exceeds_pipeline_tests.classify.gitframes import read_repo
+
+    repo = GitScript.init(tmp_path / "app")
+    repo.commit("Initial commit", author=ANN, date="2025-01-01T10:00:00+0000", files={"app.py": "x = 1\n"})
+    repo.branch("one", checkout=True)
+    twice = dict(author=ANN, date="2025-01-02T10:00:00+0000", committer=ANN, committer_date="2025-01-02T10:00:00+0000",
+                 files={"src/index.py": "PAGES = ['a', 'b']\n"})
+    first = repo.commit("Generate the plugin index", **twice)
+    repo.checkout("main")
+    repo.branch("two", checkout=True)
+    repo.commit("Add notes", author=BOB, date="2025-01-02T09:00:00+0000", files={"NOTES.md": "notes\n"})
+    second = repo.commit("Generate the plugin index", **twice)
+    repo.checkout("main")
+    repo.merge("one", "Merge branch 'one'", author=BOB, date="2025-01-03T10:00:00+0000")
+    repo.merge("two", "Merge branch 'two'", author=BOB, date="2025-01-03T11:00:00+0000")
+    repo.commit("Revert the plugin index", author=ANN, date="2025-01-04T10:00:00+0000",
+                files={"src/index.py": None})
+    reland = repo.commit("Generate the plugin index", author=ANN, date="2025-01-02T10:00:00+0000",
+                         committer=ANN, committer_date="2025-01-05T10:00:00+0000",
+                         files={"src/index.py": "PAGES = ['a', 'b']\n"})
+    assert first != second
+    commits, _ = read_repo(repo)
+    commits = commits.with_columns((~pl.col("is_merge")).alias("is_counted"))
+    git_dir = repo.git("rev-parse", "--absolute-git-dir")
+    out = count_once(commits, ["acme/app"], {"acme/app": git_dir})
+    counted = dict(zip(out["sha"], out["is_counted"]))
+    assert counted[first] != counted[second]  # one of the two copies counts
+    assert counted[reland]
+    assert out.filter(pl.col("subject") == "Generate the plugin index")["is_counted"].sum() == 2
