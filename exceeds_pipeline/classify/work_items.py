@@ -575,11 +575,21 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
     # that the commit's category follows speaks for the whole item when all such labels agree
     # on feature or on fix: a PR's `fix-…` branch, its title's wording or its first commit do
     # not outvote the `.feature` fragment it adds.
+    # Another kind (a `.removal` fragment: refactor) speaks for the item when every commit of
+    # it carries that one label; `misc`/`trivial` (chore: "needs no description") does not.
+    follows = pl.col("_label").is_not_null() & (pl.col("category") == pl.col("_label"))
     labelled = (
-        core.filter(pl.col("_label").is_in(["feature", "bug"]) & (pl.col("category") == pl.col("_label")))
-        .group_by("_root").agg(pl.col("_label").unique().alias("_labels"))
-        .filter(pl.col("_labels").list.len() == 1)
-        .select("_root", pl.col("_labels").list.first().alias("_label_cat"))
+        core.group_by("_root").agg(
+            pl.col("_label").filter(follows & pl.col("_label").is_in(["feature", "bug"])).unique().alias("_labels"),
+            pl.col("_label").filter(follows).unique().alias("_all"),
+            follows.all().alias("_every"),
+        )
+        .with_columns(
+            pl.when(pl.col("_labels").list.len() == 1).then(pl.col("_labels").list.first())
+            .when(pl.col("_every") & (pl.col("_all").list.len() == 1) & (pl.col("_all").list.first() != "chore"))
+            .then(pl.col("_all").list.first())
+            .alias("_label_cat"))
+        .select("_root", "_label_cat")
     )
     cat_subjects = core.group_by("_root", "category", maintain_order=True).agg(
         pl.col("subject").first().alias("_cat_subject")

@@ -402,3 +402,30 @@ def test_a_labelled_commit_speaks_for_its_pull_request(tmp_path):
     bare = files.filter(~pl.col("path").str.starts_with("changelog/"))
     _, items = assign_work_items(categorize_commits(commits, bare, links), links, bare)
     assert dict(zip(items["work_item_id"], items["category"]))["acme/app#pr-2700"] == "bug"
+
+
+def test_a_removal_fragment_on_every_commit_makes_the_pull_request_a_refactor(tmp_path):
+    # The title reads as a fix ("... error"); the project files the change as a removal.
+    from exceeds_pipeline.classify.links import commit_links
+    from exceeds_pipeline.classify.work_items import assign_work_items
+
+    bob = ("Bob Stone", "bob@example.com")
+    repo = GitScript.init(tmp_path / "app")
+    repo.commit("Initial commit", author=ANN, date="2025-03-01T09:00:00+0000",
+                files={"src/fixtures.py": "def cached_setup():\n    pass\n\ndef run():\n    pass\n"})
+    repo.branch("remove-cached-setup", checkout=True)
+    repo.commit("Remove cached_setup", author=bob, date="2025-03-02T10:00:00+0000",
+                files={"src/fixtures.py": "def run():\n    pass\n",
+                       "changelog/4489.removal.rst": "cached_setup is gone.\n"})
+    repo.checkout("main")
+    repo.merge("remove-cached-setup", "Merge pull request #4561 from bob/remove-cached-setup\n\n"
+               "Fix the error when calling the removed cached_setup", author=ANN, date="2025-03-03T12:00:00+0000")
+    commits, files = read_repo(repo)
+    links = commit_links(commits)
+    table = categorize_commits(commits, files, links)
+    assert by_subject(table.filter(~pl.col("is_merge")), "category")["Remove cached_setup"] == "refactor"
+    _, items = assign_work_items(table, links, files)
+    assert dict(zip(items["work_item_id"], items["category"]))["acme/app#pr-4561"] == "refactor"
+    bare = files.filter(~pl.col("path").str.starts_with("changelog/"))
+    _, items = assign_work_items(categorize_commits(commits, bare, links), links, bare)
+    assert dict(zip(items["work_item_id"], items["category"]))["acme/app#pr-4561"] == "bug"
