@@ -49,13 +49,16 @@ _NOT_THE_PROJECTS = r"(?i)(?:^|/)(?:tests?|__tests__|spec|fixtures?|testdata|exa
 MAX_CHANGELOG_BYTES = 8 << 20
 # A change's entry in the changelog (CHANGELOG.md, a changeset, a news fragment): it records a
 # code change and is no documentation work (the classifier's path shares, technical skills).
+# The folders news fragments are written to, and the text extensions a fragment may carry.
+_FRAGMENT_DIR = r"(?:^|/)(?:changelog|changes|news|newsfragments|changelog\.d)/"
+_FRAGMENT_EXT = r"\.(?:rst|md|txt|markdown)"
+FRAGMENT_TEXT = rf"(?i){_FRAGMENT_EXT}$"
 CHANGELOG_PATH = (r"(?i)(?:^|/)(?:CHANGELOG|CHANGES|NEWS|HISTORY|RELEASE[-_]?NOTES)(?:\.[a-z]+)?$|(?:^|/)\.(?:changes?|changesets?)/"
-                  r"|(?:^|/)(?:changelog|changes|news|newsfragments|changelog\.d)/[^/]+$")
+                  rf"|{_FRAGMENT_DIR}[^/]+$")
 # A news fragment (towncrier: `changelog/1234.bugfix.rst`, `newsfragments/1234.feature`,
 # `CHANGES/1234.feature.md`): its type is the last dotted word of the name before an optional
 # counter and extension.
-FRAGMENT_PATH = (r"(?i)(?:^|/)(?:changelog|changes|news|newsfragments|changelog\.d)/[^/]*?\.([a-z]+)"
-                 r"(?:\.\d+)?(?:\.(?:rst|md|txt|markdown))?$")
+FRAGMENT_PATH = rf"(?i){_FRAGMENT_DIR}[^/]*?\.([a-z]+)(?:\.\d+)?(?:{_FRAGMENT_EXT})?$"
 
 ENTRIES_SCHEMA = {"category": pl.String, "prs": pl.List(pl.Int64), "shas": pl.List(pl.String), "text": pl.String}
 

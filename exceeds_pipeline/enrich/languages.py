@@ -37,7 +37,7 @@ from functools import lru_cache
 
 import polars as pl
 
-from exceeds_pipeline.classify.changelog import FRAGMENT_PATH
+from exceeds_pipeline.classify.changelog import FRAGMENT_PATH, FRAGMENT_TEXT
 
 __all__ = [
     "AMBIGUOUS_EXTENSION_CHOICE",
@@ -289,7 +289,7 @@ def with_language(
     language = pl.select(
         pl.when(raw == _HEADER).then(header)
         # a news fragment is prose whatever its name ends with (`changelog/1234.feature` is no Gherkin)
-        .when(path.str.contains(FRAGMENT_PATH) & ~path.str.contains(r"(?i)\.(?:rst|md|markdown|txt)$")).then(pl.lit("Text"))
+        .when(path.str.contains(FRAGMENT_PATH) & ~path.str.contains(FRAGMENT_TEXT)).then(pl.lit("Text"))
         .otherwise(raw)
     ).to_series()
     return file_changes.with_columns(language.alias("language"))

@@ -152,21 +152,23 @@ def code_evidence_asset(repo: RepositoryConfig) -> AssetsDefinition:
                                     Path(state.git_dir), name, state.tip) if state.tip else None
             table = update_code_evidence(previous, state.git_dir, name, shas)
             write_side_table(store, name, "code_evidence", table)
-            if generated is not None:
+
+            def stored(future, side_table: str, what: str, without: str) -> pl.DataFrame | None:
+                """The side table a thread read, written beside the raw history; a failure only
+                warns (the step does not fail: the pipeline then does without it)."""
+                if future is None:
+                    return None
                 try:
-                    generated = generated.result()
-                    write_side_table(store, name, "generated_paths", generated)
-                except Exception as exc:  # the rule is then not applied; counts stay git's
-                    context.log.warning(f"[{name}] generated files not read ({exc}): "
-                                        f"profile LOC leaves out only what path rules name")
-                    generated = None
-            if changelog is not None:
-                try:
-                    changelog = changelog.result()
-                    write_side_table(store, name, "changelog_entries", changelog)
-                except Exception as exc:  # categories then come from the commits alone
-                    context.log.warning(f"[{name}] changelog not read ({exc}): categories come from the commits alone")
-                    changelog = None
+                    frame = future.result()
+                    write_side_table(store, name, side_table, frame)
+                    return frame
+                except Exception as exc:
+                    context.log.warning(f"[{name}] {what} not read ({exc}): {without}")
+                    return None
+
+            generated = stored(generated, "generated_paths", "generated files",
+                               "profile LOC leaves out only what path rules name")
+            changelog = stored(changelog, "changelog_entries", "changelog", "categories come from the commits alone")
         return MaterializeResult(metadata={"commits": table.height,
                                            "new_commits": len(set(shas) - known),
                                            "generated_paths": generated.filter("generated").height
