@@ -9,6 +9,8 @@ import polars as pl
 import pytest
 
 from exceeds_pipeline.classify.categories import categorize_commits, debug_scores
+from exceeds_pipeline.classify.links import commit_links
+from exceeds_pipeline.classify.work_items import assign_work_items
 from exceeds_pipeline.classify.changelog import (
     changelog_entries,
     heading_category,
@@ -340,9 +342,6 @@ def test_a_news_fragment_the_change_adds_is_its_label(tmp_path):
 def test_a_merged_pull_request_takes_the_kind_its_changelog_entry_is_filed_under(tmp_path):
     # A merge-commit workflow: the branch's commits carry no number; the changelog names the
     # pull request, the merge carries its title.
-    from exceeds_pipeline.classify.links import commit_links
-    from exceeds_pipeline.classify.work_items import assign_work_items
-
     bob = ("Bob Stone", "bob@example.com")
     repo = GitScript.init(tmp_path / "app")
     repo.commit("Initial commit", author=ANN, date="2025-03-01T09:00:00+0000", files={"app.py": "x = 1\n"})
@@ -374,12 +373,22 @@ def test_a_merged_pull_request_takes_the_kind_its_changelog_entry_is_filed_under
     assert kinds["acme/app#pr-43"] == before["acme/app#pr-43"] != "bug"
 
 
+def _kinds(commits: pl.DataFrame, files: pl.DataFrame, changelog: pl.DataFrame | None = None) -> tuple[dict, dict]:
+    """({subject: category} of the non-merge commits, {work_item_id: category}), as the
+    pipeline derives them."""
+    links = commit_links(commits)
+    table = categorize_commits(commits, files, links, changelog=changelog)
+    _, items = assign_work_items(table, links, files, changelog)
+    return by_subject(table.filter(~pl.col("is_merge")), "category"), dict(zip(items["work_item_id"], items["category"]))
+
+
+def _without_fragments(files: pl.DataFrame) -> pl.DataFrame:
+    return files.filter(~pl.col("path").str.starts_with("changelog/"))
+
+
 def test_a_labelled_commit_speaks_for_its_pull_request(tmp_path):
     # The branch is named fix-…, the title reads as a fix; the commit that adds the `.feature`
     # fragment says what the project calls the change.
-    from exceeds_pipeline.classify.links import commit_links
-    from exceeds_pipeline.classify.work_items import assign_work_items
-
     bob = ("Bob Stone", "bob@example.com")
     repo = GitScript.init(tmp_path / "app")
     repo.commit("Initial commit", author=ANN, date="2025-03-01T09:00:00+0000", files={"app.py": "x = 1\n"})
@@ -393,22 +402,15 @@ def test_a_labelled_commit_speaks_for_its_pull_request(tmp_path):
     repo.merge("fix-static-tests", "Merge pull request #2700 from bob/fix-static-tests\n\nFix collection of staticmethod tests",
                author=ANN, date="2025-03-03T12:00:00+0000")
     commits, files = read_repo(repo)
-    links = commit_links(commits)
-    table = categorize_commits(commits, files, links)
-    assert by_subject(table.filter(~pl.col("is_merge")), "category")["Add changelog entry"] == "feature"
-    _, items = assign_work_items(table, links, files)
-    assert dict(zip(items["work_item_id"], items["category"]))["acme/app#pr-2700"] == "feature"
+    commit_kinds, item_kinds = _kinds(commits, files)
+    assert commit_kinds["Add changelog entry"] == "feature"
+    assert item_kinds["acme/app#pr-2700"] == "feature"
     # without the fragment the branch name and the title decide
-    bare = files.filter(~pl.col("path").str.starts_with("changelog/"))
-    _, items = assign_work_items(categorize_commits(commits, bare, links), links, bare)
-    assert dict(zip(items["work_item_id"], items["category"]))["acme/app#pr-2700"] == "bug"
+    assert _kinds(commits, _without_fragments(files))[1]["acme/app#pr-2700"] == "bug"
 
 
 def test_a_removal_fragment_on_every_commit_makes_the_pull_request_a_refactor(tmp_path):
     # The title reads as a fix ("... error"); the project files the change as a removal.
-    from exceeds_pipeline.classify.links import commit_links
-    from exceeds_pipeline.classify.work_items import assign_work_items
-
     bob = ("Bob Stone", "bob@example.com")
     repo = GitScript.init(tmp_path / "app")
     repo.commit("Initial commit", author=ANN, date="2025-03-01T09:00:00+0000",
@@ -421,11 +423,7 @@ def test_a_removal_fragment_on_every_commit_makes_the_pull_request_a_refactor(tm
     repo.merge("remove-cached-setup", "Merge pull request #4561 from bob/remove-cached-setup\n\n"
                "Fix the error when calling the removed cached_setup", author=ANN, date="2025-03-03T12:00:00+0000")
     commits, files = read_repo(repo)
-    links = commit_links(commits)
-    table = categorize_commits(commits, files, links)
-    assert by_subject(table.filter(~pl.col("is_merge")), "category")["Remove cached_setup"] == "refactor"
-    _, items = assign_work_items(table, links, files)
-    assert dict(zip(items["work_item_id"], items["category"]))["acme/app#pr-4561"] == "refactor"
-    bare = files.filter(~pl.col("path").str.starts_with("changelog/"))
-    _, items = assign_work_items(categorize_commits(commits, bare, links), links, bare)
-    assert dict(zip(items["work_item_id"], items["category"]))["acme/app#pr-4561"] == "bug"
+    commit_kinds, item_kinds = _kinds(commits, files)
+    assert commit_kinds["Remove cached_setup"] == "refactor"
+    assert item_kinds["acme/app#pr-4561"] == "refactor"
+    assert _kinds(commits, _without_fragments(files))[1]["acme/app#pr-4561"] == "bug"

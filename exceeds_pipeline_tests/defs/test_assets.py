@@ -33,6 +33,15 @@ ANN = ("Ann Lee", "ann@example.com")
 BO = ("Bo Chen", "bo@example.com")
 
 
+def _one_repository(tmp_path):
+    """(settings, resources) of a deployment of the repository at tmp_path/app as acme/app."""
+    config = tmp_path / "exceeds.yaml"
+    config.write_text("repositories:\n  - path: app\n    name: acme/app\n")
+    settings = settings_for(config, tmp_path / "data")
+    return settings, {"settings": settings, "io_manager": warehouse_io_manager(settings),
+                      "publish_lock": PublishLock(data_dir=settings.data_dir)}
+
+
 @pytest.fixture
 def deployment(tmp_path):
     repo = GitScript.init(tmp_path / "app")
@@ -40,11 +49,7 @@ def deployment(tmp_path):
     repo.commit("Fix crash in parser on empty input", author=BO, date="2025-03-05T10:00:00+0100",
                 files={"p.py": "a = 1\n"})
     repo.commit("Add README", author=ANN, date="2025-04-02T10:00:00+0100", files={"README.md": "# app\n"})
-    config = tmp_path / "exceeds.yaml"
-    config.write_text("repositories:\n  - path: app\n    name: acme/app\n")
-    settings = settings_for(config, tmp_path / "data")
-    resources = {"settings": settings, "io_manager": warehouse_io_manager(settings),
-                 "publish_lock": PublishLock(data_dir=settings.data_dir)}
+    settings, resources = _one_repository(tmp_path)
     return repo, settings, resources
 
 
@@ -113,11 +118,7 @@ def test_file_changes_asset_reads_vendored_trees_from_the_commit_subjects(tmp_pa
     repo.commit("Update minilib to v2.0.1", author=ANN, date="2025-03-02T10:00:00+0100", files=lib)
     repo.commit("Fix the app and its copy of minilib", author=BO, date="2025-03-03T10:00:00+0100",
                 files={"app/core.py": "a = 2\n", "app/packages/minilib/m0.py": "x = 0\n"})
-    config = tmp_path / "exceeds.yaml"
-    config.write_text("repositories:\n  - path: app\n    name: acme/app\n")
-    settings = settings_for(config, tmp_path / "data")
-    resources = {"settings": settings, "io_manager": warehouse_io_manager(settings),
-                 "publish_lock": PublishLock(data_dir=settings.data_dir)}
+    settings, resources = _one_repository(tmp_path)
     with instance_for_test() as instance:
         assert materialize([raw_history_asset(settings.config.repositories[0]), repositories_asset(settings.config),
                             file_changes], resources=resources, instance=instance).success
@@ -141,11 +142,7 @@ def test_file_changes_asset_leaves_out_files_whose_first_lines_name_their_genera
                 renames={"internal/client/api.go": "pkg/client/api.go"}, files={"old.go": None})
     repo.commit("Regenerate the client", author=BO, date="2025-03-03T10:00:00+0100",
                 files={"pkg/client/api.go": api + "func More() {}\n", "core.go": "package app\n\nvar x = 1\n"})
-    config = tmp_path / "exceeds.yaml"
-    config.write_text("repositories:\n  - path: app\n    name: acme/app\n")
-    settings = settings_for(config, tmp_path / "data")
-    resources = {"settings": settings, "io_manager": warehouse_io_manager(settings),
-                 "publish_lock": PublishLock(data_dir=settings.data_dir)}
+    settings, resources = _one_repository(tmp_path)
     repo_cfg = settings.config.repositories[0]
     with instance_for_test() as instance:
         assert materialize([raw_history_asset(repo_cfg), code_evidence_asset(repo_cfg),
@@ -167,11 +164,7 @@ def test_commits_asset_takes_the_kind_the_tip_changelog_lists_a_change_under(tmp
                 files={"server.py": "def serve():\n    pass\n"})
     repo.commit("Allow a custom port (#7)", author=BO, date="2025-03-02T10:00:00+0100",
                 files={"server.py": "def serve(port=80):\n    pass\n"})
-    config = tmp_path / "exceeds.yaml"
-    config.write_text("repositories:\n  - path: app\n    name: acme/app\n")
-    settings = settings_for(config, tmp_path / "data")
-    resources = {"settings": settings, "io_manager": warehouse_io_manager(settings),
-                 "publish_lock": PublishLock(data_dir=settings.data_dir)}
+    settings, resources = _one_repository(tmp_path)
     repo_cfg = settings.config.repositories[0]
     assets = [raw_history_asset(repo_cfg), code_evidence_asset(repo_cfg), repositories_asset(settings.config),
               people_and_identities, file_changes, commit_links, commits_and_work_items]
