@@ -48,6 +48,7 @@ from collections.abc import Mapping, Sequence
 
 import polars as pl
 
+from exceeds_pipeline.common.union_find import UnionFind
 from exceeds_pipeline.ingest.gitcmd import GitError, run_git
 
 __all__ = ["CHERRY_PICK", "count_once", "inherit_work_items", "patch_ids", "patch_id_candidates"]
@@ -167,23 +168,13 @@ def _patch_edges(commits: pl.DataFrame, git_dirs: Mapping[str, str | os.PathLike
 
 
 def _clusters(edges: pl.DataFrame) -> pl.DataFrame:
-    """``[sha, _cluster]`` for the shas in ``edges`` (connected components; small)."""
-    parent: dict[str, str] = {}
-
-    def find(x: str) -> str:
-        root = x
-        while parent.get(root, root) != root:
-            root = parent[root]
-        while parent.get(x, x) != root:
-            parent[x], x = root, parent[x]
-        return root
-
+    """``[sha, _cluster]`` for the shas in ``edges`` (connected components; small): the
+    cluster is its smallest sha."""
+    sets = UnionFind()
     for a, b in edges.iter_rows():
-        ra, rb = find(a), find(b)
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
-    shas = list(parent)
-    return pl.DataFrame({"sha": shas, "_cluster": [find(s) for s in shas]},
+        sets.union(a, b)
+    shas = list(sets.parent)
+    return pl.DataFrame({"sha": shas, "_cluster": [sets.find(s) for s in shas]},
                         schema={"sha": pl.String, "_cluster": pl.String})
 
 
