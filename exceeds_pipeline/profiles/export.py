@@ -28,7 +28,8 @@ import fastjsonschema
 import jsonschema
 import orjson
 
-__all__ = ["INDEX_VERSION", "load_schema", "safe_file_stem", "validate_profile", "write_exports"]
+__all__ = ["INDEX_VERSION", "load_schema", "parse_profile", "profile_json", "safe_file_stem", "validate_profile",
+           "write_exports"]
 
 INDEX_VERSION = "1.0.0"
 SCHEMA_RESOURCE = "profile.schema.json"
@@ -133,8 +134,9 @@ def _atomic_write(path: Path, data: bytes) -> None:
         raise
 
 
-def _dump(document: dict) -> bytes:
-    """The document as UTF-8 JSON indented by 2, as ``json.dumps(indent=2)`` lays it out.
+def profile_json(document: dict, indent: bool = False) -> bytes:
+    """The document as UTF-8 JSON (compact, or indented by 2 as ``json.dumps(indent=2)`` lays it
+    out), keys in the order built.
 
     orjson writes it 20x faster than the standard library (whose encoder is pure Python as soon
     as it indents: 4 s for git/git's 2,460 profiles). What orjson refuses (a lone surrogate from
@@ -142,10 +144,20 @@ def _dump(document: dict) -> bytes:
     surrogate replaced: it must not abort the export.
     """
     try:
-        return orjson.dumps(document, option=orjson.OPT_INDENT_2) + b"\n"
+        return orjson.dumps(document, option=orjson.OPT_INDENT_2 if indent else 0)
     except TypeError:
-        text = json.dumps(document, ensure_ascii=False, indent=2, sort_keys=False) + "\n"
+        text = json.dumps(document, ensure_ascii=False, indent=2 if indent else None,
+                          separators=None if indent else (",", ":"), default=str)
         return text.encode("utf-8", errors="replace")
+
+
+def parse_profile(text: str | bytes) -> dict:
+    """A profile document from its JSON text (the `profiles` table's `profile` column)."""
+    return orjson.loads(text)
+
+
+def _dump(document: dict) -> bytes:
+    return profile_json(document, indent=True) + b"\n"
 
 
 def write_exports(profiles: list[dict], exports_dir: str | os.PathLike, generated_at: str | None = None) -> dict:

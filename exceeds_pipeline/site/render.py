@@ -41,7 +41,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from exceeds_pipeline.profiles.export import safe_file_stem
+from exceeds_pipeline.profiles.export import profile_json, safe_file_stem
 from exceeds_pipeline.site.forge import commit_url, forge_web_url
 
 __all__ = ["MANIFEST", "METRIC_LABELS", "page_stems", "render_index", "render_person", "write_site"]
@@ -447,9 +447,8 @@ def _profile_hash(profile: dict) -> str:
     body = {k: v for k, v in profile.items() if k != "generated_at"}
     # build_profiles writes keys in a fixed order: no sort_keys (twice as fast; a reordering
     # would only cost a needless rewrite)
-    text = json.dumps(body, ensure_ascii=False, separators=(",", ":"), default=str)
     h = hashlib.sha256(renderer_fingerprint().encode())
-    h.update(text.encode("utf-8", errors="surrogatepass"))
+    h.update(profile_json(body))
     return h.hexdigest()[:32]
 
 

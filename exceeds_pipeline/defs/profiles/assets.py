@@ -1,13 +1,12 @@
 """Profile JSON per person: the `profiles` table and <data-dir>/exports."""
 
-import json
 from datetime import datetime, timezone
 
 import polars as pl
 from dagster import AssetExecutionContext, MaterializeResult, MetadataValue, Output, asset
 
 from exceeds_pipeline.profiles.build import build_profiles
-from exceeds_pipeline.profiles.export import write_exports
+from exceeds_pipeline.profiles.export import parse_profile, profile_json, write_exports
 from exceeds_pipeline.site.forge import repository_web_urls
 from exceeds_pipeline.site.render import write_site
 from exceeds_pipeline.defs.resources import ExceedsSettings
@@ -46,7 +45,7 @@ def profiles(
     )
     write_exports(built, settings.exports_dir)
     table = pl.DataFrame(
-        {"person_id": [p["id"] for p in built], "profile": [json.dumps(p, ensure_ascii=False) for p in built]},
+        {"person_id": [p["id"] for p in built], "profile": [profile_json(p).decode("utf-8") for p in built]},
         schema={"person_id": pl.String, "profile": pl.String},
     )
     return Output(table, metadata={**frame_metadata(table), "exports": str(settings.exports_dir)})
@@ -57,8 +56,8 @@ def profile_site(context: AssetExecutionContext, settings: ExceedsSettings, prof
     """<data-dir>/exports/site: the team index and one self-contained page per person, rendered
     from the profile JSON alone; written atomically, and only pages whose profile changed are
     rewritten."""
-    built = [json.loads(text) for text in profiles["profile"]]
-    index = json.loads((settings.exports_dir / "index.json").read_text("utf-8"))
+    built = [parse_profile(text) for text in profiles["profile"]]
+    index = parse_profile((settings.exports_dir / "index.json").read_bytes())
     site = settings.exports_dir / "site"
     counts = write_site(built, index, site)
     return MaterializeResult(metadata={

@@ -1,11 +1,9 @@
 """Checks on the profiles: schema-valid, and one for every counted person."""
 
-import json
-
 import polars as pl
 from dagster import AssetCheckResult, AssetIn, asset_check
 
-from exceeds_pipeline.profiles.export import validate_profile
+from exceeds_pipeline.profiles.export import parse_profile, validate_profile
 
 
 @asset_check(asset="profiles", description="Every profile is valid against the shipped JSON Schema.")
@@ -13,7 +11,7 @@ def profiles_match_schema(profiles: pl.DataFrame) -> AssetCheckResult:
     invalid = []
     for person_id, text in profiles.iter_rows():
         try:
-            validate_profile(json.loads(text))
+            validate_profile(parse_profile(text))
         except Exception as exc:  # report, don't crash the check
             invalid.append(f"{person_id}: {str(exc).splitlines()[0]}")
     return AssetCheckResult(passed=not invalid, metadata={"profiles": profiles.height, "invalid": invalid[:20]})
