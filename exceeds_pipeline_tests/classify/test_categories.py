@@ -113,6 +113,11 @@ STATEMENTS = {
     "Vendor pluggy 0.4.0": "build",
     "Issue 42 add a retry option to the uploader": "feature",
     "Add option to skip hidden files, which are not indexed by default": "feature",
+    # a maintenance step whose stated purpose is a repair; the same step without one stays build
+    "Update tauri-mobile to fix iOS logs not showing": "bug",
+    "Pin minisign to 0.7.3 to prevent issues with empty key passwords": "bug",
+    "Pin minisign to 0.7.3": "build",
+    "Use a set to avoid duplicated entries in the index": "refactor",
 }
 
 
