@@ -321,6 +321,26 @@ def test_vendored_tree_look_alikes_are_kept(make_repo, subject):
     assert vendored_trees(with_language(files), commits).height == 0
 
 
+@pytest.mark.parametrize("subject, vendored", [
+    ("Bundle create-vite (#9034)", False),  # builds the project's own package with a bundler
+    ("Bundle create-vite 2.1.0", True),  # a version after the name: a copy of a release
+    ("Embed create-vite", True),
+])
+def test_bundle_names_a_copy_only_with_a_version(make_repo, subject, vendored):
+    from exceeds_pipeline.enrich.exclusions import vendored_trees
+    from exceeds_pipeline.enrich.languages import with_language
+    from exceeds_pipeline.ingest.git_log import log_commits
+    from exceeds_pipeline_tests.conftest import git_out
+
+    repo = make_repo("bundle")
+    body = "".join(f"export const f{i} = (x) => x * {i}\n" for i in range(150))
+    repo.commit(subject, files={"packages/create-vite/index.js": body})
+    shas = git_out(repo.path, "rev-list", "HEAD").split()
+    commits, files = log_commits(repo.path / ".git", "acme/app", shas, repo.head())
+    trees = vendored_trees(with_language(files), commits)
+    assert trees["tree"].to_list() == (["packages/create-vite"] if vendored else [])
+
+
 def test_generated_paths_are_read_again_only_for_a_new_tip_and_its_deletions(tmp_path):
     from exceeds_pipeline.enrich.generated import update_generated_paths
     from exceeds_pipeline_tests.gitscript import GitScript
