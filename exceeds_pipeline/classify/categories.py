@@ -25,7 +25,8 @@ object carry the intent.
    Added`, `:type: bugfix`; `changelog.py`, by hash, squash PR number or exact subject); a
    feature or fix label on a change of only docs, or only tests, yields to step 4.
 4. **what the change touches** (file changes known): only documentation -> docs; only tests
-   (and docs) -> test; only build/CI/packaging configuration -> build.
+   (and docs) -> test; only build/CI/packaging configuration, or only vendored copies of other
+   projects (`exclusion_reason = vendored`) -> build.
 5. **plain statements**: a rule score of at least RULE_CONFIDENT (a strong verb with its
    object), or a leading repair/feature verb of weight >= LEAD_CONFIDENT (`Fix ...`,
    `Implement ...`, `Add ...`: LEAD_CONFIDENT_FEATURE) or a leading `Refactor`/`Rename`/
@@ -482,7 +483,11 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
     files and deleted files."""
     path = pl.col("path").fill_null("")
     is_test = path.str.contains(TEST_PATH)
-    is_build = path.str.contains(BUILD_PATH) & ~is_test
+    # a copy of another project (`requests/packages/urllib3/`, a `vendor/` tree): updating it is
+    # dependency work, whatever its files are
+    vendored = (pl.col("exclusion_reason") == "vendored").fill_null(False) \
+        if "exclusion_reason" in file_changes.columns else pl.lit(False)
+    is_build = (path.str.contains(BUILD_PATH) | vendored) & ~(is_test & ~vendored)
     is_docs = path.str.contains(DOCS_PATH) & ~is_test & ~is_build
     status = pl.col("status").fill_null("") if "status" in file_changes.columns else pl.lit("")
     return (

@@ -484,3 +484,27 @@ def test_labelled_data_strips_the_type_from_the_subject_and_from_a_squash_bodys_
     assert row["label"] == "feature" and row["subject"] == "add CSV export (#12)"
     assert row["message"].startswith("add CSV export (#12)\n\n* add CSV export\n\n* flaky export test\n\n- lint\n\n")
     assert "The fix: keeps quoting." in row["message"]  # prose is not a bullet
+
+
+def test_a_change_only_to_vendored_code_is_dependency_work(tmp_path):
+    """Editing, fixing or updating a copy of another project (a `vendor/` tree, or a directory
+    the history names as one) is build work, whatever its message says; the same message on the
+    project's own code keeps its reading."""
+    from exceeds_pipeline.enrich.exclusions import classify_exclusions
+    from exceeds_pipeline.enrich.languages import with_language
+
+    repo = GitScript.init(tmp_path / "repo")
+    code = "".join(f"def f{i}(x):\n    return x + {i}\n" for i in range(40))
+    repo.commit("Initial client", author=ADA, date="2025-01-01T10:00:00+0000", files={"client.py": code})
+    repo.commit("Fix connection pool leak", author=ADA, date="2025-01-02T10:00:00+0000",
+                files={"vendor/urllib3/pool.py": code})
+    repo.commit("Add retry support", author=ADA, date="2025-01-03T10:00:00+0000",
+                files={"vendor/urllib3/retry.py": code})
+    repo.commit("Fix connection pool leak in the client", author=ADA, date="2025-01-04T10:00:00+0000",
+                files={"client.py": code + "LEAK = False\n"})
+    commits, files = read_repo(repo)
+    files = classify_exclusions(with_language(files), commits)
+    got = by_subject(categorize_commits(commits, files), "category")
+    assert got["Fix connection pool leak"] == "build"
+    assert got["Add retry support"] == "build"
+    assert got["Fix connection pool leak in the client"] == "bug"
