@@ -117,6 +117,8 @@ STATEMENTS = {
     "Update tauri-mobile to fix iOS logs not showing": "bug",
     "Pin minisign to 0.7.3 to prevent issues with empty key passwords": "bug",
     "Pin minisign to 0.7.3": "build",
+    "requests v2.4.1": "chore",  # a package at its version: a release
+    "Support v2.4 of the wire protocol": "feature",
     "Use a set to avoid duplicated entries in the index": "refactor",
 }
 
