@@ -80,7 +80,8 @@ the earliest commit's author). `category`:
 
 `title`: the pull request's title when a merge carries it (the first body line of `Merge pull
 request #N`, or a merge titled `<title> (#N)`), else the subject of the earliest non-revert
-commit of the item's category (else of the earliest non-revert commit) with tags,
+commit of the item's category that has two words of three letters or more if any has (`first`,
+`by @someone` name nothing; else of the earliest non-revert commit) with tags,
 conventional prefix, series numbering and `(#N)` removed. `first_at`/`last_at`: earliest and
 latest author time; `commits`, `lines_added`, `lines_deleted`: over the item's commits.
 
@@ -591,8 +592,14 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
             .alias("_label_cat"))
         .select("_root", "_label_cat")
     )
+    # ... its earliest subject that says something: `first`, `by @someone` or `gah` name nothing
+    # when a later commit of the item reads `actually cleanup url authentication` (a version
+    # number names a release)
+    text = _title(pl.col("subject"))
+    words = (text.str.replace_all(r"@\S+", "").str.count_matches(r"[A-Za-z]{3,}")
+             + 2 * text.str.contains(r"\d+\.\d+").cast(pl.UInt32)).clip(upper_bound=2)
     cat_subjects = core.group_by("_root", "category", maintain_order=True).agg(
-        pl.col("subject").first().alias("_cat_subject")
+        pl.col("subject").filter(words == words.max()).first().alias("_cat_subject")
     )
     rank = {c: i for i, c in enumerate(SIGNIFICANCE)}
     counts = (
@@ -704,7 +711,7 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         )
         # Without a pull request title, the item is named by its earliest commit of the item's
         # own category (`Tweak test naming` then `Add response.json()`: a feature named by the
-        # feature), else by its earliest commit.
+        # feature) that has two words or more if one has, else by its earliest commit.
         .join(cat_subjects, on=["_root", "category"], how="left")
         .with_columns(
             pl.coalesce(

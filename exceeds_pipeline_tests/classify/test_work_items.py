@@ -479,6 +479,21 @@ def test_an_item_is_named_by_its_first_commit_of_its_own_category(tmp_path):
     assert item["title"] == "Add response.json()"
 
 
+def test_an_item_is_named_by_a_subject_that_says_something(tmp_path):
+    """requests: `first` (a comment tweak), then `actually cleanup url authentication` on the same
+    file within the hour: one item, named by the subject with words, not by `first`."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"lib/auth.py": "def auth():\n    pass\n"})
+    first = repo.commit("first", author=BOB, date=_at(2, 9),
+                        files={"lib/auth.py": "def auth():\n    # url auth\n    pass\n"})
+    repo.commit("Add url authentication helpers", author=BOB, date=_at(2, 10),
+                files={"lib/auth.py": "def auth():\n    # url auth\n    pass\ndef url_auth(u):\n    return u\n"})
+    out, items = _run(repo)
+    item = _item(items, dict(out.select("sha", "work_item_id").rows())[first])
+    assert item["commits"] == 2
+    assert item["title"] == "Add url authentication helpers"
+
+
 def test_a_readme_edit_does_not_pull_a_code_change_into_a_docs_item(tmp_path):
     """httpx: `Update README`, then `Reorganise structure` (code and the README), then `Fix
     docstrings` in the moved module: the README relates documentation edits to each other, not
