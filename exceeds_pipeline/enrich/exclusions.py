@@ -35,7 +35,8 @@ path rules, only where the earlier ones gave no reason):
    repository's product (at least ``product_share`` of the distinct paths of its history that
    have a language). Needs the ``language`` column (``enrich.languages.with_language``);
    without it the rule is skipped. A file without a Linguist language whose extension is one
-   of ``data_extensions`` (certificates, keys, vector artwork saved as text) is a data file too.
+   of ``data_extensions`` (certificates, keys, vector artwork saved as text) is a data file too,
+   and one whose name is one of ``prose_names`` (``AUTHORS``, ``NOTICE``, ``HACKING``) a prose file.
 
 With the repository's commits (``commits=``, needs ``subject``), one more rule, applied right
 after the path rule for ``vendored`` (same reason):
@@ -157,6 +158,9 @@ LOCK_FILE_NAMES: frozenset[str] = frozenset(
 
 # File-name globs of machine-written files (case-insensitive; ``*`` never crosses a ``/``).
 GENERATED_FILE_GLOBS: tuple[str, ...] = (
+    # what a conflicted merge or a failed patch leaves behind (`models.py.orig`, `x.c.rej`)
+    "*.orig",
+    "*.rej",
     # minified web assets and their source maps
     "*.min.js",
     "*-min.js",
@@ -421,10 +425,12 @@ def classify_exclusions(file_changes: pl.DataFrame, commits: pl.DataFrame | None
         out = out.with_columns(pl.coalesce(pl.col("exclusion_reason"), _data_type_reason(out)).alias("exclusion_reason"))
     if "language" in out.columns and out.height:
         ext = pl.col("path").fill_null("").str.extract(r"\.([^./]+)$", 1).str.to_lowercase()
+        name = pl.col("path").fill_null("").str.extract(r"([^/]+)$", 1).str.to_lowercase()
+        unknown = pl.col("exclusion_reason").is_null() & pl.col("language").is_null()
         out = out.with_columns(
-            pl.when(pl.col("exclusion_reason").is_null() & pl.col("language").is_null()
-                    & ext.is_in(RULES["data_extensions"]))
-            .then(pl.lit("data_file")).otherwise(pl.col("exclusion_reason")).alias("exclusion_reason")
+            pl.when(unknown & ext.is_in(RULES["data_extensions"])).then(pl.lit("data_file"))
+            .when(unknown & name.is_in(RULES["prose_names"])).then(pl.lit("prose_file"))
+            .otherwise(pl.col("exclusion_reason")).alias("exclusion_reason")
         )
     return out.with_columns(
         pl.col("exclusion_reason").is_not_null().alias("excluded")

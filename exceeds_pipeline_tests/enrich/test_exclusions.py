@@ -96,7 +96,7 @@ def test_lock_files(path):
 
 
 def test_lock_file_names_are_exact():
-    got = reasons(["yarn.lock.orig", "my-package-lock.json", "go.sum.txt", "cargo.lock", "docs/go.sum.md"])
+    got = reasons(["yarn.lock.bak", "my-package-lock.json", "go.sum.txt", "cargo.lock", "docs/go.sum.md"])
     assert set(got.values()) == {None}
     assert "Cargo.lock" in LOCK_FILE_NAMES and "cargo.lock" not in LOCK_FILE_NAMES
 
@@ -106,6 +106,8 @@ def test_lock_file_names_are_exact():
     [
         "static/js/app.min.js",
         "static/css/site.min.css",
+        "requests/models.py.orig",  # left behind by a conflicted merge
+        "src/parser.c.rej",  # left behind by a failed patch
         "static/js/jquery-min.js",
         "static/js/app.js.map",
         "static/css/site.css.map",
@@ -281,6 +283,7 @@ def test_vendored_trees_named_by_the_history(make_repo):
     bump = repo.commit("Bump app to 1.1.0", files={"packages/app/package.json": '{"version": "1.1.0"}\n',
                                                     "packages/app/CHANGELOG.md": "".join(f"- item {i}\n" for i in range(300))})
     cert = repo.commit("Add CA bundle", files={"lib/cacert.pem": "".join(f"QUJD{i:04d}\n" for i in range(500))})
+    credits = repo.commit("Add Megan to the authors", files={"AUTHORS": "Megan\n", "docs/HACKING": "Run make.\n"})
 
     shas = git_out(repo.path, "rev-list", "HEAD").split()
     commits, files = log_commits(repo.path / ".git", "acme/app", shas, repo.head())
@@ -298,6 +301,8 @@ def test_vendored_trees_named_by_the_history(make_repo):
     assert reason[(first, "lib/client.py")] is None
     assert reason[(bump, "packages/app/package.json")] == "data_file"  # not vendored: a version bump
     assert reason[(cert, "lib/cacert.pem")] == "data_file"  # no Linguist language, a certificate
+    assert reason[(credits, "AUTHORS")] == "prose_file"  # no Linguist language, a project's credits
+    assert reason[(credits, "docs/HACKING")] == "prose_file"
     # Without the commits the path rules alone apply (the old behaviour).
     plain = classify_exclusions(files)
     assert plain.filter(pl.col("path") == "lib/packages/urllib3/util.py")["exclusion_reason"].to_list() == [None]
