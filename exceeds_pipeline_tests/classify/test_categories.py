@@ -176,8 +176,16 @@ def test_what_the_change_touches(tmp_path):
                 files={"lib/Acme/t/parser.t": "ok(1);\n"})
     repo.commit("Tweak the t helper", author=ADA, date="2025-01-01T19:00:00+0000",
                 files={"src/t/x.py": "y = 1\n"})  # a t/ deeper in the tree is not a test tree
+    # task runners: a Taskfile/Justfile anywhere, invoke's tasks.py at the root (a Celery
+    # tasks.py inside the package is the product)
+    repo.commit("Run the linters in one task", author=ADA, date="2025-01-01T20:00:00+0000",
+                files={"Taskfile.yml": "tasks:\n  lint: {}\n", "tasks.py": "def lint(c):\n    pass\n"})
+    repo.commit("Send the weekly digest", author=ADA, date="2025-01-01T21:00:00+0000",
+                files={"src/mail/tasks.py": "def digest():\n    return []\n"})
     commits, files = read_repo(repo)
     got = by_subject(categorize_commits(commits, files), "category")
+    assert got["Run the linters in one task"] == "build"
+    assert got["Send the weekly digest"] != "build"
     assert got["Cover the redirect case"] == "test" and got["Cover the parser"] == "test"
     assert got["Tweak the t helper"] != "test"
     assert got["Fix broken link"] == "docs"
