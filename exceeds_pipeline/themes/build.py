@@ -34,7 +34,18 @@ import re
 
 import polars as pl
 
+from exceeds_pipeline.classify.categories import FRAGMENT_TYPES
+from exceeds_pipeline.classify.changelog import CHANGELOG_FILE, FRAGMENT_PATH
+from exceeds_pipeline.enrich.exclusions import RULES as EXCLUSION_RULES
 from exceeds_pipeline.themes.text import clean_title, display_words, lexicon, title_ngrams
+
+# A project's records: its changelog (HISTORY.rst, a changeset; and a news fragment of a known
+# type, `changelog/12.feature`) and its prose files by name (AUTHORS, NOTICE, README). A change to nothing else names no area of work: `history` and
+# `AUTHORS` are no themes of the person who keeps them up to date.
+RECORD_PATH = "|".join(f"(?:{rx})" for rx in (
+    CHANGELOG_FILE, r"(?i)(?:^|/)\.(?:changes?|changesets?)/[^/]+\.md$",
+    r"(?i)(?:^|/)(?:" + "|".join(map(re.escape, EXCLUSION_RULES["prose_names"])) + r")(?:\.(?:md|markdown|rst|txt|adoc))?$",
+))
 
 __all__ = ["MAX_THEMES", "MIN_LIFT", "MIN_TERM_ITEMS", "THEMES_SCHEMA", "module_name", "person_themes", "theme_key"]
 
@@ -397,11 +408,35 @@ def _drop_narrower(frame: pl.DataFrame) -> pl.DataFrame:
     return frame.join(narrower, on=[*_KEYS, "_key"], how="anti")
 
 
+def _record_items(commits: pl.DataFrame, file_changes: pl.DataFrame) -> pl.DataFrame:
+    """``[work_item_id]``: the items whose every commit changes only the project's records or
+    vendored code."""
+    if file_changes.height == 0 or "work_item_id" not in commits.columns:
+        return pl.DataFrame(schema={"work_item_id": pl.String})
+    vendored = (pl.col("exclusion_reason") == "vendored").fill_null(False) \
+        if "exclusion_reason" in file_changes.columns else pl.lit(False)
+    only_records = (
+        file_changes.with_columns(pl.col("path").fill_null("").alias("_p"))
+        .group_by("repo", "sha").agg((pl.col("_p").str.contains(RECORD_PATH)
+                                      | pl.col("_p").str.extract(FRAGMENT_PATH, 1).str.to_lowercase()
+                                      .is_in(list(FRAGMENT_TYPES)).fill_null(False)
+                                      | vendored).all().alias("_r"))
+    )
+    return (
+        commits.drop_nulls("work_item_id").select("repo", "sha", "work_item_id")
+        .join(only_records, on=["repo", "sha"], how="left")
+        .group_by("work_item_id").agg(pl.col("_r").fill_null(False).all())
+        .filter("_r").select("work_item_id")
+    )
+
+
 def person_themes(
     commits: pl.DataFrame, work_items: pl.DataFrame, file_changes: pl.DataFrame, max_themes: int = MAX_THEMES
 ) -> pl.DataFrame:
     """The SPEC ``themes`` table (plus ``source``) for every person with counted commits."""
-    own = _own_commits(commits, work_items)
+    records = _record_items(commits, file_changes)
+    work_items = work_items.join(records, on="work_item_id", how="anti")
+    own = _own_commits(commits, work_items).join(records.rename({"work_item_id": "item"}), on="item", how="anti")
     if own.height == 0:
         return pl.DataFrame(schema=THEMES_SCHEMA)
     found = pl.concat([

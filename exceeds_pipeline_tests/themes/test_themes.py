@@ -221,3 +221,32 @@ def test_subject_tags_that_name_tests_are_not_themes(make_repo):
     names = set(themes_of(themes, ada_id))
     assert "HTTP" in names or "Http" in names
     assert not {"T", "T5551", "t/lib-httpd"} & names
+
+
+def test_keeping_the_changelog_and_credits_up_to_date_is_no_theme(make_repo):
+    """requests: Kenneth Reitz's summary opened 'works mainly on Models, Sessions and history':
+    57 items titled `history` edit HISTORY.rst, 32 edit AUTHORS, and `poster` was a vendored
+    library. Items that change only a project's records or vendored code name no area of work;
+    the code work of the same days still does."""
+    repo = make_repo("records")
+    carl = ("Carl", "carl@example.com")
+    repo.commit("base", author=carl, date="2024-06-01T10:00:00+00:00",
+                files={"net/tcp.py": "a\n", "HISTORY.rst": "History\n", "AUTHORS": "Carl\n"})
+    lead = ["updated", "makin'", "beautiful", "latest", "more", "new", "changing", "tidy"]
+    for k, day in enumerate(range(1, 25, 3)):  # days apart: eight items of each, not one chain
+        repo.commit(f"{lead[k]} history", author=ADA, date=f"2025-01-{day:02d}T10:00:00+00:00",
+                    files={"HISTORY.rst": f"History\n{'-' * day}\n"})
+        repo.commit(f"{lead[k]} AUTHORS", author=ADA, date=f"2025-01-{day:02d}T14:00:00+00:00",
+                    files={"AUTHORS": "Carl\n" + "".join(f"P{i}\n" for i in range(day))})
+        repo.commit(f"{lead[k]} poster", author=ADA, date=f"2025-01-{day:02d}T16:00:00+00:00",
+                    files={"vendor/poster/encode.py": "".join(f"x{i} = {i}\n" for i in range(day))})
+        repo.commit(f"retransmit timer step {day}", author=ADA, date=f"2025-01-{day:02d}T18:00:00+00:00",
+                    files={"net/tcp.py": "a\n" + "".join(f"t{i}\n" for i in range(day))})
+        repo.commit(f"tweak the window {day}", author=BOB, date=f"2025-02-{day:02d}T10:00:00+00:00",
+                    files={"net/tcp.py": "a\n" + "".join(f"w{i}\n" for i in range(day))})
+    t = tables((repo, "acme/net"))
+    themes = person_themes(t["commits"], t["work_items"], t["file_changes"])
+    ada_id = t["people"].filter(pl.col("display_name") == "Ada Lovelace")["person_id"][0]
+    names = {name.lower() for name in themes_of(themes, ada_id)}
+    assert "history" not in names and "authors" not in names and "poster" not in names
+    assert "timer step" in names  # the code work of the same days still is
