@@ -190,6 +190,7 @@ FRAGMENT_TYPES: dict[str, str] = {
 TEST_PATH: str = _RULES["paths"]["test"]
 DOCS_PATH: str = _RULES["paths"]["docs"]
 BUILD_PATH: str = _RULES["paths"]["build"]
+DOCS_TREE: str = _RULES["paths"]["docs_tree"]
 STATEMENT: str = _RULES["statement"]
 # `Refactor ...`, `Rename ...`, `Simplify ...`, `Clean up ...` say what the change is in any
 # repository; the model, trained where subjects rarely repeat their `refactor:` type, does not
@@ -487,8 +488,9 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
     # dependency work, whatever its files are
     vendored = (pl.col("exclusion_reason") == "vendored").fill_null(False) \
         if "exclusion_reason" in file_changes.columns else pl.lit(False)
-    is_build = (path.str.contains(BUILD_PATH) | vendored) & ~(is_test & ~vendored)
-    is_docs = path.str.contains(DOCS_PATH) & ~is_test & ~is_build
+    in_docs = path.str.contains(DOCS_TREE)
+    is_build = (path.str.contains(BUILD_PATH) | vendored) & ~(is_test & ~vendored) & ~(in_docs & ~vendored)
+    is_docs = (path.str.contains(DOCS_PATH) | in_docs) & ~is_test & ~is_build
     status = pl.col("status").fill_null("") if "status" in file_changes.columns else pl.lit("")
     return (
         file_changes.lazy()

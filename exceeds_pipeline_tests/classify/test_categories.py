@@ -182,8 +182,13 @@ def test_what_the_change_touches(tmp_path):
                 files={"Taskfile.yml": "tasks:\n  lint: {}\n", "tasks.py": "def lint(c):\n    pass\n"})
     repo.commit("Send the weekly digest", author=ADA, date="2025-01-01T21:00:00+0000",
                 files={"src/mail/tasks.py": "def digest():\n    return []\n"})
+    # a documentation site's theme: its code, styles and .gitignore are documentation work
+    repo.commit("Added the kr theme", author=ADA, date="2025-01-01T22:00:00+0000",
+                files={"docs/_themes/.gitignore": "*.pyc\n", "docs/_themes/kr/layout.html": "<div></div>\n",
+                       "docs/_themes/theme_support.py": "STYLE = {}\n"})
     commits, files = read_repo(repo)
     got = by_subject(categorize_commits(commits, files), "category")
+    assert got["Added the kr theme"] == "docs"
     assert got["Run the linters in one task"] == "build"
     assert got["Send the weekly digest"] != "build"
     assert got["Cover the redirect case"] == "test" and got["Cover the parser"] == "test"
