@@ -488,8 +488,8 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
     # dependency work, whatever its files are
     vendored = (pl.col("exclusion_reason") == "vendored").fill_null(False) \
         if "exclusion_reason" in file_changes.columns else pl.lit(False)
-    in_docs = path.str.contains(DOCS_TREE)
-    is_build = (path.str.contains(BUILD_PATH) | vendored) & ~(is_test & ~vendored) & ~(in_docs & ~vendored)
+    in_docs = path.str.contains(DOCS_TREE)  # a docs/ tree's Makefile or .gitignore is docs work
+    is_build = (path.str.contains(BUILD_PATH) & ~is_test & ~in_docs) | vendored
     is_docs = (path.str.contains(DOCS_PATH) | in_docs) & ~is_test & ~is_build
     status = pl.col("status").fill_null("") if "status" in file_changes.columns else pl.lit("")
     return (

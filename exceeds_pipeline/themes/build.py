@@ -40,8 +40,9 @@ from exceeds_pipeline.enrich.exclusions import RULES as EXCLUSION_RULES
 from exceeds_pipeline.themes.text import clean_title, display_words, lexicon, title_ngrams
 
 # A project's records: its changelog (HISTORY.rst, a changeset; and a news fragment of a known
-# type, `changelog/12.feature`) and its prose files by name (AUTHORS, NOTICE, README). A change to nothing else names no area of work: `history` and
-# `AUTHORS` are no themes of the person who keeps them up to date.
+# type, `changelog/12.feature`) and its prose files by name (AUTHORS, NOTICE, README). A work item
+# that changes nothing else (or nothing but vendored copies of other projects) names no area of
+# work: `history`, `AUTHORS` and a vendored `poster` are no themes of whoever keeps them current.
 RECORD_PATH = "|".join(f"(?:{rx})" for rx in (
     CHANGELOG_FILE, r"(?i)(?:^|/)\.(?:changes?|changesets?)/[^/]+\.md$",
     r"(?i)(?:^|/)(?:" + "|".join(map(re.escape, EXCLUSION_RULES["prose_names"])) + r")(?:\.(?:md|markdown|rst|txt|adoc))?$",
