@@ -186,9 +186,15 @@ def test_what_the_change_touches(tmp_path):
     repo.commit("Added the kr theme", author=ADA, date="2025-01-01T22:00:00+0000",
                 files={"docs/_themes/.gitignore": "*.pyc\n", "docs/_themes/kr/layout.html": "<div></div>\n",
                        "docs/_themes/theme_support.py": "STYLE = {}\n"})
+    # a subject that is only the word for documentation: comments in code are docs work
+    request = "".join(f"// line {i}\nexports.f{i} = function(){{ return {i}; }};\n" for i in range(20))
+    repo.commit("Request helpers", author=ADA, date="2025-01-01T22:30:00+0000", files={"lib/request.js": request})
+    repo.commit("docs", author=ADA, date="2025-01-01T23:00:00+0000",
+                files={"lib/request.js": request.replace("// line 3\n", "// Return the third value.\n")})
     commits, files = read_repo(repo)
     got = by_subject(categorize_commits(commits, files), "category")
     assert got["Added the kr theme"] == "docs"
+    assert got["docs"] == "docs"
     assert got["Run the linters in one task"] == "build"
     assert got["Send the weekly digest"] != "build"
     assert got["Cover the redirect case"] == "test" and got["Cover the parser"] == "test"
