@@ -191,6 +191,7 @@ TEST_PATH: str = _RULES["paths"]["test"]
 DOCS_PATH: str = _RULES["paths"]["docs"]
 BUILD_PATH: str = _RULES["paths"]["build"]
 DOCS_TREE: str = _RULES["paths"]["docs_tree"]
+BENCHMARKS_PATH: str = _RULES["paths"]["benchmarks"]
 STATEMENT: str = _RULES["statement"]
 # `Refactor ...`, `Rename ...`, `Simplify ...`, `Clean up ...` say what the change is in any
 # repository; the model, trained where subjects rarely repeat their `refactor:` type, does not
@@ -483,12 +484,12 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
     """Per commit: number of files, of test / docs / build files, of new source files, new test
     files and deleted files."""
     path = pl.col("path").fill_null("")
-    is_test = path.str.contains(TEST_PATH)
+    is_test = path.str.contains(TEST_PATH) | path.str.contains(BENCHMARKS_PATH)
     # a copy of another project (`requests/packages/urllib3/`, a `vendor/` tree): updating it is
     # dependency work, whatever its files are
     vendored = (pl.col("exclusion_reason") == "vendored").fill_null(False) \
         if "exclusion_reason" in file_changes.columns else pl.lit(False)
-    in_docs = path.str.contains(DOCS_TREE)  # a docs/ tree's Makefile or .gitignore is docs work
+    in_docs = path.str.contains(DOCS_TREE)  # a docs/ tree's Makefile or an example's package.json is docs work
     is_build = (path.str.contains(BUILD_PATH) & ~is_test & ~in_docs) | vendored
     is_docs = (path.str.contains(DOCS_PATH) | in_docs) & ~is_test & ~is_build
     status = pl.col("status").fill_null("") if "status" in file_changes.columns else pl.lit("")

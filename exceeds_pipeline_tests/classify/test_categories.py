@@ -191,8 +191,16 @@ def test_what_the_change_touches(tmp_path):
     repo.commit("Request helpers", author=ADA, date="2025-01-01T22:30:00+0000", files={"lib/request.js": request})
     repo.commit("docs", author=ADA, date="2025-01-01T23:00:00+0000",
                 files={"lib/request.js": request.replace("// line 3\n", "// Return the third value.\n")})
+    # examples of use are documentation, benchmarks measure the code (test work): neither is a feature
+    repo.commit("Add CORS example", author=ADA, date="2025-01-02T09:00:00+0000",
+                files={"examples/cors/index.js": "const app = require('../../')()\napp.listen(3000)\n",
+                       "examples/cors/package.json": '{"name": "cors-example"}\n'})
+    repo.commit("Add new benchmarks", author=ADA, date="2025-01-02T10:00:00+0000",
+                files={"benchmarks/middleware.js": "for (let i = 0; i < 1e6; i++) {}\n"})
     commits, files = read_repo(repo)
     got = by_subject(categorize_commits(commits, files), "category")
+    assert got["Add CORS example"] == "docs"
+    assert got["Add new benchmarks"] == "test"
     assert got["Added the kr theme"] == "docs"
     assert got["docs"] == "docs"
     assert got["Run the linters in one task"] == "build"
