@@ -157,6 +157,10 @@ GENERIC_FILES = (
     r"(?i)(?:^|/)(?:CHANGELOG|CHANGES|NEWS|HISTORY|RELEASE[-_]?NOTES|AUTHORS|CONTRIBUTORS|VERSION)"
     r"(?:\.[a-z]+)?$|(?:^|/)(?:package-lock\.json|yarn\.lock|pnpm-lock\.yaml|poetry\.lock|uv\.lock|"
     r"Cargo\.lock|go\.sum|Gemfile\.lock|composer\.lock|Pipfile\.lock)$"
+    # a package's manifest: every dependency bump and release edits it (express's package.json
+    # is in a third of one author's commits), so sharing it relates nothing
+    r"|(?:^|/)(?:package\.json|Cargo\.toml|go\.mod|pyproject\.toml|setup\.py|setup\.cfg|Gemfile|"
+    r"[^/]*\.gemspec|composer\.json|pom\.xml|build\.gradle(?:\.kts)?|requirements[^/]*\.txt)$"
 )
 
 # Exclusion reasons (enrich.exclusions) of files no one writes by hand.

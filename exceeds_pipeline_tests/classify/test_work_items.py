@@ -494,6 +494,25 @@ def test_an_item_is_named_by_a_subject_that_says_something(tmp_path):
     assert item["title"] == "Add url authentication helpers"
 
 
+def test_a_shared_package_manifest_relates_nothing(tmp_path):
+    """express: `change res.sendfile() to use send() module` and `update connect dep` an hour
+    apart both edit package.json, as every dependency bump does: two changes, not one item
+    titled by the bump."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"lib/response.js": "exports.sendfile = function () {}\n",
+                       "package.json": '{"dependencies": {"connect": "2.0.0"}}\n'})
+    send = repo.commit("change res.sendfile() to use send() module", author=BOB, date=_at(2, 9),
+                       files={"lib/response.js": "var send = require('send')\nexports.sendfile = send\n",
+                              "package.json": '{"dependencies": {"connect": "2.0.0", "send": "0.1.0"}}\n'})
+    bump = repo.commit("update connect dep", author=BOB, date=_at(2, 10),
+                       files={"package.json": '{"dependencies": {"connect": "2.1.0", "send": "0.1.0"}}\n'})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[send] != wid[bump]
+    assert _item(items, wid[send])["title"] == "change res.sendfile() to use send() module"
+
+
 def test_a_readme_edit_does_not_pull_a_code_change_into_a_docs_item(tmp_path):
     """httpx: `Update README`, then `Reorganise structure` (code and the README), then `Fix
     docstrings` in the moved module: the README relates documentation edits to each other, not
