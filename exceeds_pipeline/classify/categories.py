@@ -198,6 +198,7 @@ STATEMENT: str = _RULES["statement"]
 # know these verbs (hold-outs: +6 commits; `clean`/`extract` alone are often fixes/features).
 REFACTOR_LEAD: str = _RULES["refactor_lead"]
 _TOKEN = r"[a-z0-9][a-z0-9'_]*"
+_PATH_TOKEN = r"\S*[a-z0-9_-]/[a-z0-9_.-]\S*|\S+\.(?:js|mjs|cjs|ts|tsx|jsx|py|go|rs|c|h|cc|cpp|hpp|java|kt|rb|php|cs|swift|json|ya?ml|toml|html|css|scss|sh)\b"
 # Subjects a tool wrote with no words of their own, over a body that lists the real commits:
 # GitHub's security-advisory merge (`Merge commit from fork` + `* fix(security): ...`) and
 # `git merge --squash` (`Squashed commit of the following:`).
@@ -358,7 +359,8 @@ def _message_scores(lf: pl.LazyFrame) -> pl.LazyFrame:
     """Add `_s_<category>` scores to a frame that has `_i`, `_head` and `_body`."""
     base = lf.select(
         "_i",
-        pl.col("_head").str.extract_all(_TOKEN).alias("_ht"),
+        # a path or file name in the subject (`error/index.js`, `lib/errors.py`) is no word of it
+        pl.col("_head").str.replace_all(_PATH_TOKEN, " ").str.extract_all(_TOKEN).alias("_ht"),
         pl.col("_body").str.extract_all(_TOKEN).alias("_bt"),
         pl.col("_subj").str.contains(_ISSUE_REF).alias("_ref_subj"),
         *[pl.col("_head").str.contains(rx).alias(f"_any{i}") for i, (_, _, rx) in enumerate(ANYWHERE)],

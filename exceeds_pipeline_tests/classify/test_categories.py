@@ -118,6 +118,8 @@ STATEMENTS = {
     "Pin minisign to 0.7.3 to prevent issues with empty key passwords": "bug",
     "Pin minisign to 0.7.3": "build",
     "requests v2.4.1": "chore",  # a package at its version: a release
+    "error/index.js": "other",  # a path names a file, not a failure
+    "Fix crash in lib/http.py": "bug",
     "Support v2.4 of the wire protocol": "feature",
     "Use a set to avoid duplicated entries in the index": "refactor",
 }
