@@ -23,6 +23,10 @@ Rules (the data below is the documentation; first matching reason wins, in this 
 5b. ``generated`` -- (with ``generated=``, from ``enrich.generated``, applied after the vendored
    trees) a path whose content, at the tip or when it was deleted, go-enry's ``is_generated``
    recognises as a generator's output (``// Code generated ... DO NOT EDIT.``).
+5c. ``generated`` -- (with ``repo``) an HTML page in a site's folder (``docs/``, ``site/``,
+   ``public/``, ...; or at the root) whose Markdown or reStructuredText source of the same name
+   sits beside it in the repository's history (``docs/guide.html`` and ``docs/guide.md``): a
+   site built from its sources and committed.
 
 Repository-dependent rules (``exclusions.yaml``, applied by :func:`classify_exclusions` after the
 path rules, only where the earlier ones gave no reason):
@@ -379,6 +383,19 @@ def vendored_trees(file_changes: pl.DataFrame, commits: pl.DataFrame) -> pl.Data
     return pl.DataFrame(sorted(found), schema=empty.schema, orient="row")
 
 
+def _built_pages(file_changes: pl.DataFrame) -> pl.Series:
+    """Whether each path is an HTML page built from a source of the same name beside it (rule 5c)."""
+    path = pl.col("path").fill_null("")
+    stems = file_changes.select("repo", path.str.extract(r"^(.*)\.(?:md|markdown|rst)$", 1).alias("_stem")) \
+        .drop_nulls("_stem").unique()
+    # only in a site's folders (or at the root): beside its `.md` documentation, a component's
+    # `select.html` is a hand-written template
+    site = path.str.contains(r"(?i)^[^/]+$|(?:^|/)(?:docs?|documentation|site|_site|public|www|website)/")
+    pages = file_changes.select("repo", pl.when(site).then(path.str.extract(r"^(.*)\.html?$", 1)).alias("_stem"))
+    return pages.join(stems.with_columns(pl.lit(True).alias("_built")), on=["repo", "_stem"], how="left",
+                      maintain_order="left")["_built"].fill_null(False)
+
+
 def _under_trees(file_changes: pl.DataFrame, trees: pl.DataFrame) -> pl.Series:
     """Whether each path lies under one of its repository's vendored trees."""
     if trees.height == 0:
@@ -416,6 +433,12 @@ def classify_exclusions(file_changes: pl.DataFrame, commits: pl.DataFrame | None
             pl.when(pl.col("exclusion_reason").is_null() & pl.col("_generated").fill_null(False))
             .then(pl.lit("generated")).otherwise(pl.col("exclusion_reason")).alias("exclusion_reason")
         ).drop("_generated")
+    if "repo" in out.columns and out.height:
+        built = _built_pages(out)
+        out = out.with_columns(
+            pl.when(pl.col("exclusion_reason").is_null() & built).then(pl.lit("generated"))
+            .otherwise(pl.col("exclusion_reason")).alias("exclusion_reason")
+        )
     if {"repo", "sha", "status", "lines_added"} <= set(out.columns) and out.height:
         out = out.with_columns(
             pl.when(pl.col("exclusion_reason").is_null() & _bulk_import_expr())

@@ -362,3 +362,14 @@ def test_generated_paths_are_read_again_only_for_a_new_tip_and_its_deletions(tmp
     verdict = dict(zip(again["path"], again["generated"]))
     assert verdict == {"mocks/a.go": True, "mocks/b.go": False, "a.go": False}  # deleted: as it was
     assert set(again["tip"]) == {second}
+
+
+def test_html_pages_built_from_sources_beside_them_are_generated():
+    """express commits docs/guide.html, which its Makefile builds from docs/guide.md (27% of TJ
+    Holowaychuk's added lines); a component's template beside its .md documentation is code."""
+    got = reasons(["docs/guide.md", "docs/guide.html", "docs/index.html", "README.md", "README.html",
+                   "src/lib/select/select.md", "src/lib/select/select.html"])
+    assert got["docs/guide.html"] == "generated"
+    assert got["README.html"] == "generated"
+    assert got["docs/index.html"] is None  # no source beside it
+    assert got["src/lib/select/select.html"] is None
