@@ -199,8 +199,13 @@ def test_what_the_change_touches(tmp_path):
                        "examples/cors/package.json": '{"name": "cors-example"}\n'})
     repo.commit("Add new benchmarks", author=ADA, date="2025-01-02T10:00:00+0000",
                 files={"benchmarks/middleware.js": "for (let i = 0; i < 1e6; i++) {}\n"})
+    # toolchain and linter configuration: Cargo's .cargo/config.toml, rust-toolchain, .golangci.yml
+    repo.commit("Link the musl binary statically", author=ADA, date="2025-01-02T11:00:00+0000",
+                files={".cargo/config.toml": "[target.x86_64-unknown-linux-musl]\nrustflags = ['-C', 'target-feature=+crt-static']\n",
+                       "rust-toolchain.toml": "[toolchain]\nchannel = 'stable'\n", ".golangci.yml": "linters: {}\n"})
     commits, files = read_repo(repo)
     got = by_subject(categorize_commits(commits, files), "category")
+    assert got["Link the musl binary statically"] == "build"
     assert got["Add CORS example"] == "docs"
     assert got["Add new benchmarks"] == "test"
     assert got["Added the kr theme"] == "docs"
