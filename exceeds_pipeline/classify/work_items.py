@@ -49,8 +49,14 @@ neither a feature nor a fix.
    each commit's kind (`feat:`, `fix:`) declares each feature or fix a change of its own: a
    run of related commits splits before every declared feature or fix after its first, and
    the commits in between stay with the change before them. (`related_edges`)
+   A shared package manifest (package.json, Cargo.toml, ...) relates nothing either.
+5. *One release* of one author in one repo: consecutive release steps (commits that change only
+   changelogs, package manifests and lock files, or whose subject makes a release: `1.2.0`,
+   `Release 3.4.1`, `grep-cli-0.1.10`), each at most RELEASE_GAP (24 hours) after the one before,
+   outside pull requests, up to and including a release commit; such an item is `chore`.
+   (`release_flags`, `release_edges`)
 
-One union-find over the four edge kinds gives the items.
+One union-find over the five edge kinds gives the items.
 
 **Item fields.** `work_item_id` is `<repo>#pr-<N>` when the item has a pull request (the PR of
 its earliest commit) and `<repo>@<first 12 hex of its earliest commit>` otherwise: stable across
@@ -437,6 +443,57 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
     return _one_declared_change_each(stream, related)
 
 
+def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
+    """`work` with `_release` (its subject makes a release) and `_release_step` (that, or it
+    changes only changelogs, package manifests and lock files)."""
+    # the subject as written: `build: ejs@2.4.1` bumps a dependency, `grep-regex-0.1.2` is a release
+    release = pl.col("subject").str.replace(r"\s*\(#\d+\)\s*$", "").str.contains(RELEASE_SUBJECT).fill_null(False)
+    if file_changes is None or file_changes.height == 0:
+        return work.with_columns(release.alias("_release"), release.alias("_release_step"))
+    steps = (
+        file_changes.select("repo", "sha", pl.col("path").fill_null("").str.contains(GENERIC_FILES).alias("_g"))
+        .group_by("repo", "sha").agg(pl.col("_g").all().alias("_only_records"))
+    )
+    return (
+        work.join(steps, on=["repo", "sha"], how="left", maintain_order="left")
+        .with_columns(release.alias("_release"))
+        .with_columns((pl.col("_release") | pl.col("_only_records").fill_null(False)).alias("_release_step"))
+        .drop("_only_records")
+    )
+
+
+def release_edges(work: pl.DataFrame) -> pl.DataFrame:
+    """A release made of several commits by one author, each at most RELEASE_GAP after the one
+    before (the version bump, the changelog heading, each package's manifest and lock file):
+    one release item. A run of consecutive release steps (`release_flags`) outside pull
+    requests joins when it holds a release commit; other work in between ends the run."""
+    stream = work.sort("repo", "person_id", "_t", "_n").with_columns(
+        pl.col("_release_step").shift(1).alias("_prev_step"),
+        pl.col("pr_number").shift(1).alias("_prev_pr"),
+    )
+    pairs = _consecutive_pairs(stream, ["repo", "person_id"]).filter(
+        pl.col("_release_step") & pl.col("_prev_step").fill_null(False) & (pl.col("_gap") <= RELEASE_GAP)
+        & pl.col("pr_number").is_null() & pl.col("_prev_pr").is_null()
+    ).select("_a", "_b")
+    if pairs.height == 0:
+        return _no_pairs()
+    # Runs of linked commits, cut after each release commit (two releases of one day, 4.9.0 and
+    # 3.17.1, are two items); only a part that makes a release is joined.
+    linked = stream.join(pairs.select(pl.col("_b").alias("_n"), pl.lit(True).alias("_link")), on="_n", how="left",
+                         maintain_order="left")
+    release = pl.col("_release").cast(pl.UInt32)
+    runs = linked.with_columns((~pl.col("_link").fill_null(False)).cum_sum().alias("_run")).with_columns(
+        (release.cum_sum().over("_run") - release).alias("_part"))
+    releasing = runs.group_by("_run", "_part").agg(pl.col("_release").any()).filter("_release").drop("_release")
+    part = runs.join(releasing, on=["_run", "_part"], how="semi").select("_n", "_run", "_part")
+    return (
+        pairs.join(part.rename({"_n": "_b"}), on="_b", how="inner")
+        .join(part.rename({"_n": "_a", "_run": "_run_a", "_part": "_part_a"}), on="_a", how="inner")
+        .filter((pl.col("_run") == pl.col("_run_a")) & (pl.col("_part") == pl.col("_part_a")))
+        .select(pl.col("_a").cast(pl.UInt32), pl.col("_b").cast(pl.UInt32))
+    )
+
+
 def _one_declared_change_each(stream: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame:
     """The related pairs, less those that would put two declared features or fixes in one item.
 
@@ -501,11 +558,13 @@ def assign_work_items(
     Returns (commits with work_item_id and pr_number, work items)."""
     cols = commits.columns
     df, work = _work_frame(commits)
+    work = release_flags(work, file_changes)
     edges = pl.concat([
         pr_edges(work).cast(_PAIRS),
         revert_chain_edges(work, links).cast(_PAIRS),
         series_edges(work).cast(_PAIRS),
         related_edges(work, file_changes).cast(_PAIRS),
+        release_edges(work).cast(_PAIRS),
     ])
     roots = components(work.height, edges["_a"].to_list(), edges["_b"].to_list())
     work = work.with_columns(pl.Series("_root", roots, dtype=pl.UInt32))
@@ -575,6 +634,7 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         pl.col("person_id").first().alias("_first_person"),
         # every commit of the item is docs, test or build work
         pl.col("category").is_in(["docs", "test", "build"]).all().alias("_paths_only"),
+        (pl.col("_release_step").all() & pl.col("_release").any()).alias("_is_release"),
     )
     # The project's own label on a commit (a declared type, a news fragment, a changelog entry)
     # that the commit's category follows speaks for the whole item when all such labels agree
@@ -690,6 +750,8 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
             # A repository's own label (the merged branch's `fix/`, `feature/`) first, then
             # the pull request's title when it reads as a feature or a fix, then the commits.
             pl.when(pl.col("_all_reverts")).then(pl.lit("revert"))
+            # a release made of several commits (`release_edges`) is release work
+            .when(pl.col("_is_release") & pl.col("_pr_title").is_null()).then(pl.lit("chore"))
             # A type the PR's title declares outranks its branch's name (`feat: …` from `fix-385`).
             .when(pl.col("_title_type").is_not_null() & (pl.col("_title_type") != "revert")
                   & ~(pl.col("_title_type").is_in(["feature", "bug"]) & paths_only))
@@ -737,6 +799,10 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
 # A pull request's title that names a release: `Release 3.4.1`, `Prepare release v2.0`, `v1.2.3`.
 RELEASE_TITLE = (r"(?i)^\s*(?:release|releasing|prepar(?:e|es|ed|ing)(?: for)?(?: the)? release(?: of)?|bump version(?: to)?)"
                  r"\s+v?\d+(?:\.\d+)+\S*\s*$|^\s*v?\d+\.\d+(?:\.\d+)*\s*$")
+# A commit that makes a release by its subject: a release title, or a package at its version
+# (`ripgrep 14.1.1`, `grep-cli-0.1.10`, `create-vite@5.2.1`).
+RELEASE_SUBJECT = RELEASE_TITLE + r"|(?i)^\s*[a-z0-9_.@/-]+[ @-]v?\d+\.\d+(?:\.\d+)+\S*\s*$"
+RELEASE_GAP = timedelta(hours=24)
 
 
 # A merged branch's name as a label: `fix/…`, `bugfix-…`, `hotfix/…`, `feature/…`, `feat-…`.

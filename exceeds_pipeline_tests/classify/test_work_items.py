@@ -513,6 +513,30 @@ def test_a_shared_package_manifest_relates_nothing(tmp_path):
     assert _item(items, wid[send])["title"] == "change res.sendfile() to use send() module"
 
 
+def test_the_commits_of_one_release_are_one_release_item(tmp_path):
+    """ripgrep: a release is 10-20 commits of one author in a day (dependency bumps, the
+    changelog heading, the version): one release item (chore), not ten build and docs items.
+    Two releases of one day are two items; code work in between is its own."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"src/parse.rs": "fn parse() {}\n", "Cargo.toml": 'version = "1.1.0"\n', "CHANGELOG.md": "# 1.1.0\n"})
+    code = repo.commit("Add a streaming parser", author=BOB, date=_at(3, 9),
+                       files={"src/parse.rs": "fn parse() {}\nfn stream() {}\n"})
+    bump = repo.commit("deps: bump memchr", author=BOB, date=_at(3, 10),
+                       files={"Cargo.toml": 'version = "1.1.0"\nmemchr = "2.7"\n'})
+    heading = repo.commit("changelog: 1.2.0", author=BOB, date=_at(3, 11), files={"CHANGELOG.md": "# 1.2.0\n# 1.1.0\n"})
+    release = repo.commit("1.2.0", author=BOB, date=_at(3, 12), files={"Cargo.toml": 'version = "1.2.0"\nmemchr = "2.7"\n'})
+    heading2 = repo.commit("changelog: 1.2.1", author=BOB, date=_at(3, 13), files={"CHANGELOG.md": "# 1.2.1\n# 1.2.0\n# 1.1.0\n"})
+    release2 = repo.commit("1.2.1", author=BOB, date=_at(3, 14), files={"Cargo.toml": 'version = "1.2.1"\nmemchr = "2.7"\n'})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[bump] == wid[heading] == wid[release]
+    assert wid[heading2] == wid[release2] != wid[release]
+    assert wid[code] != wid[bump]
+    assert _item(items, wid[release])["category"] == "chore"
+    assert _item(items, wid[release])["commits"] == 3
+
+
 def test_a_readme_edit_does_not_pull_a_code_change_into_a_docs_item(tmp_path):
     """httpx: `Update README`, then `Reorganise structure` (code and the README), then `Fix
     docstrings` in the moved module: the README relates documentation edits to each other, not
