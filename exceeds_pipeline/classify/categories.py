@@ -79,6 +79,7 @@ import yaml
 from exceeds_pipeline.classify.changelog import CHANGELOG_PATH, FRAGMENT_PATH, changelog_categories
 from exceeds_pipeline.classify.conventional import declared_type
 from exceeds_pipeline.common.parquet_cache import read_cache, write_cache
+from exceeds_pipeline.enrich.exclusions import excluded_as
 from exceeds_pipeline.schemas import COMMIT_CATEGORIES
 
 _RULES = yaml.safe_load((Path(__file__).with_name("categories.yaml")).read_text(encoding="utf-8"))
@@ -489,8 +490,7 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
     is_test = path.str.contains(TEST_PATH) | path.str.contains(BENCHMARKS_PATH)
     # a copy of another project (`requests/packages/urllib3/`, a `vendor/` tree): updating it is
     # dependency work, whatever its files are
-    vendored = (pl.col("exclusion_reason") == "vendored").fill_null(False) \
-        if "exclusion_reason" in file_changes.columns else pl.lit(False)
+    vendored = excluded_as(file_changes, "vendored")
     in_docs = path.str.contains(DOCS_TREE)  # a docs/ tree's Makefile or an example's package.json is docs work
     is_build = (path.str.contains(BUILD_PATH) & ~is_test & ~in_docs) | vendored
     is_docs = (path.str.contains(DOCS_PATH) | in_docs) & ~is_test & ~is_build

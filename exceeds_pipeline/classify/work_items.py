@@ -108,6 +108,7 @@ from exceeds_pipeline.classify.categories import project_labels, stated_subject
 from exceeds_pipeline.classify.changelog import pull_request_categories
 from exceeds_pipeline.classify.conventional import declared_type
 from exceeds_pipeline.classify.links import PR_MERGE, pr_number_expr
+from exceeds_pipeline.enrich.exclusions import excluded_as
 from exceeds_pipeline.history.tables import empty_commit_expr
 
 RELATED_GAP = timedelta(hours=48)
@@ -397,10 +398,7 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
 
         # Files no one writes by hand (generated, vendored, lock files: `file_changes` says so)
         # change with every regeneration: sharing one relates nothing.
-        machine_made = (
-            pl.col("exclusion_reason").is_in(MACHINE_MADE).fill_null(False)
-            if "exclusion_reason" in file_changes.columns else pl.lit(False)
-        )
+        machine_made = excluded_as(file_changes, *MACHINE_MADE)
         fc = (
             file_changes.filter(~machine_made).select("repo", "sha", "path")
             .filter(~pl.col("path").fill_null("").str.contains(GENERIC_FILES))
@@ -469,29 +467,21 @@ def release_edges(work: pl.DataFrame) -> pl.DataFrame:
     requests joins when it holds a release commit; other work in between ends the run."""
     stream = work.sort("repo", "person_id", "_t", "_n").with_columns(
         pl.col("_release_step").shift(1).alias("_prev_step"),
+        pl.col("_release").shift(1).alias("_prev_release"),
         pl.col("pr_number").shift(1).alias("_prev_pr"),
     )
-    pairs = _consecutive_pairs(stream, ["repo", "person_id"]).filter(
-        pl.col("_release_step") & pl.col("_prev_step").fill_null(False) & (pl.col("_gap") <= RELEASE_GAP)
-        & pl.col("pr_number").is_null() & pl.col("_prev_pr").is_null()
-    ).select("_a", "_b")
-    if pairs.height == 0:
-        return _no_pairs()
-    # Runs of linked commits, cut after each release commit (two releases of one day, 4.9.0 and
-    # 3.17.1, are two items); only a part that makes a release is joined.
-    linked = stream.join(pairs.select(pl.col("_b").alias("_n"), pl.lit(True).alias("_link")), on="_n", how="left",
-                         maintain_order="left")
-    release = pl.col("_release").cast(pl.UInt32)
-    runs = linked.with_columns((~pl.col("_link").fill_null(False)).cum_sum().alias("_run")).with_columns(
-        (release.cum_sum().over("_run") - release).alias("_part"))
-    releasing = runs.group_by("_run", "_part").agg(pl.col("_release").any()).filter("_release").drop("_release")
-    part = runs.join(releasing, on=["_run", "_part"], how="semi").select("_n", "_run", "_part")
-    return (
-        pairs.join(part.rename({"_n": "_b"}), on="_b", how="inner")
-        .join(part.rename({"_n": "_a", "_run": "_run_a", "_part": "_part_a"}), on="_a", how="inner")
-        .filter((pl.col("_run") == pl.col("_run_a")) & (pl.col("_part") == pl.col("_part_a")))
+    # A step links to the one before it; a release commit ends its run (two releases of one
+    # day, 4.9.0 and 3.17.1, are two items).
+    links = _consecutive_pairs(stream, ["repo", "person_id"]).with_columns(
+        (pl.col("_release_step") & pl.col("_prev_step").fill_null(False) & ~pl.col("_prev_release").fill_null(False)
+         & (pl.col("_gap") <= RELEASE_GAP) & pl.col("pr_number").is_null() & pl.col("_prev_pr").is_null())
+        .alias("_link"))
+    runs = stream.join(links.select(pl.col("_b").alias("_n"), "_link"), on="_n", how="left", maintain_order="left") \
+        .with_columns((~pl.col("_link").fill_null(False)).cum_sum().alias("_run"))
+    # only a run that makes a release is joined
+    releasing = runs.filter(pl.col("_link").fill_null(False) & pl.col("_release").any().over("_run"))
+    return links.join(releasing.select(pl.col("_n").alias("_b")), on="_b", how="semi") \
         .select(pl.col("_a").cast(pl.UInt32), pl.col("_b").cast(pl.UInt32))
-    )
 
 
 def _one_declared_change_each(stream: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame:

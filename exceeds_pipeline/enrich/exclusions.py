@@ -81,6 +81,7 @@ __all__ = [
     "VENDORED_DIRS",
     "VENDORED_DIRS_EXACT_CASE",
     "classify_exclusions",
+    "excluded_as",
     "exclusion_reason_expr",
 ]
 
@@ -381,6 +382,14 @@ def vendored_trees(file_changes: pl.DataFrame, commits: pl.DataFrame) -> pl.Data
     if not found:
         return empty
     return pl.DataFrame(sorted(found), schema=empty.schema, orient="row")
+
+
+def excluded_as(file_changes: pl.DataFrame, *reasons: str) -> pl.Expr:
+    """True where a file change's ``exclusion_reason`` is one of ``reasons`` (false for a frame
+    without the column: nothing was classified)."""
+    if "exclusion_reason" not in file_changes.columns:
+        return pl.lit(False)
+    return pl.col("exclusion_reason").is_in(list(reasons)).fill_null(False)
 
 
 def _built_pages(file_changes: pl.DataFrame) -> pl.Series:

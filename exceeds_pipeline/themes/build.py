@@ -36,7 +36,7 @@ import polars as pl
 
 from exceeds_pipeline.classify.categories import FRAGMENT_TYPES
 from exceeds_pipeline.classify.changelog import CHANGELOG_FILE, FRAGMENT_PATH
-from exceeds_pipeline.enrich.exclusions import RULES as EXCLUSION_RULES
+from exceeds_pipeline.enrich.exclusions import RULES as EXCLUSION_RULES, excluded_as
 from exceeds_pipeline.themes.text import clean_title, display_words, lexicon, title_ngrams
 
 # A project's records: its changelog (HISTORY.rst, a changeset; and a news fragment of a known
@@ -414,8 +414,7 @@ def _record_items(commits: pl.DataFrame, file_changes: pl.DataFrame) -> pl.DataF
     vendored code."""
     if file_changes.height == 0 or "work_item_id" not in commits.columns:
         return pl.DataFrame(schema={"work_item_id": pl.String})
-    vendored = (pl.col("exclusion_reason") == "vendored").fill_null(False) \
-        if "exclusion_reason" in file_changes.columns else pl.lit(False)
+    vendored = excluded_as(file_changes, "vendored")
     only_records = (
         file_changes.with_columns(pl.col("path").fill_null("").alias("_p"))
         .group_by("repo", "sha").agg((pl.col("_p").str.contains(RECORD_PATH)
