@@ -400,12 +400,24 @@ def _written_forms(ngrams: pl.DataFrame, terms: pl.DataFrame) -> pl.DataFrame:
 def _drop_narrower(frame: pl.DataFrame) -> pl.DataFrame:
     """Drop a theme that only extends another one's name with the same work items
     ("Model tracing run" beside "Model tracing", both from the same changes): it adds words,
-    not information."""
-    pairs = frame.select(*_KEYS, "_key", "work_item_ids").join(
-        frame.select(*_KEYS, pl.col("_key").alias("_broad"), pl.col("work_item_ids").alias("_ids")), on=_KEYS)
-    narrower = pairs.filter(
-        pl.col("_key").str.starts_with(pl.col("_broad") + pl.lit(" ")) & (pl.col("work_item_ids") == pl.col("_ids"))
-    ).select(*_KEYS, "_key").unique()
+    not information. Each name is joined with its own word prefixes, not with every name of
+    its scope."""
+    words = pl.col("_key").cast(pl.String).str.split(" ")
+    prefixes = (
+        frame.select(*_KEYS, "_key", "work_item_ids", words.alias("_w"))
+        .filter(pl.col("_w").list.len() > 1)
+    )
+    if prefixes.height == 0:
+        return frame
+    prefixes = (
+        prefixes.with_columns(pl.int_ranges(1, pl.col("_w").list.len()).alias("_n"))
+        .explode("_n")
+        .with_columns(pl.col("_w").list.head(pl.col("_n")).list.join(" ").alias("_broad"))
+    )
+    narrower = prefixes.join(
+        frame.select(*_KEYS, pl.col("_key").alias("_broad"), pl.col("work_item_ids").alias("_ids")),
+        on=[*_KEYS, "_broad"],
+    ).filter(pl.col("work_item_ids") == pl.col("_ids")).select(*_KEYS, "_key").unique()
     return frame.join(narrower, on=[*_KEYS, "_key"], how="anti")
 
 

@@ -37,6 +37,13 @@ _CONVENTIONAL_TYPES = frozenset(
     "deps release wip improvement enhancement security".split()
 )
 _TOKEN = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:[.+#-][A-Za-z0-9_]+)*[+#]*|\d+(?:\.\d+)+")
+# compiled once: clean_title runs for every distinct subject and title of a run
+_SPACES = re.compile(r"\s+")
+_TAG_SPLIT = re.compile(r"[,|]\s*")
+_SCOPE_SPLIT = re.compile(r"[,/|]\s*")
+_SERIES_MARK = re.compile(r"\s*[\[(]\s*(?:\d{1,3}|[a-z])\s*/\s*(?:\d{1,3}|n)\s*[\])]\s*", re.I)
+_CODE_START = re.compile(r"^[a-z]+[A-Z_.(]")
+_NUMBERS_ONLY = re.compile(r"[\d\s/v.]+")
 
 
 @lru_cache(maxsize=1)
@@ -64,7 +71,7 @@ class CleanTitle:
 @lru_cache(maxsize=1 << 18)  # themes, work items and narratives of one run ask for the same texts
 def clean_title(raw: str | None) -> CleanTitle:
     """Strip `Revert "…"`/`Reapply "…"` wrappers, quotes, PR numbers, tags and prefixes."""
-    text = re.sub(r"\s+", " ", raw or "").strip()
+    text = _SPACES.sub(" ", raw or "").strip()
     text = _MERGE_PR.sub("", text)
     wrapper = None
     for _ in range(4):  # Revert "Reapply "…"" nests
@@ -87,13 +94,13 @@ def clean_title(raw: str | None) -> CleanTitle:
         text = _SERIES.sub("", text)
         m = _TAGS.match(text)
         if m:
-            for tag in re.split(r"[,|]\s*", m.group("tag")):
+            for tag in _TAG_SPLIT.split(m.group("tag")):
                 tags.append(tag.strip().lower())
             text = text[m.end():]
         m = _CONVENTIONAL.match(text)
         if m and m.group("type").lower() in _CONVENTIONAL_TYPES:
             if m.group("scope"):
-                tags.extend(s.strip().lower() for s in re.split(r"[,/|]\s*", m.group("scope")))
+                tags.extend(s.strip().lower() for s in _SCOPE_SPLIT.split(m.group("scope")))
             text = text[m.end():]
         else:
             m = _COMPONENT.match(text)
@@ -102,12 +109,12 @@ def clean_title(raw: str | None) -> CleanTitle:
                 text = text[m.end():]
         if text == before:
             break
-    text = re.sub(r"\s*[\[(]\s*(?:\d{1,3}|[a-z])\s*/\s*(?:\d{1,3}|n)\s*[\])]\s*", " ", text, flags=re.I)
-    text = re.sub(r"\s+", " ", text).strip().rstrip(".").strip()
-    if text and text[0].islower() and not re.match(r"^[a-z]+[A-Z_.(]", text):
+    text = _SERIES_MARK.sub(" ", text)
+    text = _SPACES.sub(" ", text).strip().rstrip(".").strip()
+    if text and text[0].islower() and not _CODE_START.match(text):
         text = text[0].upper() + text[1:]
-    kept = tuple(dict.fromkeys(t for t in tags if t and t not in generic and not re.fullmatch(r"[\d\s/v.]+", t)))
-    return CleanTitle(text=text or re.sub(r"\s+", " ", raw or "").strip(), tags=kept, wrapper=wrapper)
+    kept = tuple(dict.fromkeys(t for t in tags if t and t not in generic and not _NUMBERS_ONLY.fullmatch(t)))
+    return CleanTitle(text=text or _SPACES.sub(" ", raw or "").strip(), tags=kept, wrapper=wrapper)
 
 
 def title_ngrams(frame: pl.DataFrame, id_col: str, text_col: str, max_n: int = 3) -> pl.DataFrame:

@@ -250,3 +250,27 @@ def test_keeping_the_changelog_and_credits_up_to_date_is_no_theme(make_repo):
     names = {name.lower() for name in themes_of(themes, ada_id)}
     assert "history" not in names and "authors" not in names and "poster" not in names
     assert "timer step" in names  # the code work of the same days still is
+
+
+def test_a_theme_that_only_adds_words_to_another_with_the_same_items_is_dropped():
+    from exceeds_pipeline.themes.build import _drop_narrower
+
+    ids = pl.List(pl.String)
+    frame = pl.DataFrame(
+        {
+            "person_id": ["p"] * 5 + ["q"],
+            "scope": ["all"] * 6,
+            "scope_key": [""] * 6,
+            "_key": ["model tracing", "model tracing run", "model tracing run fast", "model tracingx",
+                     "model", "model tracing run"],
+            "work_item_ids": [["a", "b"], ["a", "b"], ["a"], ["a", "b"], ["a", "b", "c"], ["a", "b"]],
+        },
+        schema_overrides={"work_item_ids": ids},
+    )
+    kept = _drop_narrower(frame).sort("person_id", "_key")
+    # "model tracing run" extends "model tracing" with the same items; "model tracingx" is no
+    # extension by words; "model tracing run fast" has other items; q has no broader theme
+    assert kept.select("person_id", "_key").rows() == [
+        ("p", "model"), ("p", "model tracing"), ("p", "model tracing run fast"), ("p", "model tracingx"),
+        ("q", "model tracing run"),
+    ]
