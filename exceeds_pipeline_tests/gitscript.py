@@ -224,12 +224,16 @@ class GitScript:
         date: str | datetime = DEFAULT_DATE,
         committer: Who | None = None,
         committer_date: str | datetime | None = None,
+        allow_unrelated: bool = False,
     ) -> str:
         """Merge ``branch`` into the current branch, always as a merge commit (``--no-ff``).
 
         ``message`` defaults to git's own ("Merge branch 'x'"). Conflicts raise GitError.
+        ``allow_unrelated``: ``branch`` may be a separate history (a subtree import).
         """
         args = ["merge", "-q", "--no-ff", "--no-verify", "--no-edit"]
+        if allow_unrelated:
+            args.append("--allow-unrelated-histories")
         if message is not None:
             args += ["--cleanup=whitespace", "-m", message]
         self.git(*args, branch, env=_identity_env(author, date, committer, committer_date))

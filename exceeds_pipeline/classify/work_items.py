@@ -229,10 +229,17 @@ def merge_pr_membership(commits: pl.DataFrame) -> pl.DataFrame:
     inside a pull request branch that no inner merge claims (a `Merge branch 'main' into topic`
     brings nothing new: main's commits were seen first) inherit the enclosing number.
 
+    A merge can bring in a separate history (`git subtree add`, `--allow-unrelated-histories`:
+    another project's commits from its own root). Those commits are *imported*: they belong to
+    no pull request of this repository (not the one whose merge brought them in, and not the
+    numbers their own merges and subjects name, which are the other project's), and they are
+    returned with `imported` true and no number.
+
     Every commit is visited once (O(commits + parent edges)). Parents outside the frame
     (shallow clones, windows) are ignored.
     """
-    out_schema = {"repo": pl.String, "sha": pl.String, "merge_pr": pl.Int64, "merge_branch": pl.String}
+    out_schema = {"repo": pl.String, "sha": pl.String, "merge_pr": pl.Int64, "merge_branch": pl.String,
+                  "imported": pl.Boolean}
     prs = commits.select(
         "repo", "sha", "parents", "is_merge",
         # `Merge pull request #N ...`, or a merge titled with its pull request (`Title (#N)`).
@@ -249,6 +256,7 @@ def merge_pr_membership(commits: pl.DataFrame) -> pl.DataFrame:
     rows_sha: list[str] = []
     rows_pr: list[int | None] = []
     rows_branch: list[str | None] = []
+    rows_imported: list[bool] = []
     for repo in repos:
         part = prs.filter(pl.col("repo") == repo).sort("committed_at", nulls_last=False)
         shas = part["sha"].to_list()
@@ -261,6 +269,8 @@ def merge_pr_membership(commits: pl.DataFrame) -> pl.DataFrame:
             for p in ps:
                 has_child[p] = 1
         seen = bytearray(len(shas))
+        tips = [i for i in range(len(shas)) if not has_child[i]]
+        imported = _imported(parents, [len(ps or []) for ps in part["parents"].to_list()], tips)
 
         def chain(start: int) -> list[int]:
             """First-parent chain from `start` down to the first seen commit, oldest first."""
@@ -285,11 +295,18 @@ def merge_pr_membership(commits: pl.DataFrame) -> pl.DataFrame:
                 if seen[node]:
                     continue
                 seen[node] = 1
-                if number is not None or branch is not None:
+                if imported[node]:
+                    rows_repo.append(repo)
+                    rows_sha.append(shas[node])
+                    rows_pr.append(None)
+                    rows_branch.append(None)
+                    rows_imported.append(True)
+                elif number is not None or branch is not None:
                     rows_repo.append(repo)
                     rows_sha.append(shas[node])
                     rows_pr.append(number)
                     rows_branch.append(branch)
+                    rows_imported.append(False)
                 sides = parents[node][1:]
                 if sides:
                     inner_number = pr_of[node] if pr_of[node] is not None else number
@@ -299,8 +316,45 @@ def merge_pr_membership(commits: pl.DataFrame) -> pl.DataFrame:
                     for side in reversed(sides):
                         stack.append((chain(side), 0, inner_number, inner_branch))
     return pl.DataFrame(
-        {"repo": rows_repo, "sha": rows_sha, "merge_pr": rows_pr, "merge_branch": rows_branch}, schema=out_schema
+        {"repo": rows_repo, "sha": rows_sha, "merge_pr": rows_pr, "merge_branch": rows_branch,
+         "imported": rows_imported}, schema=out_schema
     )
+
+
+def _imported(parents: list[list[int]], parent_counts: list[int], tips: list[int]) -> list[bool]:
+    """Per commit: whether its whole ancestry lies in a separate history, one that starts at a
+    root commit (no parents) other than the root(s) of the repository's own line (the first-
+    parent chains of the tips). A commit whose parents are outside the frame (a shallow clone's
+    edge) counts as the repository's own. Parents before children (Kahn's order)."""
+    n = len(parents)
+    own_roots = set()
+    for tip in tips:
+        node = tip
+        while parents[node]:
+            node = parents[node][0]
+        own_roots.add(node)
+    children: list[list[int]] = [[] for _ in range(n)]
+    waiting = [len(ps) for ps in parents]
+    for child, ps in enumerate(parents):
+        for p in ps:
+            children[p].append(child)
+    native = bytearray(n)
+    queue = [i for i in range(n) if not parents[i]]
+    for i in queue:
+        # a root of the frame: the repository's own root, a shallow edge, or another history
+        native[i] = i in own_roots or parent_counts[i] > 0
+    while queue:
+        node = queue.pop()
+        for child in children[node]:
+            if native[node]:
+                native[child] = 1
+            waiting[child] -= 1
+            if waiting[child] == 0:
+                # a child whose parents are partly outside the frame is the repository's own
+                if parent_counts[child] > len(parents[child]):
+                    native[child] = 1
+                queue.append(child)
+    return [not v for v in native]
 
 
 # --------------------------------------------------------------------------------------------
@@ -526,8 +580,12 @@ def _work_frame(commits: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     members = merge_pr_membership(commits)
     df = df.join(members, on=["repo", "sha"], how="left").sort("_row")
     # A commit's own claim first, else the PR merge that brought it in (merges inside a PR
-    # branch, such as `Merge branch 'main' into topic`, belong to that PR too).
-    df = df.with_columns(pl.coalesce("_own_pr", "merge_pr").alias("pr_number"))
+    # branch, such as `Merge branch 'main' into topic`, belong to that PR too). An imported
+    # history's numbers are another project's.
+    df = df.with_columns(
+        pl.when(pl.col("imported").fill_null(False)).then(None)
+        .otherwise(pl.coalesce("_own_pr", "merge_pr")).alias("pr_number")
+    ).drop("imported")
     work = (
         df.filter(pl.col("_work"))
         .sort("repo", "_t", "sha")

@@ -377,6 +377,44 @@ def test_pull_requests_merged_into_stable_keep_their_numbers_on_main(tmp_path):
     assert dict(members.select("sha", "merge_branch").rows())[fix] == "fix-session-cookie"
 
 
+def test_a_separate_history_merged_in_is_imported_not_the_pull_requests_work(tmp_path):
+    """sinatra: rack-protection's own history (its root, its PRs) came in through PR #1167 by a
+    subtree merge; its commits are not that PR's work, and its PR numbers are not sinatra's."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"app.py": "x = 1\n"})
+    repo.commit("Add routing", author=ADA, date=_at(1, 9), files={"routes.py": "r = 1\n"})
+    # the other project: its own root, its own pull requests
+    repo.git("checkout", "-q", "--orphan", "protection")
+    repo.git("rm", "-rq", "--cached", ".")
+    for name in ("app.py", "routes.py"):
+        (repo.path / name).unlink()
+    old_root = repo.commit("Initial protection", author=CAT, date=_at(2, 8), files={"protection/base.py": "p = 1\n"})
+    repo.branch("csrf", checkout=True)
+    csrf = repo.commit("Add CSRF token check", author=CAT, date=_at(2, 9), files={"protection/csrf.py": "c = 1\n"})
+    repo.checkout("protection")
+    repo.merge("csrf", "Merge pull request #12 from cat/csrf", author=CAT, date=_at(2, 10))
+    squashed = repo.commit("Escape params (#7)", author=CAT, date=_at(2, 11), files={"protection/escape.py": "e = 1\n"})
+    # the import, as a pull request of this repository by Bob
+    repo.checkout("main")
+    repo.branch("import-protection", checkout=True)
+    repo.merge("protection", "Merge protection into the repository", author=BOB, date=_at(3, 9),
+               allow_unrelated=True)
+    gemspec = repo.commit("Build protection with the app", author=BOB, date=_at(3, 10), files={"setup.py": "p\n"})
+    repo.checkout("main")
+    repo.merge("import-protection", "Merge pull request #1167 from bob/import-protection", author=ADA, date=_at(3, 12))
+    out, items = _run(repo)
+    prs = dict(out.select("sha", "pr_number").rows())
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert prs[gemspec] == 1167 and wid[gemspec] == "acme/app#pr-1167"
+    assert [prs[s] for s in (old_root, csrf, squashed)] == [None, None, None]
+    pr_item = _item(items, "acme/app#pr-1167")
+    assert pr_item["commits"] == 1 and pr_item["person_id"] == out.filter(pl.col("sha") == gemspec)["person_id"][0]
+    assert all(not wid[s].endswith(("#pr-1167", "#pr-12", "#pr-7")) for s in (old_root, csrf, squashed))
+    members = merge_pr_membership(out)
+    assert members.filter(pl.col("imported"))["sha"].sort().to_list() == sorted(
+        [old_root, csrf, squashed, repo.rev("protection~1")])
+
+
 def test_item_category_from_pr_title_and_branch_name(tmp_path):
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"app.py": "x = 1\n"})
