@@ -85,7 +85,9 @@ the earliest commit's author). `category`:
   feature, bug, perf, refactor, docs, test, build, chore, other.
 
 `title`: the pull request's title when a merge carries it (the first body line of `Merge pull
-request #N`, or a merge titled `<title> (#N)`), else the subject of the earliest non-revert
+request #N`, or a merge titled `<title> (#N)`), else for a release item `Release <version>` read
+from its (last) release commit (`Release grep-cli 0.1.10` when the subject names a package:
+`release_title`), else the subject of the earliest non-revert
 commit of the item's category that has two words of three letters or more if any has (`first`,
 `by @someone` name nothing; else of the earliest non-revert commit) with tags,
 conventional prefix, series numbering and `(#N)` removed. `first_at`/`last_at`: earliest and
@@ -635,6 +637,8 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         # every commit of the item is docs, test or build work
         pl.col("category").is_in(["docs", "test", "build"]).all().alias("_paths_only"),
         (pl.col("_release_step").all() & pl.col("_release").any()).alias("_is_release"),
+        # the release it makes: its (last) release commit
+        release_title(pl.col("subject").filter(pl.col("_release")).last()).alias("_release_title"),
     )
     # The project's own label on a commit (a declared type, a news fragment, a changelog entry)
     # that the commit's category follows speaks for the whole item when all such labels agree
@@ -782,6 +786,8 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         .with_columns(
             pl.coalesce(
                 "_pr_title",
+                # a release item is named by the release it makes, not its first worded step
+                pl.when(pl.col("_is_release")).then(pl.col("_release_title")),
                 _title(pl.coalesce("_cat_subject", "_first_subject", "_any_subject")),
             ).alias("title"),
         )
@@ -803,6 +809,25 @@ RELEASE_TITLE = (r"(?i)^\s*(?:release|releasing|prepar(?:e|es|ed|ing)(?: for)?(?
 # (`ripgrep 14.1.1`, `grep-cli-0.1.10`, `create-vite@5.2.1`).
 RELEASE_SUBJECT = RELEASE_TITLE + r"|(?i)^\s*[a-z0-9_.@/-]+[ @-]v?\d+\.\d+(?:\.\d+)+\S*\s*$"
 RELEASE_GAP = timedelta(hours=24)
+# The version a release subject ends with (`v` and trailing punctuation left out), and the
+# package it names before it (`grep-cli-0.1.10`, `create-vite@5.2.1`, `ripgrep 14.1.1`).
+_RELEASE_VERSION = r"v?(\d+(?:\.\d+)+(?:[-+]?[0-9A-Za-z][0-9A-Za-z.+-]*?)?)[.,;:!]?\s*$"
+_RELEASE_PACKAGE = r"(?i)^\s*([a-z0-9_.@/-]+?)[ @-]v?\d+(?:\.\d+)+\S*\s*$"
+_NOT_PACKAGE = r"(?i)^(?:v|ver|version|release|tag|bump)$"
+
+
+def release_title(subject: pl.Expr) -> pl.Expr:
+    """`Release <version>` (`Release <package> <version>` when the subject names a package) of a
+    release commit's subject (RELEASE_SUBJECT): `14.1.1` -> `Release 14.1.1`, `grep-cli-0.1.10`
+    -> `Release grep-cli 0.1.10`, `Release v3.4.1 (#88)` -> `Release 3.4.1`; null when no
+    version can be read."""
+    text = subject.str.replace(r"\s*\(#\d+\)\s*$", "")
+    version = text.str.extract(_RELEASE_VERSION, 1)
+    package = (pl.when(text.str.contains(RELEASE_TITLE)).then(pl.lit(None, pl.String))
+               .otherwise(text.str.extract(_RELEASE_PACKAGE, 1)))
+    package = pl.when(package.str.contains(_NOT_PACKAGE)).then(pl.lit(None, pl.String)).otherwise(package)
+    return pl.when(version.is_not_null()).then(
+        pl.concat_str(pl.lit("Release "), pl.coalesce(package + pl.lit(" "), pl.lit("")), version))
 
 
 # A merged branch's name as a label: `fix/…`, `bugfix-…`, `hotfix/…`, `feature/…`, `feat-…`.

@@ -763,3 +763,33 @@ def test_a_revert_of_a_small_part_of_a_change_is_not_a_revert_of_the_change(tmp_
     assert _item(items, "acme/app#pr-15")["lines_added"] == 0
     assert _item(items, "acme/app#pr-15")["later_reverted"] is False
     assert (revert_icon, "reverts", icons[2]) in set(links.select("sha", "link_type", "target_sha").rows())
+
+
+def test_a_release_item_is_titled_by_the_release_it_makes(tmp_path):
+    """ripgrep: a release item read as its first worded step ('changelog: prep for 14.1.1');
+    it is titled `Release <version>` from its release commit, with the package it names."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"src/main.rs": "fn main() {}\n", "Cargo.toml": 'version = "14.1.0"\n', "CHANGELOG.md": "# 14.1.0\n",
+                       "crates/cli/Cargo.toml": 'version = "0.1.9"\n', "package.json": '{"version": "3.4.0"}\n'})
+    releases = [
+        [("changelog: prep for 14.1.1", {"CHANGELOG.md": "# 14.1.1\n# 14.1.0\n"}),
+         ("deps: update everything", {"Cargo.toml": 'version = "14.1.0"\nregex = "1.10"\n'}),
+         ("14.1.1", {"Cargo.toml": 'version = "14.1.1"\nregex = "1.10"\n'})],
+        [("cli: bump the version", {"crates/cli/Cargo.toml": 'version = "0.1.10"\n'}),
+         ("grep-cli-0.1.10", {"crates/cli/Cargo.toml": 'version = "0.1.10"\nedition = "2021"\n'})],
+        # a squashed release pull request
+        [("Release v3.4.1 (#88)", {"package.json": '{"version": "3.4.1"}\n', "CHANGELOG.md": "# 3.4.1\n# 14.1.0\n"})],
+    ]
+    firsts = []
+    for day, steps in enumerate(releases, start=3):
+        shas = [repo.commit(subject, author=BOB, date=_at(day, 9 + i), files=files) for i, (subject, files) in enumerate(steps)]
+        firsts.append(shas[0])
+    code = repo.commit("Add --json output", author=BOB, date=_at(9, 9), files={"src/main.rs": "fn main() { json() }\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    titles = [_item(items, wid[sha])["title"] for sha in firsts]
+    assert titles == ["Release 14.1.1", "Release grep-cli 0.1.10", "Release 3.4.1"]
+    assert [_item(items, wid[sha])["category"] for sha in firsts] == ["chore"] * 3
+    assert _item(items, wid[firsts[0]])["commits"] == 3
+    assert _item(items, wid[code])["title"] == "Add --json output"
