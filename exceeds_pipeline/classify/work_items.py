@@ -85,15 +85,22 @@ the earliest commit's author). `category`:
   feature, bug, perf, refactor, docs, test, build, chore, other.
 
 `title`: the pull request's title when a merge carries it (the first body line of `Merge pull
-request #N`, or a merge titled `<title> (#N)`), else the subject of the earliest non-revert
+request #N`, or a merge titled `<title> (#N)`), else for a release item `Release <version>` read
+from its (last) release commit (`Release grep-cli 0.1.10` when the subject names a package:
+`release_title`), else the subject of the earliest non-revert
 commit of the item's category that has two words of three letters or more if any has (`first`,
 `by @someone` name nothing; else of the earliest non-revert commit) with tags,
 conventional prefix, series numbering and `(#N)` removed. `first_at`/`last_at`: earliest and
 latest author time; `commits`, `lines_added`, `lines_deleted`: over the item's commits.
 
-`reverted_by` / `later_reverted` (`chain_status`): the reverts of the item's commits that come
-after its last landing (the original or a reland, by anyone); empty / false when the change
-landed again in the end. `relanded_by`: the relands of the change.
+`reverted_by` / `later_reverted` (`chain_status`): the change is later reverted when the reverts
+that come after its last landing (the original or a reland, by anyone) undo most of it: the
+item's non-revert commits they name carry at least half of its changed lines (added + deleted;
+by commit count when it changed no lines). A revert of a merge names the commits the merge
+brought in (a reverted `Merge pull request #N` undoes the pull request), a revert of a reland
+the change it landed again. `reverted_by` lists those reverts when the change is later
+reverted; a revert of a small part of it stays a `commit_links` row only; empty / false when
+the change landed again in the end. `relanded_by`: the relands of the change.
 """
 
 from __future__ import annotations
@@ -219,9 +226,10 @@ MERGED_BRANCH = (
 
 
 def merge_pr_membership(commits: pl.DataFrame) -> pl.DataFrame:
-    """(repo, sha, merge_pr, merge_branch): for every commit brought in by a merge (reachable
-    from one of its other parents and not from the chain it was merged into), the pull request
-    number and the branch name of the innermost merge that brought it in.
+    """(repo, sha, merge_pr, merge_branch, merge_sha, imported): for every commit brought in by a merge
+    (reachable from one of its other parents and not from the chain it was merged into), the
+    pull request number and the branch name of the innermost merge that brought it in (null for
+    a merge that names neither), and that merge's sha.
 
     Merges nest: a pull request merged into `stable` (`Merge pull request #N from x/fix`) and
     `stable` merged into `main` later (`Merge branch 'stable'`) keep N for the pull request's
@@ -239,7 +247,7 @@ def merge_pr_membership(commits: pl.DataFrame) -> pl.DataFrame:
     (shallow clones, windows) are ignored.
     """
     out_schema = {"repo": pl.String, "sha": pl.String, "merge_pr": pl.Int64, "merge_branch": pl.String,
-                  "imported": pl.Boolean}
+                  "merge_sha": pl.String, "imported": pl.Boolean}
     prs = commits.select(
         "repo", "sha", "parents", "is_merge",
         # `Merge pull request #N ...`, or a merge titled with its pull request (`Title (#N)`).
@@ -256,6 +264,7 @@ def merge_pr_membership(commits: pl.DataFrame) -> pl.DataFrame:
     rows_sha: list[str] = []
     rows_pr: list[int | None] = []
     rows_branch: list[str | None] = []
+    rows_merge: list[str | None] = []
     rows_imported: list[bool] = []
     for repo in repos:
         part = prs.filter(pl.col("repo") == repo).sort("committed_at", nulls_last=False)
@@ -283,30 +292,25 @@ def merge_pr_membership(commits: pl.DataFrame) -> pl.DataFrame:
             return out
 
         # Tips oldest first, so a newer tip's walk stops where an older one's began. A stack of
-        # (chain, position, number, branch) replaces recursion into side branches.
+        # (chain, position, number, branch, merge) replaces recursion into side branches.
         for tip in (i for i in range(len(shas)) if not has_child[i]):
-            stack = [(chain(tip), 0, None, None)]
+            stack = [(chain(tip), 0, None, None, None)]
             while stack:
-                nodes, pos, number, branch = stack.pop()
+                nodes, pos, number, branch, merge = stack.pop()
                 if pos >= len(nodes):
                     continue
                 node = nodes[pos]
-                stack.append((nodes, pos + 1, number, branch))
+                stack.append((nodes, pos + 1, number, branch, merge))
                 if seen[node]:
                     continue
                 seen[node] = 1
-                if imported[node]:
+                if merge is not None or imported[node]:
                     rows_repo.append(repo)
                     rows_sha.append(shas[node])
-                    rows_pr.append(None)
-                    rows_branch.append(None)
-                    rows_imported.append(True)
-                elif number is not None or branch is not None:
-                    rows_repo.append(repo)
-                    rows_sha.append(shas[node])
-                    rows_pr.append(number)
-                    rows_branch.append(branch)
-                    rows_imported.append(False)
+                    rows_pr.append(None if imported[node] else number)
+                    rows_branch.append(None if imported[node] else branch)
+                    rows_merge.append(shas[merge] if merge is not None else None)
+                    rows_imported.append(bool(imported[node]))
                 sides = parents[node][1:]
                 if sides:
                     inner_number = pr_of[node] if pr_of[node] is not None else number
@@ -314,10 +318,10 @@ def merge_pr_membership(commits: pl.DataFrame) -> pl.DataFrame:
                     # Last side first on the stack's top... push in reverse so the first side
                     # is walked first.
                     for side in reversed(sides):
-                        stack.append((chain(side), 0, inner_number, inner_branch))
+                        stack.append((chain(side), 0, inner_number, inner_branch, node))
     return pl.DataFrame(
         {"repo": rows_repo, "sha": rows_sha, "merge_pr": rows_pr, "merge_branch": rows_branch,
-         "imported": rows_imported}, schema=out_schema
+         "merge_sha": rows_merge, "imported": rows_imported}, schema=out_schema
     )
 
 
@@ -571,7 +575,7 @@ def _work_frame(commits: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     # here; counted_once.inherit_work_items gives it the item of the counting copy.
     is_copy = pl.col("_copy").fill_null(False) if "_copy" in cols else pl.lit(False)
     is_empty = empty_commit_expr() if "files_changed" in cols else pl.lit(False)
-    df = commits.drop([c for c in ("work_item_id", "pr_number", "merge_branch") if c in cols]).with_row_index("_row").with_columns(
+    df = commits.drop([c for c in ("work_item_id", "pr_number", "merge_branch", "merge_sha") if c in cols]).with_row_index("_row").with_columns(
         pr_number_expr(pl.col("subject"), pl.col("message")).alias("_own_pr"),
         (~pl.col("is_merge").fill_null(False) & ~is_bot & ~is_copy & ~is_empty).alias("_work"),
         pl.col("authored_at").alias("_t"),
@@ -683,6 +687,8 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         # every commit of the item is docs, test or build work
         pl.col("category").is_in(["docs", "test", "build"]).all().alias("_paths_only"),
         (pl.col("_release_step").all() & pl.col("_release").any()).alias("_is_release"),
+        # the release it makes: its (last) release commit
+        release_title(pl.col("subject").filter(pl.col("_release")).last()).alias("_release_title"),
     )
     # The project's own label on a commit (a declared type, a news fragment, a changelog entry)
     # that the commit's category follows speaks for the whole item when all such labels agree
@@ -830,6 +836,8 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         .with_columns(
             pl.coalesce(
                 "_pr_title",
+                # a release item is named by the release it makes, not its first worded step
+                pl.when(pl.col("_is_release")).then(pl.col("_release_title")),
                 _title(pl.coalesce("_cat_subject", "_first_subject", "_any_subject")),
             ).alias("title"),
         )
@@ -851,6 +859,25 @@ RELEASE_TITLE = (r"(?i)^\s*(?:release|releasing|prepar(?:e|es|ed|ing)(?: for)?(?
 # (`ripgrep 14.1.1`, `grep-cli-0.1.10`, `create-vite@5.2.1`).
 RELEASE_SUBJECT = RELEASE_TITLE + r"|(?i)^\s*[a-z0-9_.@/-]+[ @-]v?\d+\.\d+(?:\.\d+)+\S*\s*$"
 RELEASE_GAP = timedelta(hours=24)
+# The version a release subject ends with (`v` and trailing punctuation left out), and the
+# package it names before it (`grep-cli-0.1.10`, `create-vite@5.2.1`, `ripgrep 14.1.1`).
+_RELEASE_VERSION = r"v?(\d+(?:\.\d+)+(?:[-+]?[0-9A-Za-z][0-9A-Za-z.+-]*?)?)[.,;:!]?\s*$"
+_RELEASE_PACKAGE = r"(?i)^\s*([a-z0-9_.@/-]+?)[ @-]v?\d+(?:\.\d+)+\S*\s*$"
+_NOT_PACKAGE = r"(?i)^(?:v|ver|version|release|tag|bump)$"
+
+
+def release_title(subject: pl.Expr) -> pl.Expr:
+    """`Release <version>` (`Release <package> <version>` when the subject names a package) of a
+    release commit's subject (RELEASE_SUBJECT): `14.1.1` -> `Release 14.1.1`, `grep-cli-0.1.10`
+    -> `Release grep-cli 0.1.10`, `Release v3.4.1 (#88)` -> `Release 3.4.1`; null when no
+    version can be read."""
+    text = subject.str.replace(r"\s*\(#\d+\)\s*$", "")
+    version = text.str.extract(_RELEASE_VERSION, 1)
+    package = (pl.when(text.str.contains(RELEASE_TITLE)).then(pl.lit(None, pl.String))
+               .otherwise(text.str.extract(_RELEASE_PACKAGE, 1)))
+    package = pl.when(package.str.contains(_NOT_PACKAGE)).then(pl.lit(None, pl.String)).otherwise(package)
+    return pl.when(version.is_not_null()).then(
+        pl.concat_str(pl.lit("Release "), pl.coalesce(package + pl.lit(" "), pl.lit("")), version))
 
 
 # A merged branch's name as a label: `fix/…`, `bugfix-…`, `hotfix/…`, `feature/…`, `feat-…`.
@@ -881,21 +908,66 @@ def _text_categories(text: pl.Expr, frame: pl.DataFrame) -> pl.Series:
     return categorize_commits(titles, None)["category"]
 
 
+# A revert of a revert, a merge or a reland goes this many steps down to the commits it names.
+MAX_NAMING_DEPTH = 8
+# The share of an item's changed lines (of its commits, when it changed no lines) that the
+# reverts after its last landing must name for the item to be later reverted.
+REVERTED_SHARE = 0.5
+
+
+def named_commits(named: pl.DataFrame, links: pl.DataFrame, everything: pl.DataFrame,
+                  through_relands: bool = True) -> pl.DataFrame:
+    """`named` (repo, target_sha, ...) with a row for every commit each row names in effect:
+    a merge names the commits it brought in (`merge_sha`, from `merge_pr_membership`: a
+    revert of `Merge pull request #N` undoes the pull request's commits, nested merges
+    included), and, with `through_relands`, a reland names the change it landed again (a revert
+    of the reland undoes that change)."""
+    steps = []
+    if "merge_sha" in everything.columns:
+        steps.append(everything.select("repo", pl.col("merge_sha").alias("target_sha"), pl.col("sha").alias("_next"))
+                     .drop_nulls("target_sha"))
+    if through_relands and links is not None and links.height:
+        steps.append(links.filter(pl.col("link_type") == "relands")
+                     .select("repo", pl.col("sha").alias("target_sha"), pl.col("target_sha").alias("_next")))
+    if not steps:
+        return named
+    step = pl.concat(steps).unique()
+    out = frontier = named
+    for _ in range(MAX_NAMING_DEPTH):
+        frontier = (frontier.join(step, on=["repo", "target_sha"], how="inner")
+                    .drop("target_sha").rename({"_next": "target_sha"}).select(named.columns)
+                    .join(out, on=named.columns, how="anti"))
+        if frontier.height == 0:
+            break
+        out = pl.concat([out, frontier])
+    return out
+
+
 def chain_status(work: pl.DataFrame, links: pl.DataFrame, everything: pl.DataFrame) -> pl.DataFrame:
     """Per item (`_root`): reverted_by, relanded_by, later_reverted.
 
     The reverts that name one of the item's commits and the relands of the item's change (by
     anyone: `relands` links to an item commit, and the item's own reland commits) are ordered by
-    commit time. The change is *later reverted* when a revert comes after its last landing (the
-    original or a reland); then `reverted_by` lists the reverts after that landing. A revert of
-    a revert (git's `Reapply`) is a reland, not a revert. `relanded_by` lists the relands.
+    commit time; a revert or reland of a merge names the commits that merge brought in, and a
+    revert of a reland names the change it landed again (`named_commits`). The change is
+    *later reverted* when the reverts after its last landing (the original or a reland) undo
+    most of it: the item's non-revert commits they name carry at least REVERTED_SHARE of the
+    item's changed lines (added + deleted of its non-revert commits; of its commits when they
+    changed no lines). A revert of one small commit of a large change is a link
+    (`commit_links`), not a change that did not land. `reverted_by` lists the reverts after
+    the last landing when the change is later reverted, else nothing. A revert of a revert
+    (git's `Reapply`) is a reland, not a revert. `relanded_by` lists the relands.
     """
     empty = pl.DataFrame(schema={"_root": pl.UInt32, "reverted_by": pl.List(pl.String),
                                  "relanded_by": pl.List(pl.String), "later_reverted": pl.Boolean})
     if links is None or links.height == 0 or work.height == 0:
         return empty
     time = pl.col("committed_at") if "committed_at" in work.columns else pl.col("_t")
-    members = work.select("repo", "sha", "_root", time.alias("_ct"))
+    is_revert = pl.col("_is_revert") if "_is_revert" in work.columns else pl.lit(False)
+    size = (pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)) \
+        if {"lines_added", "lines_deleted"} <= set(work.columns) else pl.lit(0)
+    members = work.select("repo", "sha", "_root", time.alias("_ct"), is_revert.alias("_rev"),
+                          size.cast(pl.Int64).alias("_size"))
     relanders = links.filter(pl.col("link_type") == "relands").select("repo", "sha").unique()
     reverts = links.filter(pl.col("link_type") == "reverts").join(relanders, on=["repo", "sha"], how="anti")
     relands = links.filter(pl.col("link_type") == "relands")
@@ -903,29 +975,52 @@ def chain_status(work: pl.DataFrame, links: pl.DataFrame, everything: pl.DataFra
     etime = pl.col("committed_at") if "committed_at" in everything.columns else pl.col("_t")
     times = everything.select("repo", "sha", etime.alias("_et"))
     events = pl.concat([
-        reverts.select("repo", pl.col("sha").alias("_by"), "target_sha", pl.lit("revert").alias("_kind")),
-        relands.select("repo", pl.col("sha").alias("_by"), "target_sha", pl.lit("reland").alias("_kind")),
-    ]).join(members.rename({"sha": "target_sha"}).drop("_ct"), on=["repo", "target_sha"], how="inner")
+        named_commits(reverts.select("repo", pl.col("sha").alias("_by"), "target_sha",
+                                     pl.lit("revert").alias("_kind")), links, everything),
+        named_commits(relands.select("repo", pl.col("sha").alias("_by"), "target_sha",
+                                     pl.lit("reland").alias("_kind")), links, everything, through_relands=False),
+    ]).join(members.rename({"sha": "target_sha"}).select("repo", "target_sha", "_root", "_rev", "_size"),
+            on=["repo", "target_sha"], how="inner")
     events = events.join(links_times(links, times), on=["repo", "_by"], how="left")
     # The item's own landings: its non-revert commits (the original and relands inside it).
     landed = (
         members.join(reverts.select("repo", "sha").unique(), on=["repo", "sha"], how="anti")
         .group_by("_root").agg(pl.col("_ct").max().alias("_landed"))
     )
+    whole = members.filter(~pl.col("_rev")).group_by("_root").agg(
+        pl.col("_size").sum().alias("_lines"), pl.len().alias("_commits"))
     per = events.group_by("_root").agg(
         pl.col("_by").filter(pl.col("_kind") == "reland").unique().sort().alias("relanded_by"),
         pl.col("_et").filter(pl.col("_kind") == "reland").max().alias("_reland_t"),
-        pl.struct("_by", "_et").filter(pl.col("_kind") == "revert").alias("_reverts"),
+        pl.struct("_by", "_et", "target_sha", "_rev", "_size").filter(pl.col("_kind") == "revert").alias("_reverts"),
     )
     per = per.join(landed, on="_root", how="left").with_columns(
         pl.max_horizontal("_landed", "_reland_t").alias("_last_landing")
     )
-    reverted = (
+    after = (
         per.select("_root", "_last_landing", "_reverts").explode("_reverts", empty_as_null=False)
         .unnest("_reverts")
         .filter(pl.col("_by").is_not_null()
                 & (pl.col("_et").is_null() | pl.col("_last_landing").is_null() | (pl.col("_et") >= pl.col("_last_landing"))))
-        .group_by("_root").agg(pl.col("_by").unique().sort().alias("reverted_by"))
+    )
+    # What those reverts undo: the item's non-revert commits they name, each once.
+    undone = (
+        after.filter(~pl.col("_rev")).unique(["_root", "target_sha"])
+        .group_by("_root").agg(pl.col("_size").sum().alias("_undone_lines"), pl.len().alias("_undone_commits"))
+    )
+    reverted = (
+        after.group_by("_root").agg(pl.col("_by").unique().sort().alias("_after"))
+        .join(undone, on="_root", how="left").join(whole, on="_root", how="left")
+        .with_columns(
+            # an item of reverts only (nothing of its own to weigh): any revert after it
+            pl.when(pl.col("_commits").fill_null(0) == 0).then(True)
+            .when(pl.col("_lines") > 0)
+            .then(pl.col("_undone_lines").fill_null(0) >= REVERTED_SHARE * pl.col("_lines"))
+            .otherwise(pl.col("_undone_commits").fill_null(0) >= REVERTED_SHARE * pl.col("_commits"))
+            .alias("later_reverted"))
+        .select("_root", "later_reverted",
+                pl.when(pl.col("later_reverted")).then(pl.col("_after"))
+                .otherwise(pl.lit([], pl.List(pl.String))).alias("reverted_by"))
     )
     return (
         per.select("_root", "relanded_by")
@@ -933,8 +1028,9 @@ def chain_status(work: pl.DataFrame, links: pl.DataFrame, everything: pl.DataFra
         .with_columns(
             pl.col("reverted_by").fill_null(pl.lit([], pl.List(pl.String))),
             pl.col("relanded_by").fill_null(pl.lit([], pl.List(pl.String))),
+            pl.col("later_reverted").fill_null(False),
         )
-        .with_columns((pl.col("reverted_by").list.len() > 0).alias("later_reverted"))
+        .select("_root", "reverted_by", "relanded_by", "later_reverted")
         .cast({"_root": pl.UInt32})
     )
 

@@ -19,8 +19,11 @@ is null with a ``Pending:`` method text, never a partial value.
 * **correctness** = (unbroken + K * base) / (items + K) over the person's credited work items
   (:func:`exceeds_pipeline.rollups.work_item_credit`), K = :data:`CORRECTNESS_PRIOR_ITEMS`,
   base = the share of unbroken items over everyone's items (empirical-Bayes shrinkage: one or
-  two items say little, many items speak for themselves). An item is *broken* when one of its
-  commits is the target of a ``reverts`` link, or of a ``fixes`` link (``Fixes: <sha>``) or an
+  two items say little, many items speak for themselves). An item is *broken* when it was later
+  reverted (the work items' ``later_reverted``: the reverts after its last landing undo most of
+  it; a revert of one small part is not enough; where they do not say, when one of its commits is
+  the target of a ``reverts`` link and it did not land again), or one of its commits is the
+  target of a ``fixes`` link (``Fixes: <sha>``) or an
   SZZ trace (:mod:`.szz`; moves and whitespace-only changes are not traced) coming from a commit
   outside that work item; an SZZ trace counts only between commits that change files profile LOC
   keeps (not only vendored, generated or data files).
@@ -74,8 +77,9 @@ QUALITY_SCHEMA: dict[str, pl.DataType] = {
 METHODS = {
     "correctness": (
         "(unbroken + 5 x base) / (items + 5) over the person's work items, base = share of unbroken "
-        "items over everyone's items (small evidence is shrunk toward it); an item is broken if a "
-        "commit of it was later reverted (Revert / This reverts commit), named by a 'Fixes: <sha>' "
+        "items over everyone's items (small evidence is shrunk toward it); an item is broken if it "
+        "was later reverted (Revert / This reverts commit, after its last landing, naming commits "
+        "that carry at least half of its changed lines), a commit of it is named by a 'Fixes: <sha>' "
         "trailer, or traced by SZZ (git blame -w -M of the lines a bug fix deletes, moved and "
         "whitespace-only lines ignored; only bug commits whose message states a repair are traced, "
         "and a trace counts only between commits that change files outside vendored, generated "
@@ -167,12 +171,21 @@ def _correctness(commits, work_items, commit_links, szz, cap, credit=None,
         signals.append(traced)
     items_of = commits.lazy().select("sha", _item_key().alias("breaker_item")).unique("sha")
     if {"later_reverted", "relanded_by"} <= set(work_items.columns):
+        # The work items say whether the change was later reverted (`classify.work_items.
+        # chain_status`: the reverts after its last landing undo most of it); a reland heals.
         landed = work_items.lazy().select(
             "work_item_id",
+            pl.col("later_reverted").alias("_later"),
             (~pl.col("later_reverted").fill_null(False) & (pl.col("relanded_by").list.len() > 0)).alias("_relanded"),
         ).unique("work_item_id")
     else:
-        landed = pl.LazyFrame(schema={"work_item_id": pl.String, "_relanded": pl.Boolean})
+        landed = pl.LazyFrame(schema={"work_item_id": pl.String, "_later": pl.Boolean, "_relanded": pl.Boolean})
+    # Items later reverted: every commit of them is what lowers the value (a revert of a pull
+    # request's merge names none of them by sha).
+    reverted_items = (
+        item_commits.join(landed.filter(pl.col("_later").fill_null(False)), on="work_item_id", how="semi")
+        .select("person_id", "work_item_id", "sha")
+    )
     if signals:
         broken_commits = (
             pl.concat(signals)
@@ -181,13 +194,15 @@ def _correctness(commits, work_items, commit_links, szz, cap, credit=None,
             .filter((pl.col("kind") == "reverts") | (pl.col("breaker_item") != pl.col("work_item_id"))
                     | pl.col("breaker_item").is_null())
             .join(landed, on="work_item_id", how="left")
-            # a revert breaks a change only if it did not land again in the end (a reland heals it)
-            .filter((pl.col("kind") != "reverts") | ~pl.col("_relanded").fill_null(False))
+            # a revert breaks a change the work items judge (later_reverted, above); elsewhere
+            # only if it did not land again in the end (a reland heals it)
+            .filter((pl.col("kind") != "reverts")
+                    | (pl.col("_later").is_null() & ~pl.col("_relanded").fill_null(False)))
             .select("person_id", "work_item_id", pl.col("target_sha").alias("sha"))
-            .unique()
         )
+        broken_commits = pl.concat([broken_commits, reverted_items]).unique()
     else:
-        broken_commits = pl.LazyFrame(schema={"person_id": pl.String, "work_item_id": pl.String, "sha": pl.String})
+        broken_commits = reverted_items.unique()
     broken_items = broken_commits.select("person_id", "work_item_id").unique()
     per_person = (
         credit.lazy()

@@ -734,3 +734,100 @@ def test_a_release_pull_request_is_release_work(tmp_path):
     out, items = _run(repo)
     assert by_subject(out, "category")["Add --yes to towncrier to automatically remove files"] == "feature"
     assert dict(zip(items["work_item_id"], items["category"]))["acme/app#pr-3239"] == "chore"
+
+
+def _lines(tag: str, n: int) -> str:
+    return "".join(f"{tag} line {i}\n" for i in range(n))
+
+
+def _pr(repo: GitScript, number: int, branch: str, day: int, commits, author=ADA, merger=BOB) -> tuple[list[str], str]:
+    """A pull request: `commits` [(subject, files)] on `branch`, merged by GitHub's merge commit."""
+    repo.branch(branch, checkout=True)
+    shas = [repo.commit(subject, author=author, date=_at(day, 9 + i), files=files)
+            for i, (subject, files) in enumerate(commits)]
+    repo.checkout("main")
+    merge = repo.merge(branch, f"Merge pull request #{number} from ada/{branch}\n\n{commits[0][0]}",
+                       author=merger, date=_at(day, 20))
+    return shas, merge
+
+
+def test_a_revert_of_a_small_part_of_a_change_is_not_a_revert_of_the_change(tmp_path):
+    """An item is later reverted when the reverts after its last landing undo most of it (the
+    commits they name carry at least half of its changed lines; by commit count when it has no
+    lines): a 5-line follow-up of an 800-line pull request reverted is a link, not a change that
+    did not land. A revert of the pull request's merge commit reverts all of it."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"README.md": "# app\n"})
+    big, _ = _pr(repo, 12, "search-index", 2, [
+        ("Add the search index", {"index/core.py": _lines("core", 300)}),
+        ("Add index persistence", {"index/store.py": _lines("store", 200)}),
+        ("Add index queries", {"index/query.py": _lines("query", 150)}),
+        ("Add index tests", {"tests/test_index.py": _lines("test", 100)}),
+        ("Document the search index", {"docs/index.md": _lines("doc", 45)}),
+        ("Log slow index queries", {"index/slow.py": _lines("slow", 5)}),
+    ])
+    small_revert = repo.revert(big[5], author=BOB, date=_at(3, 9), reason="Too noisy in production.")
+    most, _ = _pr(repo, 13, "rate-limit", 4, [
+        ("Add a rate limiter", {"limit/core.py": _lines("limit", 120)}),
+        ("Add rate limiter metrics", {"limit/metrics.py": _lines("metrics", 30)}),
+        ("Tune rate limiter defaults", {"limit/defaults.py": _lines("defaults", 10)}),
+    ])
+    revert_core = repo.revert(most[0], author=BOB, date=_at(5, 9))
+    _pr(repo, 14, "cache-warmup", 6, [
+        ("Warm the cache on start", {"cache/warm.py": _lines("warm", 40)}),
+        ("Warm the cache in the background", {"cache/bg.py": _lines("bg", 20)}),
+    ])
+    merge14 = repo.rev("HEAD")
+    revert_merge = repo.revert(merge14, author=BOB, date=_at(7, 9), mainline=1)
+    icons, _ = _pr(repo, 15, "icons", 8, [
+        ("Add the toolbar icons", {"icons/a.png": b"\x89PNG\x00\x01"}),
+        ("Add the menu icons", {"icons/b.png": b"\x89PNG\x00\x02"}),
+        ("Add the status icons", {"icons/c.png": b"\x89PNG\x00\x03"}),
+    ])
+    revert_icon = repo.revert(icons[2], author=BOB, date=_at(9, 9))
+    out, items = _run(repo)
+    links = commit_links(out)
+    assert (small_revert, "reverts", big[5]) in set(links.select("sha", "link_type", "target_sha").rows())
+    big_item = _item(items, "acme/app#pr-12")
+    assert big_item["commits"] == 6 and big_item["lines_added"] == 800
+    assert big_item["later_reverted"] is False and big_item["reverted_by"] == []  # 5 of 800 lines
+    limiter = _item(items, "acme/app#pr-13")
+    assert limiter["later_reverted"] is True and limiter["reverted_by"] == [revert_core]  # 120 of 160
+    # `This reverts commit <merge>, reversing changes made to ...`: every commit the merge brought in
+    assert out.filter(pl.col("sha") == revert_merge)["message"].item().count(merge14) == 1
+    warmup = _item(items, "acme/app#pr-14")
+    assert warmup["later_reverted"] is True and warmup["reverted_by"] == [revert_merge]
+    # no changed lines (binary files): by commit count, 1 of 3
+    assert _item(items, "acme/app#pr-15")["lines_added"] == 0
+    assert _item(items, "acme/app#pr-15")["later_reverted"] is False
+    assert (revert_icon, "reverts", icons[2]) in set(links.select("sha", "link_type", "target_sha").rows())
+
+
+def test_a_release_item_is_titled_by_the_release_it_makes(tmp_path):
+    """ripgrep: a release item read as its first worded step ('changelog: prep for 14.1.1');
+    it is titled `Release <version>` from its release commit, with the package it names."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"src/main.rs": "fn main() {}\n", "Cargo.toml": 'version = "14.1.0"\n', "CHANGELOG.md": "# 14.1.0\n",
+                       "crates/cli/Cargo.toml": 'version = "0.1.9"\n', "package.json": '{"version": "3.4.0"}\n'})
+    releases = [
+        [("changelog: prep for 14.1.1", {"CHANGELOG.md": "# 14.1.1\n# 14.1.0\n"}),
+         ("deps: update everything", {"Cargo.toml": 'version = "14.1.0"\nregex = "1.10"\n'}),
+         ("14.1.1", {"Cargo.toml": 'version = "14.1.1"\nregex = "1.10"\n'})],
+        [("cli: bump the version", {"crates/cli/Cargo.toml": 'version = "0.1.10"\n'}),
+         ("grep-cli-0.1.10", {"crates/cli/Cargo.toml": 'version = "0.1.10"\nedition = "2021"\n'})],
+        # a squashed release pull request
+        [("Release v3.4.1 (#88)", {"package.json": '{"version": "3.4.1"}\n', "CHANGELOG.md": "# 3.4.1\n# 14.1.0\n"})],
+    ]
+    firsts = []
+    for day, steps in enumerate(releases, start=3):
+        shas = [repo.commit(subject, author=BOB, date=_at(day, 9 + i), files=files) for i, (subject, files) in enumerate(steps)]
+        firsts.append(shas[0])
+    code = repo.commit("Add --json output", author=BOB, date=_at(9, 9), files={"src/main.rs": "fn main() { json() }\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    titles = [_item(items, wid[sha])["title"] for sha in firsts]
+    assert titles == ["Release 14.1.1", "Release grep-cli 0.1.10", "Release 3.4.1"]
+    assert [_item(items, wid[sha])["category"] for sha in firsts] == ["chore"] * 3
+    assert _item(items, wid[firsts[0]])["commits"] == 3
+    assert _item(items, wid[code])["title"] == "Add --json output"

@@ -248,3 +248,45 @@ def test_bare_and_shallow_clones(story, tmp_path):
     assert compute_szz(shallow.path, [s["fix"]], tmp_path / "c.parquet").height == 0
     import polars as pl
     assert pl.read_parquet(tmp_path / "c.parquet")["status"].to_list() == ["ok"]
+
+
+def test_a_partly_reverted_change_is_not_broken_and_a_reverted_merge_is(tmp_path):
+    """Correctness follows the work items' `later_reverted`: a revert of one 5-line commit of a
+    400-line pull request leaves the change standing; a revert of a pull request's merge
+    commit undoes all of it, though it names none of the pull request's commits."""
+    from exceeds_pipeline.classify.categories import categorize_commits
+    from exceeds_pipeline.classify.links import commit_links
+    from exceeds_pipeline.classify.work_items import assign_work_items
+    from exceeds_pipeline.enrich.exclusions import classify_exclusions
+    from exceeds_pipeline.history.tables import month_expr
+    from exceeds_pipeline_tests.classify.gitframes import read_repo as read_frames
+    from exceeds_pipeline_tests.gitscript import GitScript
+
+    ada, bob = ("Ada Lovelace", "ada@example.com"), ("Bob Builder", "bob@example.org")
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ada, date="2025-03-01T08:00:00+0000", files={"README.md": "# app\n"})
+
+    def pr(number, branch, day, commits):
+        repo.branch(branch, checkout=True)
+        shas = [repo.commit(subject, author=ada, date=f"2025-03-{day:02d}T{9 + i:02d}:00:00+0000",
+                            files={path: "".join(f"{path} {k}\n" for k in range(n))})
+                for i, (subject, path, n) in enumerate(commits)]
+        repo.checkout("main")
+        merge = repo.merge(branch, f"Merge pull request #{number} from ada/{branch}\n\n{commits[0][0]}",
+                           author=bob, date=f"2025-03-{day:02d}T20:00:00+0000")
+        return shas, merge
+
+    parser, _ = pr(1, "parser", 2, [("Add the config parser", "parse.py", 250), ("Test the config parser", "test_parse.py", 145),
+                                    ("Log parse timings", "timing.py", 5)])
+    repo.revert(parser[2], author=bob, date="2025-03-03T09:00:00+0000")
+    cache, merge = pr(2, "cache", 4, [("Add a response cache", "cache.py", 80), ("Expire cached responses", "expire.py", 20)])
+    repo.revert(merge, author=bob, date="2025-03-05T09:00:00+0000", mainline=1)
+    commits, files = read_frames(repo)
+    files = classify_exclusions(files)
+    links = commit_links(commits)
+    out, items = assign_work_items(categorize_commits(commits, files, links), links, files)
+    out = out.with_columns(pl.lit(True).alias("is_counted"), month_expr().alias("month"), pl.lit(None, pl.String).alias("ai_tool"))
+    ada_row = metric(quality_metrics(out, items, links, files), "ada", "correctness")
+    assert ada_row["evidence_count"] == 3  # the initial commit, the parser, the cache
+    assert set(ada_row["evidence_shas"][:2]) == set(cache)  # what lowers the value: the reverted cache
+    assert ada_row["value"] == pytest.approx((2 + 5 * 4 / 5) / (3 + 5))  # Bob's two reverts are unbroken
