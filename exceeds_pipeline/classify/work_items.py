@@ -175,6 +175,8 @@ GENERIC_FILES = (
     # is in a third of one author's commits), so sharing it relates nothing
     r"|(?:^|/)(?:package\.json|Cargo\.toml|go\.mod|pyproject\.toml|setup\.py|setup\.cfg|Gemfile|"
     r"[^/]*\.gemspec|composer\.json|pom\.xml|build\.gradle(?:\.kts)?|requirements[^/]*\.txt)$"
+    # a file that only holds the version (lib/sinatra/version.rb, _version.py, GIT-VERSION-GEN)
+    r"|(?i)(?:^|/)(?:_{0,2}version_?_{0,2}\.(?:py|rb|go|js|ts|txt)|[A-Z0-9-]*VERSION-GEN)$"
 )
 
 # Exclusion reasons (enrich.exclusions) of files no one writes by hand.
@@ -499,11 +501,16 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
     return _one_declared_change_each(stream, related)
 
 
+def makes_release() -> pl.Expr:
+    """The commit's subject makes a release (RELEASE_SUBJECT). Read on the subject as written:
+    `build: ejs@2.4.1` bumps a dependency, `grep-regex-0.1.2` is a release."""
+    return pl.col("subject").str.replace(r"\s*\(#\d+\)\s*$", "").str.contains(RELEASE_SUBJECT).fill_null(False)
+
+
 def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
     """`work` with `_release` (its subject makes a release) and `_release_step` (that, or it
     changes only changelogs, package manifests and lock files)."""
-    # the subject as written: `build: ejs@2.4.1` bumps a dependency, `grep-regex-0.1.2` is a release
-    release = pl.col("subject").str.replace(r"\s*\(#\d+\)\s*$", "").str.contains(RELEASE_SUBJECT).fill_null(False)
+    release = makes_release()
     if file_changes is None or file_changes.height == 0:
         return work.with_columns(release.alias("_release"), release.alias("_release_step"))
     steps = (
@@ -577,7 +584,9 @@ def _work_frame(commits: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     is_empty = empty_commit_expr() if "files_changed" in cols else pl.lit(False)
     df = commits.drop([c for c in ("work_item_id", "pr_number", "merge_branch", "merge_sha") if c in cols]).with_row_index("_row").with_columns(
         pr_number_expr(pl.col("subject"), pl.col("message")).alias("_own_pr"),
-        (~pl.col("is_merge").fill_null(False) & ~is_bot & ~is_copy & ~is_empty).alias("_work"),
+        # an empty commit changes nothing, unless it marks a release (`1.4.3 release`, made with
+        # --allow-empty after the version bump): then it is the release item's last step
+        (~pl.col("is_merge").fill_null(False) & ~is_bot & ~is_copy & (~is_empty | makes_release())).alias("_work"),
         pl.col("authored_at").alias("_t"),
         is_bot.alias("_bot"),
     )
@@ -854,10 +863,10 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
 
 # A pull request's title that names a release: `Release 3.4.1`, `Prepare release v2.0`, `v1.2.3`.
 RELEASE_TITLE = (r"(?i)^\s*(?:release|releasing|prepar(?:e|es|ed|ing)(?: for)?(?: the)? release(?: of)?|bump version(?: to)?)"
-                 r"\s+v?\d+(?:\.\d+)+\S*\s*$|^\s*v?\d+\.\d+(?:\.\d+)*\s*$")
+                 r"\s+v?\d+(?:\.\d+)+\S*\s*$|^\s*v?\d+\.\d+(?:\.\d+)*(?:\s+release)?\s*$")
 # A commit that makes a release by its subject: a release title, or a package at its version
-# (`ripgrep 14.1.1`, `grep-cli-0.1.10`, `create-vite@5.2.1`).
-RELEASE_SUBJECT = RELEASE_TITLE + r"|(?i)^\s*[a-z0-9_.@/-]+[ @-]v?\d+\.\d+(?:\.\d+)+\S*\s*$"
+# (`ripgrep 14.1.1`, `grep-cli-0.1.10`, `create-vite@5.2.1`, `Git 2.38`, `Git 2.45-rc0`).
+RELEASE_SUBJECT = RELEASE_TITLE + r"|(?i)^\s*[a-z0-9_.@/-]+[ @-]v?\d+\.\d+(?:\.\d+)*\S*\s*$"
 RELEASE_GAP = timedelta(hours=24)
 # The version a release subject ends with (`v` and trailing punctuation left out), and the
 # package it names before it (`grep-cli-0.1.10`, `create-vite@5.2.1`, `ripgrep 14.1.1`).
@@ -868,10 +877,11 @@ _NOT_PACKAGE = r"(?i)^(?:v|ver|version|release|tag|bump)$"
 
 def release_title(subject: pl.Expr) -> pl.Expr:
     """`Release <version>` (`Release <package> <version>` when the subject names a package) of a
-    release commit's subject (RELEASE_SUBJECT): `14.1.1` -> `Release 14.1.1`, `grep-cli-0.1.10`
+    release commit's subject (RELEASE_SUBJECT): `14.1.1` or `14.1.1 release` -> `Release 14.1.1`, `grep-cli-0.1.10`
     -> `Release grep-cli 0.1.10`, `Release v3.4.1 (#88)` -> `Release 3.4.1`; null when no
     version can be read."""
-    text = subject.str.replace(r"\s*\(#\d+\)\s*$", "")
+    # `1.4.3 release`: the version before the word
+    text = subject.str.replace(r"\s*\(#\d+\)\s*$", "").str.replace(r"(?i)\s+release\s*$", "")
     version = text.str.extract(_RELEASE_VERSION, 1)
     package = (pl.when(text.str.contains(RELEASE_TITLE)).then(pl.lit(None, pl.String))
                .otherwise(text.str.extract(_RELEASE_PACKAGE, 1)))

@@ -411,7 +411,7 @@ def _drop_narrower(frame: pl.DataFrame) -> pl.DataFrame:
         return frame
     prefixes = (
         prefixes.with_columns(pl.int_ranges(1, pl.col("_w").list.len()).alias("_n"))
-        .explode("_n")
+        .explode("_n", empty_as_null=False)
         .with_columns(pl.col("_w").list.head(pl.col("_n")).list.join(" ").alias("_broad"))
     )
     narrower = prefixes.join(

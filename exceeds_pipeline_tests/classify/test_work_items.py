@@ -10,7 +10,12 @@ import polars as pl
 
 from exceeds_pipeline.classify.categories import categorize_commits
 from exceeds_pipeline.classify.links import commit_links
-from exceeds_pipeline.classify.work_items import WORK_ITEMS_SCHEMA, assign_work_items, merge_pr_membership
+from exceeds_pipeline.classify.work_items import (
+    WORK_ITEMS_SCHEMA,
+    assign_work_items,
+    makes_release,
+    merge_pr_membership,
+)
 from exceeds_pipeline_tests.gitscript import GitScript
 from exceeds_pipeline_tests.classify.gitframes import by_subject, read_repo
 
@@ -39,9 +44,10 @@ def _run(repo: GitScript):
     assert all(PRINTABLE_ID.match(i) for i in items["work_item_id"])
     # Every work commit (an empty commit changes nothing) is in exactly one item, and the
     # item counts add up.
-    work = out.filter(~pl.col("is_merge") & ~pl.col("is_bot") & (pl.col("files_changed") > 0))
+    # An empty commit that marks a release (`1.4.3 release`) is its release's last step.
+    work = out.filter(~pl.col("is_merge") & ~pl.col("is_bot") & ((pl.col("files_changed") > 0) | makes_release()))
     assert work["work_item_id"].null_count() == 0
-    empty = out.filter(~pl.col("is_merge") & (pl.col("files_changed") == 0))
+    empty = out.filter(~pl.col("is_merge") & (pl.col("files_changed") == 0) & ~makes_release())
     assert empty["work_item_id"].null_count() == empty.height
     assert items["commits"].sum() == work.height
     assert items["lines_added"].sum() == work["lines_added"].sum()
@@ -831,3 +837,30 @@ def test_a_release_item_is_titled_by_the_release_it_makes(tmp_path):
     assert [_item(items, wid[sha])["category"] for sha in firsts] == ["chore"] * 3
     assert _item(items, wid[firsts[0]])["commits"] == 3
     assert _item(items, wid[code])["title"] == "Add --json output"
+
+
+def test_a_release_of_version_file_changelog_steps_and_an_empty_marker_is_one_item(tmp_path):
+    """sinatra: `bump version` (lib/<name>/version.rb), `update changes` and `set date` (CHANGES)
+    minutes apart, then an empty `1.4.3 release` commit: one release item, not three docs and
+    build items beside a marker in no item; git/git's `Git 2.38` (two numbers) makes a release."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"lib/app/base.rb": "x = 1\n", "lib/app/version.rb": "VERSION = '1.4.2'\n",
+                       "CHANGES": "= 1.4.2\n", "GIT-VERSION-GEN": "DEF_VER=v2.37\n"})
+    feature = repo.commit("add x_cascade option", author=ADA, date=_at(2, 9), files={"lib/app/base.rb": "x = 2\n"})
+    bump = repo.commit("bump version", author=ADA, date=_at(2, 10), files={"lib/app/version.rb": "VERSION = '1.4.3'\n"})
+    changes = repo.commit("update changes", author=ADA, date=_at(2, 11), files={"CHANGES": "= 1.4.3\n= 1.4.2\n"})
+    date = repo.commit("set date", author=ADA, date=_at(2, 12), files={"CHANGES": "= 1.4.3 / 2025-03-02\n= 1.4.2\n"})
+    marker = repo.commit("1.4.3 release", author=ADA, date=_at(2, 13), allow_empty=True)
+    later = repo.commit("fix route parsing", author=ADA, date=_at(3, 9), files={"lib/app/base.rb": "x = 3\n"})
+    # git/git: the version file, then the release commit named by two numbers
+    gen = repo.commit("Start the 2.38 cycle", author=BOB, date=_at(5, 9), files={"GIT-VERSION-GEN": "DEF_VER=v2.38\n"})
+    git = repo.commit("Git 2.38", author=BOB, date=_at(5, 10), files={"CHANGES": "= 2.38\n= 1.4.3\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    release = _item(items, wid[bump])
+    assert {wid[bump], wid[changes], wid[date], wid[marker]} == {release["work_item_id"]}
+    assert (release["commits"], release["category"], release["title"]) == (4, "chore", "Release 1.4.3")
+    assert wid[feature] != release["work_item_id"] != wid[later]
+    assert wid[gen] == wid[git] and _item(items, wid[git])["category"] == "chore"
+    assert _item(items, wid[git])["title"] == "Release Git 2.38"
