@@ -49,14 +49,24 @@ neither a feature nor a fix.
    each commit's kind (`feat:`, `fix:`) declares each feature or fix a change of its own: a
    run of related commits splits before every declared feature or fix after its first, and
    the commits in between stay with the change before them. (`related_edges`)
-   A shared package manifest (package.json, Cargo.toml, ...) relates nothing either.
+   A shared package manifest (package.json, Cargo.toml, ...) relates nothing either, nor does
+   a hub: a file in at least HUB_SHARE (10%) of a repository's work commits (of at least 200;
+   sinatra's lib/sinatra/base.rb). Two commits that each name issues (`fixes #608`, `#495`)
+   and share none are two changes, whatever else they share.
 5. *One release* of one author in one repo: consecutive release steps (commits that change only
-   changelogs, package manifests and lock files, or whose subject makes a release: `1.2.0`,
-   `Release 3.4.1`, `grep-cli-0.1.10`), each at most RELEASE_GAP (24 hours) after the one before,
-   outside pull requests, up to and including a release commit; such an item is `chore`.
-   (`release_flags`, `release_edges`)
+   changelogs, package manifests, lock files and version files, or whose subject makes a
+   release: `1.2.0`, `1.4.3 release`, `Release 3.4.1`, `grep-cli-0.1.10`, `Git 2.38`), each at
+   most RELEASE_GAP (24 hours) after the one before, outside pull requests, up to and including
+   a release commit (an empty one too); such an item is `chore`. (`release_flags`,
+   `release_edges`)
+6. *The same issue*: commits of one author outside pull requests that name the same issue no
+   more than RELATED_GAP apart (`fixes #608`, then `refs #608`). (`issue_edges`)
 
-One union-find over the five edge kinds gives the items.
+A separate history merged in (`git subtree add`: another project's commits from its own root)
+is imported: its commits take no pull request number from this repository's merges or from
+their own (`merge_pr_membership`).
+
+One union-find over the six edge kinds gives the items.
 
 **Item fields.** `work_item_id` is `<repo>#pr-<N>` when the item has a pull request (the PR of
 its earliest commit) and `<repo>@<first 12 hex of its earliest commit>` otherwise: stable across
@@ -463,6 +473,7 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
             file_changes.filter(~machine_made).select("repo", "sha", "path")
             .filter(~pl.col("path").fill_null("").str.contains(GENERIC_FILES))
             .unique()
+            .join(_hub_files(work, file_changes), on=["repo", "path"], how="anti")
             .with_columns(pl.col("path").fill_null("").str.contains(DOCS_PATH).alias("_doc"))
         )
         docs_only = fc.group_by("repo", "sha").agg(pl.col("_doc").all().alias("_docs_only"))
@@ -498,7 +509,66 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
         & (pl.col("_shared") / (pl.col("_ca") + pl.col("_cb") - pl.col("_shared")) >= 0.5)
     ).select("_a", "_b")
     related = pl.concat([same_component.cast(_PAIRS), files.cast(_PAIRS), similar.cast(_PAIRS)]).unique()
-    return _one_declared_change_each(stream, related)
+    return _one_declared_change_each(stream, _apart_by_issue(work, related))
+
+
+# A file in this share of a repository's work commits (of at least HUB_MIN_COMMITS) is a hub.
+HUB_SHARE = 0.1
+HUB_MIN_COMMITS = 200
+
+
+def _hub_files(work: pl.DataFrame, file_changes: pl.DataFrame) -> pl.DataFrame:
+    """``[repo, path]``: the files nearly every change touches (sinatra's lib/sinatra/base.rb is
+    in 21% of its commits): sharing one relates two commits no more than sharing the
+    repository does."""
+    total = work.group_by("repo").agg(pl.len().alias("_total")).filter(pl.col("_total") >= HUB_MIN_COMMITS)
+    return (
+        file_changes.join(work.select("repo", "sha"), on=["repo", "sha"], how="semi")
+        .group_by("repo", "path").agg(pl.col("sha").n_unique().alias("_k"))
+        .join(total, on="repo")
+        .filter(pl.col("_k") >= HUB_SHARE * pl.col("_total"))
+        .select("repo", "path")
+    )
+
+
+# An issue or pull request a message refers to: `fixes #608`, `(#12)`, `GH-42`, `issues/12`.
+ISSUE_REF = r"(?i)(?:^|[^\w&/#])(?:#|gh-|issues/|pull/)(\d{1,7})\b"
+
+
+def _issue_refs(work: pl.DataFrame) -> pl.DataFrame:
+    """``[_n, _refs]``: the issue numbers each work commit's message names."""
+    text = pl.col("message") if "message" in work.columns else pl.col("subject")
+    return work.select("_n", text.fill_null("").str.extract_all(ISSUE_REF).list.eval(
+        pl.element().str.extract(r"(\d+)$", 1)).list.unique().alias("_refs"))
+
+
+def issue_edges(work: pl.DataFrame) -> pl.DataFrame:
+    """Commits of one author, outside pull requests, that name the same issue within
+    RELATED_GAP of each other (`fixes #608`, then `also reset the body on HEAD, refs #608`): not
+    longer, or an issue named for months (`part of #1`, a roadmap) would glue them all."""
+    rows = (
+        work.filter(pl.col("pr_number").is_null()).select("_n", "repo", "person_id", "_t")
+        .join(_issue_refs(work), on="_n").explode("_refs", empty_as_null=False).drop_nulls("_refs")
+        .sort("repo", "person_id", "_refs", "_t", "_n")
+    )
+    pairs = _consecutive_pairs(rows, ["repo", "person_id", "_refs"])
+    return pairs.filter(pl.col("_gap") <= RELATED_GAP).select("_a", "_b")
+
+
+def _apart_by_issue(work: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame:
+    """The related pairs less those whose commits each name issues and share none: `resetting
+    body should drop Content-Length, fixes #608` and `add layout_options, fixes #495` an hour
+    apart in the same file are two changes."""
+    refs = _issue_refs(work)
+    pairs = (
+        related.join(refs.rename({"_n": "_a", "_refs": "_ra"}), on="_a", how="left")
+        .join(refs.rename({"_n": "_b", "_refs": "_rb"}), on="_b", how="left")
+    )
+    apart = (
+        (pl.col("_ra").list.len() > 0) & (pl.col("_rb").list.len() > 0)
+        & (pl.col("_ra").list.set_intersection(pl.col("_rb")).list.len() == 0)
+    ).fill_null(False)
+    return pairs.filter(~apart).select("_a", "_b")
 
 
 def makes_release() -> pl.Expr:
@@ -625,6 +695,7 @@ def assign_work_items(
         revert_chain_edges(work, links).cast(_PAIRS),
         series_edges(work).cast(_PAIRS),
         related_edges(work, file_changes).cast(_PAIRS),
+        issue_edges(work).cast(_PAIRS),
         release_edges(work).cast(_PAIRS),
     ])
     roots = components(work.height, edges["_a"].to_list(), edges["_b"].to_list())

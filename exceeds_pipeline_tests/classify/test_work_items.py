@@ -864,3 +864,45 @@ def test_a_release_of_version_file_changelog_steps_and_an_empty_marker_is_one_it
     assert wid[feature] != release["work_item_id"] != wid[later]
     assert wid[gen] == wid[git] and _item(items, wid[git])["category"] == "chore"
     assert _item(items, wid[git])["title"] == "Release Git 2.38"
+
+
+def test_commits_naming_different_issues_are_separate_changes(tmp_path):
+    """sinatra: four fixes and features of one afternoon in base.rb, each `fixes #N`, were one
+    'bug' item; commits that name issues and share none are separate changes."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"lib/base.rb": "a\n", "lib/cookies.rb": "c\n"})
+    body = repo.commit("resetting body should drop Content-Length, fixes #608", author=ADA, date=_at(2, 9),
+                       files={"lib/base.rb": "a\nb\n"})
+    layout = repo.commit("add layout_options, fixes #495", author=ADA, date=_at(2, 10), files={"lib/base.rb": "a\nb\nl\n"})
+    again = repo.commit("also reset the body on HEAD requests\n\nrefs #608", author=ADA, date=_at(2, 11),
+                        files={"lib/base.rb": "a\nb\nl\nh\n"})
+    plain = repo.commit("tidy the layout code", author=ADA, date=_at(2, 12), files={"lib/base.rb": "a\nb\nL\nh\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[body] != wid[layout]
+    assert wid[again] == wid[body]  # the same issue: one change
+    assert wid[plain] == wid[again]  # a commit naming no issue still joins by the shared file
+
+
+def test_a_file_nearly_every_commit_touches_relates_nothing(tmp_path, monkeypatch):
+    """sinatra: lib/sinatra/base.rb is in 21% of the commits; two commits an hour apart that
+    share only it ('add multi route extension', 'add cookies extension') are two changes."""
+    import exceeds_pipeline.classify.work_items as wi
+
+    monkeypatch.setattr(wi, "HUB_MIN_COMMITS", 10)
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"lib/base.rb": "0\n"})
+    # others' history: the hub is in every commit, other files are not
+    for i in range(20):
+        repo.commit(f"Change number {i}", author=BOB, date=_at(2 + i // 4, 9 + i % 4),
+                    files={"lib/base.rb": f"{i}\n", f"lib/part{i}.rb": "x\n"})
+    multi = repo.commit("add multi route extension", author=ADA, date=_at(12, 9),
+                        files={"lib/base.rb": "m\n", "lib/multi_route.rb": "m\n"})
+    cookies = repo.commit("add cookies extension", author=ADA, date=_at(12, 10),
+                          files={"lib/base.rb": "c\n", "lib/cookies.rb": "c\n"})
+    cookie_test = repo.commit("test cookie expiry", author=ADA, date=_at(12, 11),
+                              files={"lib/cookies.rb": "c2\n", "test/cookies_test.rb": "t\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[multi] != wid[cookies]
+    assert wid[cookie_test] == wid[cookies]  # a file of their own still relates them
