@@ -346,6 +346,8 @@ def vendored_trees(file_changes: pl.DataFrame, commits: pl.DataFrame) -> pl.Data
         )
         .with_columns(pl.col("_lines").sum().over("repo", "sha").alias("_total"))
     )
+    if files.height == 0:  # the commits that name a copy changed no file (a merge: `Sync with 2.49.1`)
+        return empty
     # The deepest directory of each path named as the commit says (not the root's own files).
     per_dir = (
         files.with_row_index("_row")

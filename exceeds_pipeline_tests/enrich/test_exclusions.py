@@ -373,3 +373,24 @@ def test_html_pages_built_from_sources_beside_them_are_generated():
     assert got["README.html"] == "generated"
     assert got["docs/index.html"] is None  # no source beside it
     assert got["src/lib/select/select.html"] is None
+
+
+def test_a_merge_worded_as_an_update_names_no_vendored_tree(make_repo):
+    """git/git: `Sync with 2.49.1` is a merge (no file changes of its own); a history whose only
+    update-worded commits changed no file has no vendored trees, and is not an error."""
+    from exceeds_pipeline.enrich.exclusions import vendored_trees
+    from exceeds_pipeline.enrich.languages import with_language
+    from exceeds_pipeline.ingest.git_log import log_commits
+    from exceeds_pipeline_tests.conftest import git_out
+
+    repo = make_repo("sync")
+    repo.commit("Add client", files={"lib/client.py": "x = 1\n"})
+    repo.branch("maint", checkout=True)
+    repo.commit("Fix the client", files={"lib/client.py": "x = 2\n"})
+    repo.checkout("main")
+    repo.commit("Add server", files={"lib/server.py": "y = 1\n"})
+    repo.merge("maint", "Sync with 2.49.1")
+    shas = git_out(repo.path, "rev-list", "HEAD").split()
+    commits, files = log_commits(repo.path / ".git", "acme/app", shas, repo.head())
+    assert vendored_trees(with_language(files), commits).height == 0
+    assert classify_exclusions(with_language(files), commits)["exclusion_reason"].null_count() == files.height
