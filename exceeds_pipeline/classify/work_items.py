@@ -619,6 +619,24 @@ def release_edges(work: pl.DataFrame) -> pl.DataFrame:
         .select(pl.col("_a").cast(pl.UInt32), pl.col("_b").cast(pl.UInt32))
 
 
+def _with_code_lines(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
+    """`work` with `_code_lines`: the lines each commit changes in code, not in tests, docs,
+    release records or files no one writes by hand (what the change itself is)."""
+    if file_changes is None or file_changes.height == 0:
+        return work.with_columns(pl.lit(0, pl.Int64).alias("_code_lines"))
+    from exceeds_pipeline.classify.categories import DOCS_PATH, TEST_PATH
+
+    path = pl.col("path").fill_null("")
+    code = (
+        file_changes.filter(~excluded_as(file_changes, *MACHINE_MADE) & ~path.str.contains(TEST_PATH)
+                            & ~path.str.contains(DOCS_PATH) & ~path.str.contains(GENERIC_FILES))
+        .group_by("repo", "sha")
+        .agg((pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)).sum().cast(pl.Int64).alias("_code_lines"))
+    )
+    return work.join(code, on=["repo", "sha"], how="left", maintain_order="left").with_columns(
+        pl.col("_code_lines").fill_null(0))
+
+
 def _one_declared_change_each(stream: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame:
     """The related pairs, less those that would put two declared features or fixes in one item.
 
@@ -689,7 +707,7 @@ def assign_work_items(
     Returns (commits with work_item_id and pr_number, work items)."""
     cols = commits.columns
     df, work = _work_frame(commits)
-    work = release_flags(work, file_changes)
+    work = _with_code_lines(release_flags(work, file_changes), file_changes)
     edges = pl.concat([
         pr_edges(work).cast(_PAIRS),
         revert_chain_edges(work, links).cast(_PAIRS),
@@ -800,10 +818,13 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         pl.col("subject").filter(words == words.max()).first().alias("_cat_subject")
     )
     rank = {c: i for i, c in enumerate(SIGNIFICANCE)}
+    # Else the kind of its code change: the category with the most lines changed in code (a
+    # fix of 240 lines with five test tweaks is a fix), then the most commits.
+    code_lines = pl.col("_code_lines").sum() if "_code_lines" in core.columns else pl.lit(0)
     counts = (
-        core.group_by("_root", "category").agg(pl.len().alias("_c"))
+        core.group_by("_root", "category").agg(code_lines.alias("_cl"), pl.len().alias("_c"))
         .with_columns(pl.col("category").replace_strict(rank, default=len(rank), return_dtype=pl.Int32).alias("_rank"))
-        .sort("_root", "_c", "_rank", descending=[False, True, False])
+        .sort("_root", "_cl", "_c", "_rank", descending=[False, True, True, False])
         .group_by("_root", maintain_order=True).first()
         .select("_root", pl.col("category").alias("_common_cat"))
     )

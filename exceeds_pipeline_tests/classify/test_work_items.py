@@ -906,3 +906,25 @@ def test_a_file_nearly_every_commit_touches_relates_nothing(tmp_path, monkeypatc
     wid = dict(out.select("sha", "work_item_id").rows())
     assert wid[multi] != wid[cookies]
     assert wid[cookie_test] == wid[cookies]  # a file of their own still relates them
+
+
+def test_an_item_is_the_kind_of_its_code_change_not_of_its_many_test_tweaks(tmp_path):
+    """sinatra: 'integration test for logging', then 'prevent double-logging only on webrick,
+    fixes #454' (+163/-77 in base.rb) and four test tweaks was a 'test' item titled by its
+    first commit; it is a fix, named by the fix."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"lib/base.rb": "x = 1\n"})
+    first = repo.commit("integration test for logging", author=ADA, date=_at(2, 9),
+                        files={"test/integration/logging_test.rb": "t1\n"})
+    fix = repo.commit("prevent double-logging only on webrick, fixes #454", author=ADA, date=_at(2, 10),
+                      files={"lib/base.rb": "".join(f"line {i}\n" for i in range(160)),
+                             "test/integration/logging_test.rb": "t1\nt2\n"})
+    for i in range(4):
+        repo.commit(f"adjust logging test {i}", author=ADA, date=_at(2, 11 + i),
+                    files={"test/integration/logging_test.rb": f"t1\nt2\nt{i + 3}\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[first] == wid[fix]
+    item = _item(items, wid[fix])
+    assert (item["commits"], item["category"]) == (6, "bug")
+    assert item["title"] == "prevent double-logging only on webrick, fixes #454"
