@@ -462,6 +462,10 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
     ).select("_a", "_b")
     pair_ids = cand.select("repo", "_a", "_b")
     sha_of = work.select("_n", "sha")
+    words = work.select(
+        "_n",
+        _title(pl.col("subject")).str.to_lowercase().str.extract_all(r"[a-z][a-z0-9_]{2,}").list.unique().alias("_w"),
+    ).explode("_w", empty_as_null=False).filter(~pl.col("_w").is_in(_STOPWORDS))
     files = _no_pairs()
     if file_changes is not None and file_changes.height:
         from exceeds_pipeline.classify.categories import DOCS_PATH
@@ -469,13 +473,15 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
         # Files no one writes by hand (generated, vendored, lock files: `file_changes` says so)
         # change with every regeneration: sharing one relates nothing.
         machine_made = excluded_as(file_changes, *MACHINE_MADE)
+        hubs = _hub_files(work, file_changes)
         fc = (
             file_changes.filter(~machine_made).select("repo", "sha", "path")
             .filter(~pl.col("path").fill_null("").str.contains(GENERIC_FILES))
             .unique()
-            .join(_hub_files(work, file_changes), on=["repo", "path"], how="anti")
-            .with_columns(pl.col("path").fill_null("").str.contains(DOCS_PATH).alias("_doc"))
         )
+        hub_fc = fc.join(hubs, on=["repo", "path"], how="semi")
+        fc = fc.join(hubs, on=["repo", "path"], how="anti").with_columns(
+            pl.col("path").fill_null("").str.contains(DOCS_PATH).alias("_doc"))
         docs_only = fc.group_by("repo", "sha").agg(pl.col("_doc").all().alias("_docs_only"))
         pa = pair_ids.join(sha_of.rename({"_n": "_a", "sha": "sha_a"}), on="_a").join(
             sha_of.rename({"_n": "_b", "sha": "sha_b"}), on="_b"
@@ -492,10 +498,15 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
             pl.col("_both_docs") | ~pl.col("_doc")
         )
         files = left.join(fc.rename({"sha": "sha_b"}).drop("_doc"), on=["repo", "sha_b", "path"], how="semi").select("_a", "_b").unique()
-    words = work.select(
-        "_n",
-        _title(pl.col("subject")).str.to_lowercase().str.extract_all(r"[a-z][a-z0-9_]{2,}").list.unique().alias("_w"),
-    ).explode("_w", empty_as_null=False).filter(~pl.col("_w").is_in(_STOPWORDS))
+        if hub_fc.height:
+            # A hub relates a follow-up to its change when their subjects also share a word the
+            # repository rarely uses (`Add 'transform' action`, `Change transform action to ...`).
+            hub_pairs = pa.join(hub_fc.rename({"sha": "sha_a"}), on=["repo", "sha_a"]).join(
+                hub_fc.rename({"sha": "sha_b"}), on=["repo", "sha_b", "path"], how="semi").select("_a", "_b").unique()
+            rare = _rare_words(work, words)
+            named = hub_pairs.join(rare.rename({"_n": "_a"}), on="_a").join(
+                rare.rename({"_n": "_b"}), on=["_b", "_w"], how="semi").select("_a", "_b").unique()
+            files = pl.concat([files, named])
     counts = words.group_by("_n").agg(pl.len().alias("_cnt"))
     shared = (
         pair_ids.join(words.rename({"_n": "_a"}), on="_a", how="inner")
@@ -509,7 +520,34 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
         & (pl.col("_shared") / (pl.col("_ca") + pl.col("_cb") - pl.col("_shared")) >= 0.5)
     ).select("_a", "_b")
     related = pl.concat([same_component.cast(_PAIRS), files.cast(_PAIRS), similar.cast(_PAIRS)]).unique()
+    if "_release" in work.columns:
+        # A release commit joins only its release steps (`release_edges`), never the fix of
+        # the next day that touches the same version constant.
+        kind = work.select("_n", "_release", "_release_step")
+        related = (
+            related.join(kind.rename({"_n": "_a", "_release": "_ra", "_release_step": "_sa"}), on="_a")
+            .join(kind.rename({"_n": "_b", "_release": "_rb", "_release_step": "_sb"}), on="_b")
+            .filter(~((pl.col("_ra") & ~pl.col("_sb")) | (pl.col("_rb") & ~pl.col("_sa"))))
+            .select("_a", "_b")
+        )
     return _one_declared_change_each(stream, _apart_by_issue(work, related))
+
+
+# A subject word in at most this share of a repository's work commits (or in 3) names something
+# specific.
+RARE_WORD_SHARE = 0.01
+
+
+def _rare_words(work: pl.DataFrame, words: pl.DataFrame) -> pl.DataFrame:
+    """``[_n, _w]``: the subject words of each commit that the repository's subjects rarely use."""
+    per_repo = words.join(work.select("_n", "repo"), on="_n")
+    total = work.group_by("repo").agg(pl.len().alias("_total"))
+    rare = (
+        per_repo.group_by("repo", "_w").agg(pl.col("_n").n_unique().alias("_k"))
+        .join(total, on="repo").filter(pl.col("_k") <= pl.max_horizontal(RARE_WORD_SHARE * pl.col("_total"), 3))
+        .select("repo", "_w")
+    )
+    return per_repo.join(rare, on=["repo", "_w"], how="semi").select("_n", "_w")
 
 
 # A file in this share of a repository's work commits (of at least HUB_MIN_COMMITS) is a hub.
@@ -818,13 +856,15 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         pl.col("subject").filter(words == words.max()).first().alias("_cat_subject")
     )
     rank = {c: i for i, c in enumerate(SIGNIFICANCE)}
-    # Else the kind of its code change: the category with the most lines changed in code (a
-    # fix of 240 lines with five test tweaks is a fix), then the most commits.
+    # Else the kind of its code change: a feature or fix in code, whatever reformatting or
+    # renaming rides along, else the category with the most lines changed in code (a fix of 240
+    # lines with five test tweaks is a fix), then the most commits.
     code_lines = pl.col("_code_lines").sum() if "_code_lines" in core.columns else pl.lit(0)
     counts = (
         core.group_by("_root", "category").agg(code_lines.alias("_cl"), pl.len().alias("_c"))
-        .with_columns(pl.col("category").replace_strict(rank, default=len(rank), return_dtype=pl.Int32).alias("_rank"))
-        .sort("_root", "_cl", "_c", "_rank", descending=[False, True, True, False])
+        .with_columns(pl.col("category").replace_strict(rank, default=len(rank), return_dtype=pl.Int32).alias("_rank"),
+                      (pl.col("category").is_in(["feature", "bug"]) & (pl.col("_cl") > 0)).alias("_change"))
+        .sort("_root", "_change", "_cl", "_c", "_rank", descending=[False, True, True, True, False])
         .group_by("_root", maintain_order=True).first()
         .select("_root", pl.col("category").alias("_common_cat"))
     )

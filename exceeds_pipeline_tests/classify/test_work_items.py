@@ -894,7 +894,9 @@ def test_a_file_nearly_every_commit_touches_relates_nothing(tmp_path, monkeypatc
     repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"lib/base.rb": "0\n"})
     # others' history: the hub is in every commit, other files are not
     for i in range(20):
-        repo.commit(f"Change number {i}", author=BOB, date=_at(2 + i // 4, 9 + i % 4),
+        # "extension" is a word this repository uses often: it names nothing specific
+        repo.commit(f"Change number {i}" + (" of an extension" if i % 4 == 0 else ""), author=BOB,
+                    date=_at(2 + i // 4, 9 + i % 4),
                     files={"lib/base.rb": f"{i}\n", f"lib/part{i}.rb": "x\n"})
     multi = repo.commit("add multi route extension", author=ADA, date=_at(12, 9),
                         files={"lib/base.rb": "m\n", "lib/multi_route.rb": "m\n"})
@@ -902,10 +904,15 @@ def test_a_file_nearly_every_commit_touches_relates_nothing(tmp_path, monkeypatc
                           files={"lib/base.rb": "c\n", "lib/cookies.rb": "c\n"})
     cookie_test = repo.commit("test cookie expiry", author=ADA, date=_at(12, 11),
                               files={"lib/cookies.rb": "c2\n", "test/cookies_test.rb": "t\n"})
+    # fzf: a follow-up that touches only the hub still joins the change its subject names
+    transform = repo.commit("Add 'transform' action", author=ADA, date=_at(14, 9), files={"lib/base.rb": "t\n"})
+    follow = repo.commit("Keep the query when a transform runs", author=ADA, date=_at(14, 10),
+                         files={"lib/base.rb": "t2\n"})
     out, items = _run(repo)
     wid = dict(out.select("sha", "work_item_id").rows())
     assert wid[multi] != wid[cookies]
     assert wid[cookie_test] == wid[cookies]  # a file of their own still relates them
+    assert wid[follow] == wid[transform]
 
 
 def test_an_item_is_the_kind_of_its_code_change_not_of_its_many_test_tweaks(tmp_path):
@@ -928,3 +935,25 @@ def test_an_item_is_the_kind_of_its_code_change_not_of_its_many_test_tweaks(tmp_
     item = _item(items, wid[fix])
     assert (item["commits"], item["category"]) == (6, "bug")
     assert item["title"] == "prevent double-logging only on webrick, fixes #454"
+
+
+def test_a_feature_in_code_names_its_item_over_a_larger_reformat_and_a_release_stays_apart(tmp_path):
+    """fzf: 'Reformat comments to adhere to gofmt' (more lines) beside 'Support colon delimiter'
+    named the item a chore; and '0.13.4' joined the next day's fix through the version
+    constant both touch."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=BOB, date=_at(1, 8), files={"src/options.go": "a\n", "src/constants.go": "v0.13.3\n"})
+    fmt = repo.commit("Reformat comments to adhere to gofmt", author=ADA, date=_at(2, 9),
+                      files={"src/options.go": "".join(f"// c{i}\n" for i in range(50))})
+    colon = repo.commit("Support colon delimiter in --nth", author=ADA, date=_at(2, 10),
+                        files={"src/options.go": "".join(f"// c{i}\n" for i in range(50)) + "colon\n"})
+    release = repo.commit("0.13.4", author=ADA, date=_at(3, 9), files={"src/constants.go": "v0.13.4\n"})
+    fix = repo.commit("Fix read buffer handling", author=ADA, date=_at(4, 8),
+                      files={"src/constants.go": "v0.13.4\nbuf = 64\n", "src/reader.go": "r\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[fmt] == wid[colon]
+    assert (_item(items, wid[colon])["category"], _item(items, wid[colon])["title"]) == (
+        "feature", "Support colon delimiter in --nth")
+    assert wid[release] != wid[fix]
+    assert _item(items, wid[fix])["category"] == "bug"
