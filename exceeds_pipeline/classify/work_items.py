@@ -51,8 +51,10 @@ neither a feature nor a fix.
    the commits in between stay with the change before them. (`related_edges`)
    A shared package manifest (package.json, Cargo.toml, ...) relates nothing either, nor does
    a hub: a file in at least HUB_SHARE (10%) of a repository's work commits (of at least 200;
-   sinatra's lib/sinatra/base.rb). Two commits that each name issues (`fixes #608`, `#495`)
-   and share none are two changes, whatever else they share.
+   sinatra's lib/sinatra/base.rb), unless the two subjects also share a word the repository
+   rarely uses (`Add 'transform' action`, `Change transform action ...`). Two commits that each
+   name issues (`fixes #608`, `#495`) and share none are two changes, whatever else they share;
+   a release commit relates only to its release steps.
 5. *One release* of one author in one repo: consecutive release steps (commits that change only
    changelogs, package manifests, lock files and version files, or whose subject makes a
    release: `1.2.0`, `1.4.3 release`, `Release 3.4.1`, `grep-cli-0.1.10`, `Git 2.38`), each at
@@ -91,8 +93,10 @@ the earliest commit's author). `category`:
   or a fix (with the same exception);
 - if the earliest remaining commit is a feature or a bug fix, that is the item's category: what
   the change set out to do (a feature stays a feature when a fix follows inside it);
-- otherwise the most common category among the remaining commits, ties broken by significance:
-  feature, bug, perf, refactor, docs, test, build, chore, other.
+- otherwise the kind of its code change: a feature or fix that changed code (not tests, docs,
+  release records or machine-made files: `_with_code_lines`), whatever reformatting rides
+  along; else the category with the most lines changed in code, then the most commits, ties
+  broken by significance: feature, bug, perf, refactor, docs, test, build, chore, other.
 
 `title`: the pull request's title when a merge carries it (the first body line of `Merge pull
 request #N`, or a merge titled `<title> (#N)`), else for a release item `Release <version>` read
@@ -617,7 +621,7 @@ def makes_release() -> pl.Expr:
 
 def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
     """`work` with `_release` (its subject makes a release) and `_release_step` (that, or it
-    changes only changelogs, package manifests and lock files)."""
+    changes only changelogs, package manifests, lock files and version files: GENERIC_FILES)."""
     release = makes_release()
     if file_changes is None or file_changes.height == 0:
         return work.with_columns(release.alias("_release"), release.alias("_release_step"))
