@@ -570,12 +570,21 @@ CATEGORY_CACHE_SCHEMA = {"repo": pl.String, "sha": pl.String, "category": pl.Str
 @lru_cache(maxsize=1)
 def classifier_fingerprint() -> str:
     """A hash of everything that decides a commit's category from its own message and files:
-    this package's code, rules (`categories.yaml`) and model weights. A sha fixes the message
-    and the files, so a cached category is valid as long as this hash is the same."""
+    this package's code, rules (`categories.yaml`) and model weights, and the exclusion rules
+    of `enrich` (a change only to vendored code is build: a new vendored-tree rule changes the
+    category of commits already cached). A sha fixes the message and the files, so a cached
+    category is valid as long as this hash is the same."""
+    here = Path(__file__).parent
+    return source_fingerprint(here, here.parent / "enrich")
+
+
+def source_fingerprint(*folders: Path) -> str:
+    """A hash of the code, rule and weight files (.py, .yaml, .json) of these folders."""
     digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.iterdir()):
-        if path.suffix in (".py", ".yaml", ".json"):
-            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    for folder in folders:
+        for path in sorted(folder.iterdir()):
+            if path.suffix in (".py", ".yaml", ".json"):
+                digest.update(f"{folder.name}/{path.name}".encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
 

@@ -544,3 +544,22 @@ def test_a_change_only_to_vendored_code_is_dependency_work(tmp_path):
     assert got["Fix connection pool leak"] == "build"
     assert got["Add retry support"] == "build"
     assert got["Fix connection pool leak in the client"] == "bug"
+
+
+def test_the_category_cache_is_keyed_by_the_exclusion_rules_too(tmp_path):
+    """A change only to vendored code is build: when an upgrade's exclusion rules name a new
+    vendored tree, cached categories of commits already seen must not survive it."""
+    from pathlib import Path
+
+    import exceeds_pipeline.classify.categories as categories
+    from exceeds_pipeline.classify.categories import classifier_fingerprint, source_fingerprint
+
+    here = Path(categories.__file__).parent
+    assert classifier_fingerprint() == source_fingerprint(here, here.parent / "enrich")
+    assert classifier_fingerprint() != source_fingerprint(here)
+    rules = tmp_path / "enrich"
+    rules.mkdir()
+    (rules / "exclusions.yaml").write_text("vendored: [vendor/]\n")
+    before = source_fingerprint(here, rules)
+    (rules / "exclusions.yaml").write_text("vendored: [vendor/, third_party/]\n")
+    assert source_fingerprint(here, rules) != before
