@@ -110,7 +110,7 @@ def clean_title(raw: str | None) -> CleanTitle:
         if text == before:
             break
     text = _SERIES_MARK.sub(" ", text)
-    text = _SPACES.sub(" ", text).strip().rstrip(".").strip()
+    text = _SPACES.sub(" ", text).strip().rstrip(".,;:").strip()  # `…, fixes #608` leaves a comma
     if text and text[0].islower() and not _CODE_START.match(text):
         text = text[0].upper() + text[1:]
     kept = tuple(dict.fromkeys(t for t in tags if t and t not in generic and not _NUMBERS_ONLY.fullmatch(t)))
