@@ -377,7 +377,9 @@ def _verb_like(items: pl.DataFrame) -> list[str]:
     """Words used mostly as the first word of titles (imperative verbs: "harden", "mimic",
     "prepare"), learnt from the repository's own titles: a term starting with one names an
     action, not an area."""
-    keys = items.select(pl.col("_clean").str.extract_all(r"[A-Za-z_][A-Za-z0-9_]*")
+    # a negated imperative leads with its verb too: "do not rely on to_ary", "don't cache ..."
+    lead = pl.col("_clean").str.replace(r"(?i)^(?:do not|does not|don't|dont|doesn't|never|no longer)\s+", "")
+    keys = items.select(lead.str.extract_all(r"[A-Za-z_][A-Za-z0-9_]*")
                         .list.eval(theme_key_expr(pl.element())).alias("k"))
     first = keys.select(pl.col("k").list.first().alias("w")).drop_nulls().group_by("w").len("first")
     total = keys.select(pl.col("k").list.unique().alias("w")).explode("w").drop_nulls().group_by("w").len("total")

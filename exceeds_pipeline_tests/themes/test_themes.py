@@ -276,3 +276,16 @@ def test_a_theme_that_only_adds_words_to_another_with_the_same_items_is_dropped(
         ("p", "model"), ("p", "model tracing"), ("p", "model tracing run fast"), ("p", "model tracingx"),
         ("q", "model tracing run"),
     ]
+
+
+def test_phrase_halves_and_negated_verbs_are_no_themes():
+    """sinatra: Konstantin Haase's themes read 'longer', 'sure' and 'rely' (from 'no longer',
+    'make sure', 'do not rely on ...')."""
+    from exceeds_pipeline.themes.build import _verb_like
+
+    terms = title_terms("Make sure the session cache is no longer stale")
+    assert not {"sure", "longer"} & terms and "session cache" in terms
+    items = pl.DataFrame({"_clean": ["do not rely on to_ary", "don't rely on each", "cookies that rely on rack",
+                                     "cookies for sessions"]})
+    verbs = _verb_like(items)
+    assert "rely" in verbs and "cookies" not in verbs
