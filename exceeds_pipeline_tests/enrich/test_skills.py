@@ -172,6 +172,9 @@ def test_message_rules(rules, message, skill):
         ("Fix media type inference for bytes responses", "Machine Learning"),
         ("refactor: make embedding easier with internal sdk", "Machine Learning"),
         ("Add a gradient to the header", "Machine Learning"),
+        # sinatra (Ruby): guards and C extensions of any language are no Python compiler work
+        ("add some test guards for rbx", "Compilers & Bytecode"),
+        ("RedCloth is a C extension", "Python C Extensions"),
     ],
 )
 def test_message_terms_match_whole_words_only(rules, message, absent):
