@@ -464,7 +464,7 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
     same_component = cand.filter(
         pl.col("_component").is_not_null() & (pl.col("_component") == pl.col("_prev_component"))
     ).select("_a", "_b")
-    pair_ids = cand.select("repo", "_a", "_b")
+    pair_ids = cand.select("repo", "_a", "_b", "_gap")
     sha_of = work.select("_n", "sha")
     words = work.select(
         "_n",
@@ -483,10 +483,10 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
             .filter(~pl.col("path").fill_null("").str.contains(GENERIC_FILES))
             .unique()
         )
-        hub_fc = fc.join(hubs, on=["repo", "path"], how="semi")
-        fc = fc.join(hubs, on=["repo", "path"], how="anti").with_columns(
-            pl.col("path").fill_null("").str.contains(DOCS_PATH).alias("_doc"))
+        fc = fc.with_columns(pl.col("path").fill_null("").str.contains(DOCS_PATH).alias("_doc"))
         docs_only = fc.group_by("repo", "sha").agg(pl.col("_doc").all().alias("_docs_only"))
+        hub_fc = fc.join(hubs, on=["repo", "path"], how="semi").drop("_doc")
+        fc = fc.join(hubs, on=["repo", "path"], how="anti")
         pa = pair_ids.join(sha_of.rename({"_n": "_a", "sha": "sha_a"}), on="_a").join(
             sha_of.rename({"_n": "_b", "sha": "sha_b"}), on="_b"
         )
@@ -506,11 +506,19 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
             # A hub relates a follow-up to its change when their subjects also share a word the
             # repository rarely uses (`Add 'transform' action`, `Change transform action to ...`).
             hub_pairs = pa.join(hub_fc.rename({"sha": "sha_a"}), on=["repo", "sha_a"]).join(
-                hub_fc.rename({"sha": "sha_b"}), on=["repo", "sha_b", "path"], how="semi").select("_a", "_b").unique()
+                hub_fc.rename({"sha": "sha_b"}), on=["repo", "sha_b", "path"], how="semi") \
+                .select("_a", "_b", "_gap", "_both_docs").unique(["_a", "_b"])
             rare = _rare_words(work, words)
             named = hub_pairs.join(rare.rename({"_n": "_a"}), on="_a").join(
                 rare.rename({"_n": "_b"}), on=["_b", "_w"], how="semi").select("_a", "_b").unique()
-            files = pl.concat([files, named])
+            # ... or when both only document (a man page written over an hour), or the later
+            # one is a quick follow-up worded as one (`Typo in man page.`, `Undo this and ...`)
+            later = work.select(pl.col("_n").alias("_b"),
+                                pl.col("subject").fill_null("").str.contains(FOLLOW_UP).alias("_follow"))
+            quick = hub_pairs.join(later, on="_b").filter(
+                pl.col("_both_docs") | ((pl.col("_gap") <= FOLLOW_UP_GAP) & pl.col("_follow"))
+            ).select("_a", "_b")
+            files = pl.concat([files, named, quick])
     counts = words.group_by("_n").agg(pl.len().alias("_cnt"))
     shared = (
         pair_ids.join(words.rename({"_n": "_a"}), on="_a", how="inner")
@@ -535,6 +543,12 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
             .select("_a", "_b")
         )
     return _one_declared_change_each(stream, _apart_by_issue(work, related))
+
+
+# A quick follow-up of a change: at most FOLLOW_UP_GAP later, and worded as one (a small size
+# alone is no evidence: tmux's small commits of one hour are as often separate changes).
+FOLLOW_UP_GAP = timedelta(minutes=30)
+FOLLOW_UP = r"(?i)\b(?:oops|typos?|undo|leftovers?|forgot|forgotten|missed|fixup|fix-up|thinko|brown paper bag)\b"
 
 
 # A subject word in at most this share of a repository's work commits (or in 3) names something
@@ -616,7 +630,8 @@ def _apart_by_issue(work: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame:
 def makes_release() -> pl.Expr:
     """The commit's subject makes a release (RELEASE_SUBJECT). Read on the subject as written:
     `build: ejs@2.4.1` bumps a dependency, `grep-regex-0.1.2` is a release."""
-    return pl.col("subject").str.replace(r"\s*\(#\d+\)\s*$", "").str.contains(RELEASE_SUBJECT).fill_null(False)
+    subject = pl.col("subject").str.replace(r"\s*\(#\d+\)\s*$", "")
+    return (subject.str.contains(RELEASE_SUBJECT) & ~subject.str.contains(_NEXT_VERSION)).fill_null(False)
 
 
 def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
@@ -659,6 +674,10 @@ def release_edges(work: pl.DataFrame) -> pl.DataFrame:
     releasing = runs.filter(pl.col("_link").fill_null(False) & pl.col("_release").any().over("_run"))
     return links.join(releasing.select(pl.col("_n").alias("_b")), on="_b", how="semi") \
         .select(pl.col("_a").cast(pl.UInt32), pl.col("_b").cast(pl.UInt32))
+
+
+# The share of an item's code lines a feature or fix must carry to name the item.
+CODE_SHARE = 0.1
 
 
 def _with_code_lines(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
@@ -867,7 +886,9 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
     counts = (
         core.group_by("_root", "category").agg(code_lines.alias("_cl"), pl.len().alias("_c"))
         .with_columns(pl.col("category").replace_strict(rank, default=len(rank), return_dtype=pl.Int32).alias("_rank"),
-                      (pl.col("category").is_in(["feature", "bug"]) & (pl.col("_cl") > 0)).alias("_change"))
+                      # a real share of the code: a one-line fix does not name a 2,300-line rewrite
+                      (pl.col("category").is_in(["feature", "bug"]) & (pl.col("_cl") > 0)
+                       & (pl.col("_cl") >= CODE_SHARE * pl.col("_cl").sum().over("_root"))).alias("_change"))
         .sort("_root", "_change", "_cl", "_c", "_rank", descending=[False, True, True, True, False])
         .group_by("_root", maintain_order=True).first()
         .select("_root", pl.col("category").alias("_common_cat"))
@@ -999,7 +1020,7 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
 
 # A pull request's title that names a release: `Release 3.4.1`, `Prepare release v2.0`, `v1.2.3`.
 RELEASE_TITLE = (r"(?i)^\s*(?:release|releasing|prepar(?:e|es|ed|ing)(?: for)?(?: the)? release(?: of)?|bump version(?: to)?)"
-                 r"\s+v?\d+(?:\.\d+)+\S*\s*$|^\s*v?\d+\.\d+(?:\.\d+)*(?:\s+release)?\s*$")
+                 r"\s+v?\d+(?:\.\d+)+\S*\s*$|^\s*v?\d+\.\d+(?:\.\d+)*(?:[a-z]\d*|-rc\d+)?(?:\s+release)?[.!]?\s*$")
 # A commit that makes a release by its subject: a release title, or a package at its version
 # (`ripgrep 14.1.1`, `grep-cli-0.1.10`, `create-vite@5.2.1`, `Git 2.38`, `Git 2.45-rc0`).
 RELEASE_SUBJECT = RELEASE_TITLE + r"|(?i)^\s*[a-z0-9_.@/-]+[ @-]v?\d+\.\d+(?:\.\d+)*\S*\s*$"
@@ -1008,7 +1029,9 @@ RELEASE_GAP = timedelta(hours=24)
 # package it names before it (`grep-cli-0.1.10`, `create-vite@5.2.1`, `ripgrep 14.1.1`).
 _RELEASE_VERSION = r"v?(\d+(?:\.\d+)+(?:[-+]?[0-9A-Za-z][0-9A-Za-z.+-]*?)?)[.,;:!]?\s*$"
 _RELEASE_PACKAGE = r"(?i)^\s*([a-z0-9_.@/-]+?)[ @-]v?\d+(?:\.\d+)+\S*\s*$"
-_NOT_PACKAGE = r"(?i)^(?:v|ver|version|release|tag|bump)$"
+_NOT_PACKAGE = r"(?i)^(?:v|ver|version|release|tag|bump|for|next|now)$"
+# A version named as what comes next, not a release made: tmux's `next 3.5` after 3.4.
+_NEXT_VERSION = r"(?i)^\s*(?:next|now|for|to|towards|after|since|until|before|start(?:ing)?)[\s@-]+v?\d"
 
 
 def release_title(subject: pl.Expr) -> pl.Expr:

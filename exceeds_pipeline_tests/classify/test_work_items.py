@@ -7,6 +7,7 @@ import time
 from datetime import datetime, timedelta, timezone
 
 import polars as pl
+import pytest
 
 from exceeds_pipeline.classify.categories import categorize_commits
 from exceeds_pipeline.classify.links import commit_links
@@ -897,7 +898,7 @@ def test_a_file_nearly_every_commit_touches_relates_nothing(tmp_path, monkeypatc
         # "extension" is a word this repository uses often: it names nothing specific
         repo.commit(f"Change number {i}" + (" of an extension" if i % 4 == 0 else ""), author=BOB,
                     date=_at(2 + i // 4, 9 + i % 4),
-                    files={"lib/base.rb": f"{i}\n", f"lib/part{i}.rb": "x\n"})
+                    files={"lib/base.rb": f"{i}\n", f"lib/part{i}.rb": "x\n", "app.1": f".Sh {i}\n"})
     multi = repo.commit("add multi route extension", author=ADA, date=_at(12, 9),
                         files={"lib/base.rb": "m\n", "lib/multi_route.rb": "m\n"})
     cookies = repo.commit("add cookies extension", author=ADA, date=_at(12, 10),
@@ -908,11 +909,24 @@ def test_a_file_nearly_every_commit_touches_relates_nothing(tmp_path, monkeypatc
     transform = repo.commit("Add 'transform' action", author=ADA, date=_at(14, 9), files={"lib/base.rb": "t\n"})
     follow = repo.commit("Keep the query when a transform runs", author=ADA, date=_at(14, 10),
                          files={"lib/base.rb": "t2\n"})
+    # tmux: a quick follow-up minutes later joins its change; a small change hours later does not
+    key = repo.commit("Add the e key binding", author=ADA, date=_at(16, 9),
+                      files={"lib/base.rb": "".join(f"k{i}\n" for i in range(30))})
+    typo = repo.commit("Typo in man page", author=ADA, date="2025-03-16T09:10:00+0000",
+                       files={"lib/base.rb": "".join(f"k{i}\n" for i in range(29)) + "K\n"})
+    later = repo.commit("Tweak the default status colour", author=ADA, date=_at(16, 12),
+                        files={"lib/base.rb": "".join(f"k{i}\n" for i in range(28)) + "c\nK\n"})
+    # tmux: a man page (a hub too) written over an hour is one documentation change
+    page = repo.commit("Initial man page", author=ADA, date=_at(18, 9), files={"app.1": ".Sh NAME\n.Nm app\n"})
+    page2 = repo.commit("Describe the status line", author=ADA, date=_at(18, 10),
+                        files={"app.1": ".Sh NAME\n.Nm app\n.Sh STATUS LINE\n"})
     out, items = _run(repo)
     wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[page] == wid[page2] and _item(items, wid[page])["category"] == "docs"
     assert wid[multi] != wid[cookies]
     assert wid[cookie_test] == wid[cookies]  # a file of their own still relates them
     assert wid[follow] == wid[transform]
+    assert wid[typo] == wid[key] != wid[later]
 
 
 def test_an_item_is_the_kind_of_its_code_change_not_of_its_many_test_tweaks(tmp_path):
@@ -939,21 +953,49 @@ def test_an_item_is_the_kind_of_its_code_change_not_of_its_many_test_tweaks(tmp_
 
 def test_a_feature_in_code_names_its_item_over_a_larger_reformat_and_a_release_stays_apart(tmp_path):
     """fzf: 'Reformat comments to adhere to gofmt' (more lines) beside 'Support colon delimiter'
-    named the item a chore; and '0.13.4' joined the next day's fix through the version
-    constant both touch."""
+    named the item a chore (a feature or fix with a real share, 10%, of the code lines names
+    it); and '0.13.4' joined the next day's fix through the version constant both touch."""
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial commit", author=BOB, date=_at(1, 8), files={"src/options.go": "a\n", "src/constants.go": "v0.13.3\n"})
     fmt = repo.commit("Reformat comments to adhere to gofmt", author=ADA, date=_at(2, 9),
                       files={"src/options.go": "".join(f"// c{i}\n" for i in range(50))})
     colon = repo.commit("Support colon delimiter in --nth", author=ADA, date=_at(2, 10),
-                        files={"src/options.go": "".join(f"// c{i}\n" for i in range(50)) + "colon\n"})
+                        files={"src/options.go": "".join(f"// c{i}\n" for i in range(50))
+                               + "".join(f"colon{i}\n" for i in range(20))})
     release = repo.commit("0.13.4", author=ADA, date=_at(3, 9), files={"src/constants.go": "v0.13.4\n"})
     fix = repo.commit("Fix read buffer handling", author=ADA, date=_at(4, 8),
                       files={"src/constants.go": "v0.13.4\nbuf = 64\n", "src/reader.go": "r\n"})
+    # tmux: a one-line fix inside a 300-line rewrite does not name it
+    rewrite = repo.commit("Refactor command handling into cmd-queue", author=CAT, date=_at(6, 9),
+                          files={"src/cmd.go": "".join(f"q{i}\n" for i in range(300))})
+    tiny = repo.commit("Fix progname in an error message", author=CAT, date=_at(6, 10),
+                       files={"src/cmd.go": "".join(f"q{i}\n" for i in range(299)) + "p\n"})
     out, items = _run(repo)
     wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[rewrite] == wid[tiny]
+    assert (_item(items, wid[tiny])["category"], _item(items, wid[tiny])["title"]) == (
+        "refactor", "Refactor command handling into cmd-queue")
     assert wid[fmt] == wid[colon]
     assert (_item(items, wid[colon])["category"], _item(items, wid[colon])["title"]) == (
         "feature", "Support colon delimiter in --nth")
     assert wid[release] != wid[fix]
     assert _item(items, wid[fix])["category"] == "bug"
+
+
+@pytest.mark.parametrize(("subject", "release", "title"), [
+    ("3.4.", True, "Release 3.4"),  # tmux: the commit tag 3.4 points at
+    ("3.0a.", True, "Release 3.0a"),
+    ("2.9a", True, "Release 2.9a"),
+    ("3.7-rc2", True, "Release 3.7-rc2"),
+    ("tmux 3.7", True, "Release tmux 3.7"),
+    ("next-3.5", False, None),  # the bump after a release names what comes next
+    ("For 3.0", False, None),
+    ("Update to 2.3", False, None),
+])
+def test_release_subjects(subject, release, title):
+    from exceeds_pipeline.classify.work_items import release_title
+
+    got = pl.DataFrame({"subject": [subject]}).select(makes_release().alias("r"), release_title(pl.col("subject")).alias("t"))
+    assert got["r"][0] is release
+    if release:
+        assert got["t"][0] == title
