@@ -592,7 +592,10 @@ ISSUE_REF = r"(?i)(?:^|[^\w&/#])(?:#|gh-|issues/|pull/)(\d{1,7})\b"
 
 
 def _issue_refs(work: pl.DataFrame) -> pl.DataFrame:
-    """``[_n, _refs]``: the issue numbers each work commit's message names."""
+    """``[_n, _refs]``: the issue numbers each work commit's message names (read once:
+    `assign_work_items` keeps them as `_refs`)."""
+    if "_refs" in work.columns:
+        return work.select("_n", "_refs")
     text = pl.col("message") if "message" in work.columns else pl.col("subject")
     return work.select("_n", text.fill_null("").str.extract_all(ISSUE_REF).list.eval(
         pl.element().str.extract(r"(\d+)$", 1)).list.unique().alias("_refs"))
@@ -769,6 +772,7 @@ def assign_work_items(
     cols = commits.columns
     df, work = _work_frame(commits)
     work = _with_code_lines(release_flags(work, file_changes), file_changes)
+    work = work.join(_issue_refs(work), on="_n", how="left", maintain_order="left")
     edges = pl.concat([
         pr_edges(work).cast(_PAIRS),
         revert_chain_edges(work, links).cast(_PAIRS),
