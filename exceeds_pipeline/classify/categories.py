@@ -575,16 +575,22 @@ def classifier_fingerprint() -> str:
     category of commits already cached). A sha fixes the message and the files, so a cached
     category is valid as long as this hash is the same."""
     here = Path(__file__).parent
-    return source_fingerprint(here, here.parent / "enrich")
+    return source_fingerprint(here, *EXCLUSION_SOURCES)
 
 
-def source_fingerprint(*folders: Path) -> str:
-    """A hash of the code, rule and weight files (.py, .yaml, .json) of these folders."""
+# The files that decide `file_changes.exclusion_reason` (the categories read `vendored`).
+EXCLUSION_SOURCES = tuple(Path(__file__).parent.parent / "enrich" / name
+                          for name in ("exclusions.py", "exclusions.yaml", "generated.py"))
+
+
+def source_fingerprint(*paths: Path) -> str:
+    """A hash of these files and of the code, rule and weight files (.py, .yaml, .json) of
+    these folders."""
     digest = hashlib.sha256()
-    for folder in folders:
-        for path in sorted(folder.iterdir()):
-            if path.suffix in (".py", ".yaml", ".json"):
-                digest.update(f"{folder.name}/{path.name}".encode() + b"\0" + path.read_bytes())
+    for given in paths:
+        files = sorted(p for p in given.iterdir() if p.suffix in (".py", ".yaml", ".json")) if given.is_dir() else [given]
+        for path in files:
+            digest.update(f"{path.parent.name}/{path.name}".encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
 

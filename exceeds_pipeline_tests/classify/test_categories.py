@@ -555,11 +555,16 @@ def test_the_category_cache_is_keyed_by_the_exclusion_rules_too(tmp_path):
     from exceeds_pipeline.classify.categories import classifier_fingerprint, source_fingerprint
 
     here = Path(categories.__file__).parent
-    assert classifier_fingerprint() == source_fingerprint(here, here.parent / "enrich")
+    enrich = here.parent / "enrich"
+    assert classifier_fingerprint() == source_fingerprint(
+        here, enrich / "exclusions.py", enrich / "exclusions.yaml", enrich / "generated.py")
     assert classifier_fingerprint() != source_fingerprint(here)
     rules = tmp_path / "enrich"
     rules.mkdir()
     (rules / "exclusions.yaml").write_text("vendored: [vendor/]\n")
-    before = source_fingerprint(here, rules)
+    before = source_fingerprint(here, rules / "exclusions.yaml")
     (rules / "exclusions.yaml").write_text("vendored: [vendor/, third_party/]\n")
-    assert source_fingerprint(here, rules) != before
+    assert source_fingerprint(here, rules / "exclusions.yaml") != before
+    # the skills rules decide no category
+    assert classifier_fingerprint() == source_fingerprint(here, *categories.EXCLUSION_SOURCES)
+    assert enrich / "skills.yaml" not in categories.EXCLUSION_SOURCES
