@@ -1033,7 +1033,8 @@ RELEASE_GAP = timedelta(hours=24)
 # package it names before it (`grep-cli-0.1.10`, `create-vite@5.2.1`, `ripgrep 14.1.1`).
 _RELEASE_VERSION = r"v?(\d+(?:\.\d+)+(?:[-+]?[0-9A-Za-z][0-9A-Za-z.+-]*?)?)[.,;:!]?\s*$"
 _RELEASE_PACKAGE = r"(?i)^\s*([a-z0-9_.@/-]+?)[ @-]v?\d+(?:\.\d+)+\S*\s*$"
-_NOT_PACKAGE = r"(?i)^(?:v|ver|version|release|tag|bump|for|next|now)$"
+# words of a release subject that are no package's name (`Bumped v5.11.3`, `Tagged 2.0`)
+_NOT_PACKAGE = r"(?i)^(?:v|ver|version|release[sd]?|releasing|tag|tagged|bump(?:s|ed|ing)?|publish(?:es|ed|ing)?|prep(?:are[sd]?|aring)?|almost|cut|for|next|now|to)$"
 # A version named as what comes next, not a release made: tmux's `next 3.5` after 3.4.
 _NEXT_VERSION = r"(?i)^\s*(?:next|now|for|to|towards|after|since|until|before|start(?:ing)?)[\s@-]+v?\d"
 
