@@ -50,6 +50,15 @@ def _join(items: list[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def _join_more(items: list[str], more: str) -> str:
+    """A list cut short: `A, B, C and 2 more features` (one "and", before what was left out)."""
+    items = [i for i in items if i]
+    if not more:
+        return _join(items)
+    sep = "; " if any("," in i for i in items) else ", "
+    return sep.join(items) + " and " + more
+
+
 def _names(items: list[str], limit: int = MAX_NAMES) -> str:
     if len(items) <= limit:
         return _join(items)
@@ -204,18 +213,19 @@ def month_sentences(name: str, entry: dict, used: set[str] | None = None,
         if features:
             shown = features[:MAX_TITLES]
             extra = entry["features"] - len(shown)
+            more = _plural(extra, "more feature") if extra > 0 else ""
             text = _pick(key + "f", [
-                "Built: {t}{x}.", "New work: {t}{x}.", "Shipped: {t}{x}.", "New features: {t}{x}.",
-            ], used, lambda s: s.format(t=_join([_inline(i["title"]) for i in shown]),
-                                        x=f" and {_plural(extra, 'more feature')}" if extra > 0 else "", name=name))
+                "Built: {t}.", "New work: {t}.", "Shipped: {t}.", "New features: {t}.", "Built in {m}: {t}.",
+            ], used, lambda s: s.format(t=_join_more([_inline(i["title"]) for i in shown], more), m=month))
             out.append(_sentence(text, _ids(shown)))
         if bugs:
             shown = bugs[:MAX_TITLES]
             extra = entry["bugs"] - len(shown)
+            more = _plural(extra, "more bug") if extra > 0 else ""
+            # label shapes only: a title is not always a noun phrase (`also fixed preserve wrap state`)
             text = _pick(key + "b", [
-                "Fixed: {t}{x}.", "Bug fixes: {t}{x}.", "On the fixing side: {t}{x}.", "{name} also fixed {t}{x}.",
-            ], used, lambda s: s.format(t=_join([_fix_text(i["title"]) for i in shown]),
-                                        x=f" and {_plural(extra, 'more bug')}" if extra > 0 else "", name=name))
+                "Fixed: {t}.", "Bug fixes: {t}.", "On the fixing side: {t}.", "Fixed in {m}: {t}.",
+            ], used, lambda s: s.format(t=_join_more([_fix_text(i["title"]) for i in shown], more), m=month))
             out.append(_sentence(text, _ids(shown)))
         other = {c: n for c, n in (entry.get("work_items") or {}).items()
                  if c not in ("feature", "bug", "revert") and n}
@@ -226,11 +236,14 @@ def month_sentences(name: str, entry: dict, used: set[str] | None = None,
             if not features and not bugs:
                 text = _pick(key + "o", ["The work was {l}, with no new feature or bug fix.",
                                          "No feature or fix this month; the work was {l}.",
-                                         "It was maintenance work: {l}."], used, lambda s: s.format(l=listed))
+                                         "It was maintenance work: {l}.",
+                                         "{m} brought no feature or fix; the work was {l}."],
+                             used, lambda s: s.format(l=listed, m=month))
             else:
                 plural = sum(other.values()) > 1
                 text = _pick(key + "o", ["Besides that: {l}.", "There " + ("were" if plural else "was") + " also {l}.",
-                                         "Alongside: {l}.", "Plus {l}."], used, lambda s: s.format(l=listed))
+                                         "Alongside: {l}.", "Plus {l}.", "{m} also saw {l}."],
+                             used, lambda s: s.format(l=listed, m=month))
             out.append(_sentence(text, []))
         elif not features and not bugs and not entry.get("reverts"):
             out.append(_sentence("No work item was finished this month.", []))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import datetime, timezone
 
+import re
 import polars as pl
 import pytest
 
@@ -136,3 +137,22 @@ def test_no_month_is_called_the_busiest_from_its_own_figures_alone():
         leads.add(month_sentences("Ada", entry)[0]["text"].split(",")[0])
     assert len(leads) == 36
     assert not any("most active" in lead or "busiest" in lead for lead in leads)
+
+
+def test_month_after_month_the_sentences_stay_whole():
+    """tmux: 'In June 2025, Alongside: 1 chore change.', 'In November 2025, plus 2 docs
+    changes' once every shape had been used, and 'A, B and C and 27 more bugs'."""
+    from exceeds_pipeline.profiles.narrative import month_sentences
+
+    used: set[str] = set()
+    texts = []
+    for m in range(1, 13):
+        items = [{"title": f"Handle case {m}-{i}", "repo": "acme/app", "work_item_id": f"w{m}-{i}"} for i in range(5)]
+        entry = {"month": f"2025-{m:02d}", "commits": 12, "repos": ["acme/app"], "themes": [],
+                 "key_features": items[:4], "bugs_fixed": items[4:], "features": 9, "bugs": 1,
+                 "work_items": {"feature": 9, "bug": 1, "docs": 2, "chore": 1}}
+        texts += [s["text"] for s in month_sentences("Ada", entry, used)]
+    assert len(texts) == len(set(texts))
+    assert not [t for t in texts if re.search(r"^In \w+ \d{4}, (?:plus|[A-Z]\w*:)", t)]
+    assert not [t for t in texts if re.search(r" and [^,;]+ and \d+ more", t)]
+    assert any("and 6 more features" in t for t in texts)

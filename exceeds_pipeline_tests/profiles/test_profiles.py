@@ -124,7 +124,7 @@ def test_busy_month_names_only_the_listed_items():
     validate_profile(p)
     entry = p["work_history"][0]
     assert entry["features"] == 12 and len(entry["key_features"]) == 10  # counts stay complete
-    assert "add widget 11, add widget 10 and add widget 9 and 9 more features" in entry["summary"]  # largest first
+    assert "add widget 11, add widget 10, add widget 9 and 9 more features" in entry["summary"]  # largest first
     assert "add widget 8" not in entry["summary"]
     assert "13 commits" in entry["summary"]
 
