@@ -26,6 +26,9 @@ _WRAPPER = re.compile(
 )
 _QUOTED = re.compile(r"""^\s*["'“‘`]+(?P<inner>.*?)["'”’`]+\s*$""")
 _PR_SUFFIX = re.compile(r"\s*\((?:#|PR\s*#?|GH-)\d+\)\s*")
+# Credit and tracker clauses that end a subject: `..., reported by David C.`, `GitHub issue 2996`.
+_CREDIT = re.compile(r"(?:[,.;:]|\s-)?\s*(?:\b(?:reported|suggested|requested|noticed|diagnosed|found|prompted|pointed out)"
+                     r"\s+by\b.*|\b(?:GitHub|GH)\s+issue\s+#?\d+.*)$", re.I)
 _PR_REFS = re.compile(r"\s*(?:\((?:fixes|closes|refs?|see)\s+#\d+\)|\b(?:fixes|closes|refs?)\s+#\d+\.?)\s*", re.I)
 _TAGS = re.compile(r"^\s*\[(?P<tag>[^\]\n]{1,40})\]\s*")
 _CONVENTIONAL = re.compile(r"^\s*(?P<type>[A-Za-z]+)(?:\((?P<scope>[^)\n]{1,60})\))?!?:\s+")
@@ -88,6 +91,7 @@ def clean_title(raw: str | None) -> CleanTitle:
         before = text
         text = _PR_SUFFIX.sub(" ", text).strip()
         text = _PR_REFS.sub(" ", text).strip()
+        text = _CREDIT.sub("", text).strip() or text
         m = _QUOTED.match(text)
         if m:
             text = m.group("inner").strip()
