@@ -206,11 +206,15 @@ _STOPWORDS = (
 ).split()
 
 
+# The pull request number a squash merge or a merge titled with it ends in: `Title (#123)`.
+PR_SUFFIX = r"\s*\(#\d+\)\s*$"
+
+
 def _title(subject: pl.Expr) -> pl.Expr:
     """A subject without `(#N)`, bracket tags, conventional/component prefixes (`feat(x):`,
     `net: tcp:`) and series numbering."""
     return (
-        subject.str.replace(r"\s*\(#\d+\)\s*$", "")
+        subject.str.replace(PR_SUFFIX, "")
         .str.replace_all(_SERIES_STRIP, "")
         .str.replace(r"^\s*(?:\[[^\]\n]*\]\s*)+", "")
         .str.replace(r"^(?:\s*[A-Za-z0-9_][A-Za-z0-9_./-]{0,40}(?:\([^)\n]{0,60}\))?!?:\s+){1,3}", "")
@@ -591,14 +595,12 @@ def _hub_files(work: pl.DataFrame, file_changes: pl.DataFrame) -> pl.DataFrame:
 ISSUE_REF = r"(?i)(?:^|[^\w&/#])(?:#|gh-|issues/|pull/)(\d{1,7})\b"
 
 
-def _issue_refs(work: pl.DataFrame) -> pl.DataFrame:
-    """``[_n, _refs]``: the issue numbers each work commit's message names (read once:
-    `assign_work_items` keeps them as `_refs`)."""
-    if "_refs" in work.columns:
-        return work.select("_n", "_refs")
-    text = pl.col("message") if "message" in work.columns else pl.col("subject")
-    return work.select("_n", text.fill_null("").str.extract_all(ISSUE_REF).list.eval(
-        pl.element().str.extract(r"(\d+)$", 1)).list.unique().alias("_refs"))
+def issue_refs(columns: list[str]) -> pl.Expr:
+    """The issue numbers a commit's message (its subject without one) names: `assign_work_items`
+    keeps them as `_refs` for `issue_edges` and `_apart_by_issue`."""
+    text = pl.col("message") if "message" in columns else pl.col("subject")
+    return text.fill_null("").str.extract_all(ISSUE_REF).list.eval(
+        pl.element().str.extract(r"(\d+)$", 1)).list.unique()
 
 
 def issue_edges(work: pl.DataFrame) -> pl.DataFrame:
@@ -607,7 +609,7 @@ def issue_edges(work: pl.DataFrame) -> pl.DataFrame:
     longer, or an issue named for months (`part of #1`, a roadmap) would glue them all."""
     rows = (
         work.filter(pl.col("pr_number").is_null()).select("_n", "repo", "person_id", "_t")
-        .join(_issue_refs(work), on="_n").explode("_refs", empty_as_null=False).drop_nulls("_refs")
+        .join(work.select("_n", "_refs"), on="_n").explode("_refs", empty_as_null=False).drop_nulls("_refs")
         .sort("repo", "person_id", "_refs", "_t", "_n")
     )
     pairs = _consecutive_pairs(rows, ["repo", "person_id", "_refs"])
@@ -618,7 +620,7 @@ def _apart_by_issue(work: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame:
     """The related pairs less those whose commits each name issues and share none: `resetting
     body should drop Content-Length, fixes #608` and `add layout_options, fixes #495` an hour
     apart in the same file are two changes."""
-    refs = _issue_refs(work)
+    refs = work.select("_n", "_refs")
     pairs = (
         related.join(refs.rename({"_n": "_a", "_refs": "_ra"}), on="_a", how="left")
         .join(refs.rename({"_n": "_b", "_refs": "_rb"}), on="_b", how="left")
@@ -633,7 +635,7 @@ def _apart_by_issue(work: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame:
 def makes_release() -> pl.Expr:
     """The commit's subject makes a release (RELEASE_SUBJECT). Read on the subject as written:
     `build: ejs@2.4.1` bumps a dependency, `grep-regex-0.1.2` is a release."""
-    subject = pl.col("subject").str.replace(r"\s*\(#\d+\)\s*$", "")
+    subject = pl.col("subject").str.replace(PR_SUFFIX, "")
     return (subject.str.contains(RELEASE_SUBJECT) & ~subject.str.contains(_NEXT_VERSION)).fill_null(False)
 
 
@@ -772,7 +774,7 @@ def assign_work_items(
     cols = commits.columns
     df, work = _work_frame(commits)
     work = _with_code_lines(release_flags(work, file_changes), file_changes)
-    work = work.join(_issue_refs(work), on="_n", how="left", maintain_order="left")
+    work = work.with_columns(issue_refs(work.columns).alias("_refs"))
     edges = pl.concat([
         pr_edges(work).cast(_PAIRS),
         revert_chain_edges(work, links).cast(_PAIRS),
@@ -914,7 +916,7 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
             "repo", pl.col("_own_pr").alias("pr_number"),
             pl.when(pl.col("subject").str.contains(r"^Merge\b"))
             .then(pl.col("message").str.extract(r"^[^\n]*\n\s*\n([^\n]+)", 1))
-            .otherwise(pl.col("subject").str.replace(r"\s*\(#\d+\)\s*$", ""))
+            .otherwise(pl.col("subject").str.replace(PR_SUFFIX, ""))
             .str.strip_chars().alias("_pr_title"),
         )
         .filter(pl.col("_pr_title").str.len_chars() > 0)
@@ -1045,7 +1047,7 @@ def release_title(subject: pl.Expr) -> pl.Expr:
     -> `Release grep-cli 0.1.10`, `Release v3.4.1 (#88)` -> `Release 3.4.1`; null when no
     version can be read."""
     # `1.4.3 release`: the version before the word
-    text = subject.str.replace(r"\s*\(#\d+\)\s*$", "").str.replace(r"(?i)\s+release\s*$", "")
+    text = subject.str.replace(PR_SUFFIX, "").str.replace(r"(?i)\s+release\s*$", "")
     version = text.str.extract(_RELEASE_VERSION, 1)
     package = (pl.when(text.str.contains(RELEASE_TITLE)).then(pl.lit(None, pl.String))
                .otherwise(text.str.extract(_RELEASE_PACKAGE, 1)))
