@@ -222,6 +222,31 @@ def _title(subject: pl.Expr) -> pl.Expr:
     )
 
 
+# A first line that stops mid-sentence: the wrapped paragraph style of CVS-era and mailing-list
+# histories ("Add an option menu-selected-style to configure the currently selected\nmenu item,
+# from ..."). git's own subject (`%s`, `--oneline`) is the whole first paragraph joined.
+_CONTINUES = (r"(?i)(?:[,(/-]|\b(?:a|an|the|to|of|by|and|or|but|with|without|from|at|in|into|on|onto|for|"
+              r"is|are|was|be|if|when|that|which|as|than|so|not|no|its|their|this|these|those))\s*$")
+HEADLINE_MAX = 160  # a longer first sentence is a paragraph, not a title: keep the first line
+
+
+def headline(message: pl.Expr) -> pl.Expr:
+    """The first line of a message, or its first sentence when the first paragraph wraps it:
+    the first line ends without a full stop and the next line carries on (starts in lower
+    case, or the first line ends on a comma or a word such as `the`, `to`, `with`)."""
+    first = message.str.extract(r"^([^\n]*)", 1).str.strip_chars()
+    second = message.str.extract(r"^[^\n]*\n([^\n]*\S[^\n]*)", 1).str.strip_chars()
+    paragraph = message.str.extract(r"^((?:[^\n]*\S[^\n]*(?:\n|$))+)", 1).str.replace_all(r"\s*\n\s*", " ").str.strip_chars()
+    sentence = paragraph.str.extract(r"^(.+?[.!?])(?:\s+[A-Z(\"']|$)", 1).fill_null(paragraph)
+    wraps = (
+        second.is_not_null()
+        & ~first.str.contains(r"[.!?:;]$")
+        & (second.str.contains(r"^[a-z0-9]") | first.str.contains(_CONTINUES))
+        & (sentence.str.len_chars() <= HEADLINE_MAX)
+    )
+    return pl.when(wraps).then(sentence.str.replace(r"\.$", "")).otherwise(first)
+
+
 def _component(subject: pl.Expr) -> pl.Expr:
     """The component a subject names: first bracket tag, conventional scope or `name:` prefix."""
     tag = subject.str.extract(r"^\s*\[([^\]\n]{1,40})\]", 1).str.strip_chars().str.to_lowercase()
@@ -761,6 +786,11 @@ def _work_frame(commits: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
         .with_columns(stated_subject(pl.col("subject"), pl.col("message") if "message" in cols else pl.lit(None, pl.String)).alias("subject"))
         .with_columns(_component(pl.col("subject")).alias("_component"))
     )
+    # What names an item: the subject, or the first sentence its first line starts (`headline`)
+    first_line = pl.col("message").str.extract(r"^([^\n]*)", 1).str.strip_chars()
+    work = work.with_columns(
+        pl.when(pl.col("subject") == first_line).then(headline(pl.col("message"))).otherwise(pl.col("subject")).alias("_headline")
+        if "message" in cols else pl.col("subject").alias("_headline"))
     return df, work
 
 
@@ -847,7 +877,7 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
     core = work.filter(~pl.col("_is_revert"))
     lead = core.group_by("_root", maintain_order=True).agg(
         pl.col("category").first().alias("_first_cat"),
-        pl.col("subject").first().alias("_first_subject"),
+        pl.col("_headline").first().alias("_first_subject"),
         pl.col("person_id").first().alias("_first_person"),
         # every commit of the item is docs, test or build work
         pl.col("category").is_in(["docs", "test", "build"]).all().alias("_paths_only"),
@@ -878,11 +908,11 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
     # ... its earliest subject that says something: `first`, `by @someone` or `gah` name nothing
     # when a later commit of the item reads `actually cleanup url authentication` (a version
     # number names a release)
-    text = _title(pl.col("subject"))
+    text = _title(pl.col("_headline"))
     words = (text.str.replace_all(r"@\S+", "").str.count_matches(r"[A-Za-z]{3,}")
              + 2 * text.str.contains(r"\d+\.\d+").cast(pl.UInt32)).clip(upper_bound=2)
     cat_subjects = core.group_by("_root", "category", maintain_order=True).agg(
-        pl.col("subject").filter(words == words.max()).first().alias("_cat_subject")
+        pl.col("_headline").filter(words == words.max()).first().alias("_cat_subject")
     )
     rank = {c: i for i, c in enumerate(SIGNIFICANCE)}
     # Else the kind of its code change: a feature or fix in code, whatever reformatting or
@@ -906,7 +936,7 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         .select("_root", pl.col("person_id").alias("_main_person"))
     )
     everyone = work.group_by("_root", maintain_order=True).agg(
-        pl.col("person_id").first().alias("_any_person"), pl.col("subject").first().alias("_any_subject")
+        pl.col("person_id").first().alias("_any_person"), pl.col("_headline").first().alias("_any_subject")
     )
     # PR titles from GitHub merge bodies: `Merge pull request #N from x\n\n<title>`.
     # PR titles: `Merge pull request #N from x\n\n<title>`, or a merge titled `<title> (#N)`.

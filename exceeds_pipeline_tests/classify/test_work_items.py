@@ -1001,3 +1001,29 @@ def test_release_subjects(subject, release, title):
     assert got["r"][0] is release
     if release:
         assert got["t"][0] == title
+
+
+def test_an_item_is_titled_by_the_sentence_a_wrapped_first_line_starts(tmp_path):
+    """CVS-era histories wrap the first sentence over several lines with no blank line (git's
+    own subject joins them): the title is that sentence, not a first line cut mid-phrase; a
+    first line that is a heading, or a sentence that is a paragraph, stays as it is."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Add an option menu-selected-style to configure the currently selected\n"
+                "menu item, from Alexis. Also fix a typo.\n\nMore words.", author=ADA, date=_at(3, 9),
+                files={"menu.c": "1\n"})
+    repo.commit("Fix mouse_word format now word-separators has no space and position of\n"
+                "menu if too close to the bottom.\n", author=ADA, date=_at(5, 9), files={"format.c": "2\n"})
+    repo.commit("Update the billing report\nThis was wrong since March.\n", author=ADA, date=_at(7, 9),
+                files={"reports/billing.py": "3\n"})
+    repo.commit("Rework the scheduler so that\n" + "every queue drains in its own thread " * 6 + "\n",
+                author=ADA, date=_at(9, 9), files={"sched.c": "4\n"})
+    out, items = _run(repo)
+    titles = set(items["title"].to_list())
+    assert titles == {
+        "Add an option menu-selected-style to configure the currently selected menu item, from Alexis",
+        "Fix mouse_word format now word-separators has no space and position of menu if too close to the bottom",
+        "Update the billing report",
+        "Rework the scheduler so that",
+    }
+    # the commit's own subject stays its first line, as GitHub shows it
+    assert "Update the billing report" in out["subject"].to_list()
