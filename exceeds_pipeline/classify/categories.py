@@ -217,14 +217,49 @@ INTEGRATION_SUBJECT = (
 )
 PLACEHOLDER_SUBJECT = rf"(?i)^\s*(?:{_ADVISORY}|squashed commit of the following:?)\s*$"
 _FIRST_LISTED = r"(?m)^[ \t]*(?:\*[ \t]+|    )(\S[^\n]*)$"
+# A commit converted from CVS by cvsps: `PatchSet 871`, then Date/Author/Branch/Tag lines and the
+# real message after `Log:`.
+_CVSPS_SUBJECT = r"^\|?PatchSet \d+\s*$"
+_CVSPS_LOG = r"(?m)^\|?Log:[ \t]*\n([\s\S]*)"
+
+
+# A first line that stops mid-sentence: the wrapped paragraph style of CVS-era and mailing-list
+# histories ("Add an option menu-selected-style to configure the currently selected\nmenu item,
+# from ..."). git's own subject (`%s`, `--oneline`) is the whole first paragraph joined.
+_CONTINUES = (r"(?i)(?:[,(/-]|\b(?:a|an|the|to|of|by|and|or|but|with|without|from|at|in|into|on|onto|for|"
+              r"is|are|was|be|if|when|that|which|as|than|so|not|no|its|their|this|these|those))\s*$")
+HEADLINE_MAX = 160  # a longer first sentence is a paragraph, not a title: keep the first line
+
+
+def headline(message: pl.Expr) -> pl.Expr:
+    """The first line of a message, or its first sentence when the first paragraph wraps it:
+    the first line ends without a full stop and the next line carries on (starts in lower
+    case, or the first line ends on a comma or a word such as `the`, `to`, `with`)."""
+    first = message.str.extract(r"^([^\n]*)", 1).str.strip_chars()
+    second = message.str.extract(r"^[^\n]*\n([^\n]*\S[^\n]*)", 1).str.strip_chars()
+    paragraph = message.str.extract(r"^((?:[^\n]*\S[^\n]*(?:\n|$))+)", 1).str.replace_all(r"\s*\n\s*", " ").str.strip_chars()
+    sentence = paragraph.str.extract(r"^(.+?[.!?])(?:\s+[A-Z(\"']|$)", 1).fill_null(paragraph)
+    wraps = (
+        second.is_not_null()
+        & ~first.str.contains(r"[.!?:;]$")
+        & (second.str.contains(r"^[a-z0-9]") | first.str.contains(_CONTINUES))
+        & (sentence.str.len_chars() <= HEADLINE_MAX)
+    )
+    return pl.when(wraps).then(sentence.str.replace(r"\.$", "")).otherwise(first)
 
 
 def stated_subject(subject: pl.Expr, message: pl.Expr) -> pl.Expr:
     """The subject, or for a placeholder subject the first commit its body lists (a `* ` bullet,
-    or the indented subject of `git merge --squash`'s log)."""
+    or the indented subject of `git merge --squash`'s log), or for a cvsps `PatchSet N` the
+    headline of its `Log:`."""
     listed = message.str.replace(r"^[^\n]*\n", "").str.replace_all(r"(?m)^[ \t]*(?:commit [0-9a-f]{7,40}|Author:|Date:)[^\n]*$", "")
     first = listed.str.extract(_FIRST_LISTED, 1).str.strip_chars()
-    return pl.when(subject.str.contains(PLACEHOLDER_SUBJECT) & first.is_not_null()).then(first).otherwise(subject)
+    logged = headline(message.str.extract(_CVSPS_LOG, 1).str.replace_all(r"(?m)^\|", "").str.strip_chars())
+    return (
+        pl.when(subject.str.contains(PLACEHOLDER_SUBJECT) & first.is_not_null()).then(first)
+        .when(subject.str.contains(_CVSPS_SUBJECT) & logged.is_not_null()).then(logged)
+        .otherwise(subject)
+    )
 
 
 # GitHub's squash-merge template: the PR title with `(#N)`, then its commits as `* ` bullets.

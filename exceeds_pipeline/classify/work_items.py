@@ -125,7 +125,7 @@ import polars as pl
 
 from exceeds_pipeline.common.union_find import components
 
-from exceeds_pipeline.classify.categories import project_labels, stated_subject
+from exceeds_pipeline.classify.categories import headline, project_labels, stated_subject
 from exceeds_pipeline.classify.changelog import pull_request_categories
 from exceeds_pipeline.classify.conventional import declared_type
 from exceeds_pipeline.classify.links import PR_MERGE, pr_number_expr
@@ -220,31 +220,6 @@ def _title(subject: pl.Expr) -> pl.Expr:
         .str.replace(r"^(?:\s*[A-Za-z0-9_][A-Za-z0-9_./-]{0,40}(?:\([^)\n]{0,60}\))?!?:\s+){1,3}", "")
         .str.strip_chars()
     )
-
-
-# A first line that stops mid-sentence: the wrapped paragraph style of CVS-era and mailing-list
-# histories ("Add an option menu-selected-style to configure the currently selected\nmenu item,
-# from ..."). git's own subject (`%s`, `--oneline`) is the whole first paragraph joined.
-_CONTINUES = (r"(?i)(?:[,(/-]|\b(?:a|an|the|to|of|by|and|or|but|with|without|from|at|in|into|on|onto|for|"
-              r"is|are|was|be|if|when|that|which|as|than|so|not|no|its|their|this|these|those))\s*$")
-HEADLINE_MAX = 160  # a longer first sentence is a paragraph, not a title: keep the first line
-
-
-def headline(message: pl.Expr) -> pl.Expr:
-    """The first line of a message, or its first sentence when the first paragraph wraps it:
-    the first line ends without a full stop and the next line carries on (starts in lower
-    case, or the first line ends on a comma or a word such as `the`, `to`, `with`)."""
-    first = message.str.extract(r"^([^\n]*)", 1).str.strip_chars()
-    second = message.str.extract(r"^[^\n]*\n([^\n]*\S[^\n]*)", 1).str.strip_chars()
-    paragraph = message.str.extract(r"^((?:[^\n]*\S[^\n]*(?:\n|$))+)", 1).str.replace_all(r"\s*\n\s*", " ").str.strip_chars()
-    sentence = paragraph.str.extract(r"^(.+?[.!?])(?:\s+[A-Z(\"']|$)", 1).fill_null(paragraph)
-    wraps = (
-        second.is_not_null()
-        & ~first.str.contains(r"[.!?:;]$")
-        & (second.str.contains(r"^[a-z0-9]") | first.str.contains(_CONTINUES))
-        & (sentence.str.len_chars() <= HEADLINE_MAX)
-    )
-    return pl.when(wraps).then(sentence.str.replace(r"\.$", "")).otherwise(first)
 
 
 def _component(subject: pl.Expr) -> pl.Expr:

@@ -1027,3 +1027,19 @@ def test_an_item_is_titled_by_the_sentence_a_wrapped_first_line_starts(tmp_path)
     }
     # the commit's own subject stays its first line, as GitHub shows it
     assert "Update the billing report" in out["subject"].to_list()
+
+
+def test_a_cvsps_patchset_is_read_by_its_log(tmp_path):
+    """cvsps conversions say `PatchSet 871` (or `|PatchSet 871`) and give the real message after
+    `Log:`: that message names and classifies the item."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("|PatchSet 875\n|Date: 2011/03/27 21:31:25\n|Author: nicm\n|Branch: HEAD\n|Tag: (none)\n|Log:\n"
+                "|Add -a and -s options to lsp to list all panes in the server or session\n|respectively.\n|\n"
+                "|Members:\n|\tcmd-list-panes.c:1.7->1.8\n", author=ADA, date=_at(3, 9), files={"cmd-list-panes.c": "1\n"})
+    repo.commit("PatchSet 890\nDate: 2011/04/01 10:00:00\nAuthor: nicm\nLog:\nFix character position check, from Tiago.\n\n"
+                "Members:\n\tstatus.c:1.1->1.2\n", author=ADA, date=_at(9, 9), files={"status.c": "2\n"})
+    out, items = _run(repo)
+    assert set(items.select("title", "category").iter_rows()) == {
+        ("Add -a and -s options to lsp to list all panes in the server or session respectively", "feature"),
+        ("Fix character position check, from Tiago.", "bug"),
+    }
