@@ -336,3 +336,18 @@ def test_a_profile_with_nothing_yet_still_renders(tmp_path):
     assert result["written"] == 1 and "nobody" in (tmp_path / "site" / "index.html").read_text()
     assert write_site([], None, tmp_path / "site")["removed"] == 1
     assert "No profiles yet" in (tmp_path / "site" / "index.html").read_text()
+
+
+def test_a_month_list_cut_short_says_it_shows_the_largest(team):
+    """A month's heading counts every bug fixed; its list names at most ten: the heading of the
+    list says so instead of leaving '12 bugs fixed' above ten titles."""
+    profile = copy.deepcopy(next(p for p in team if any(m["bugs_fixed"] for m in p["work_history"])))
+    month = next(m for m in profile["work_history"] if m["bugs_fixed"])
+    month["bugs_fixed"] = (month["bugs_fixed"] * 10)[:10]
+    month["bugs"] = 12
+    month["key_features"] = month["key_features"][:1] or [month["bugs_fixed"][0]]
+    month["features"] = len(month["key_features"])
+    html = render.render_person(profile)
+    article = re.search(rf'<article class="month" data-month="{month["month"]}".*?</article>', html, re.S).group(0)
+    headings = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", h)).strip() for h in re.findall(r"<h4>(.*?)</h4>", article, re.S)]
+    assert headings[:2] == ["Key features", "Bugs fixed · the 10 largest of 12"]
