@@ -152,6 +152,8 @@ def test_a_form_or_multipart_parser_is_not_compiler_work(rules):
         ("Build the Docker image for arm64", "Docker"),
         ("Add a REST endpoint for exports", "API Development"),
         ("Fine-tune the LLM on the new data", "Machine Learning"),
+        ("Fix up window reference counting and don't crash", "Systems Programming"),
+        ("Release the GIL around the blocking read", "CPython Internals"),
         ("Speed up batched inference of the transformer model", "Machine Learning"),
     ],
 )
@@ -175,6 +177,8 @@ def test_message_rules(rules, message, skill):
         # sinatra (Ruby): guards and C extensions of any language are no Python compiler work
         ("add some test guards for rbx", "Compilers & Bytecode"),
         ("RedCloth is a C extension", "Python C Extensions"),
+        # tmux (C): counting a window's references is no CPython work
+        ("Fix up window reference counting and don't crash", "CPython Internals"),
     ],
 )
 def test_message_terms_match_whole_words_only(rules, message, absent):
