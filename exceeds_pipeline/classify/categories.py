@@ -228,6 +228,9 @@ _CVSPS_LOG = r"(?m)^\|?Log:[ \t]*\n([\s\S]*)"
 # from ..."). git's own subject (`%s`, `--oneline`) is the whole first paragraph joined.
 _CONTINUES = (r"(?i)(?:[,(/-]|\b(?:a|an|the|to|of|by|and|or|but|with|without|from|at|in|into|on|onto|for|"
               r"is|are|was|be|if|when|that|which|as|than|so|not|no|its|their|this|these|those))\s*$")
+# A component prefix is kept when what follows is a fragment (`RELEASE-NOTES: synced`,
+# `mailmap: Ralf Mueller`, `docs: minor polish`): it is then what names the change.
+MIN_TITLE_WORDS = 3
 HEADLINE_MAX = 160  # a longer first sentence is a paragraph, not a title: keep the first line
 
 

@@ -125,7 +125,7 @@ import polars as pl
 
 from exceeds_pipeline.common.union_find import components
 
-from exceeds_pipeline.classify.categories import headline, project_labels, stated_subject
+from exceeds_pipeline.classify.categories import MIN_TITLE_WORDS, headline, project_labels, stated_subject
 from exceeds_pipeline.classify.changelog import pull_request_categories
 from exceeds_pipeline.classify.conventional import declared_type
 from exceeds_pipeline.classify.links import PR_MERGE, pr_number_expr
@@ -212,14 +212,16 @@ PR_SUFFIX = r"\s*\(#\d+\)\s*$"
 
 def _title(subject: pl.Expr) -> pl.Expr:
     """A subject without `(#N)`, bracket tags, conventional/component prefixes (`feat(x):`,
-    `net: tcp:`) and series numbering."""
-    return (
+    `net: tcp:`) and series numbering; a prefix stays when what follows is a fragment of fewer
+    than MIN_TITLE_WORDS words (`RELEASE-NOTES: synced`, `mailmap: Ralf Mueller`)."""
+    base = (
         subject.str.replace(PR_SUFFIX, "")
         .str.replace_all(_SERIES_STRIP, "")
         .str.replace(r"^\s*(?:\[[^\]\n]*\]\s*)+", "")
-        .str.replace(r"^(?:\s*[A-Za-z0-9_][A-Za-z0-9_./-]{0,40}(?:\([^)\n]{0,60}\))?!?:\s+){1,3}", "")
         .str.strip_chars()
     )
+    bare = base.str.replace(r"^(?:\s*[A-Za-z0-9_][A-Za-z0-9_./-]{0,40}(?:\([^)\n]{0,60}\))?!?:\s+){1,3}", "").str.strip_chars()
+    return pl.when(bare.str.count_matches(r"\S+") >= MIN_TITLE_WORDS).then(bare).otherwise(base)
 
 
 def _component(subject: pl.Expr) -> pl.Expr:

@@ -16,6 +16,8 @@ from importlib import resources
 import polars as pl
 import yaml
 
+from exceeds_pipeline.classify.categories import MIN_TITLE_WORDS
+
 __all__ = ["CleanTitle", "clean_title", "display_words", "lexicon", "title_ngrams", "title_terms"]
 
 _WRAPPER = re.compile(
@@ -47,6 +49,10 @@ _SCOPE_SPLIT = re.compile(r"[,/|]\s*")
 _SERIES_MARK = re.compile(r"\s*[\[(]\s*(?:\d{1,3}|[a-z])\s*/\s*(?:\d{1,3}|n)\s*[\])]\s*", re.I)
 _CODE_START = re.compile(r"^[a-z]+[A-Z_.(]")
 _NUMBERS_ONLY = re.compile(r"[\d\s/v.]+")
+# What prose never repeats from a subject: e-mail addresses (`Paul M <pm@example.com> fixed`),
+# links, and the bullet of a CHANGES-style first line (`- Fixed ...`).
+_ADDRESS = re.compile(r"\s*(?:<[^<>\s]+@[^<>\s]+>|\(?\bhttps?://[^\s)]+\)?|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b)")
+_BULLET = re.compile(r"^\s*[-*\u2022]\s+")
 
 
 @lru_cache(maxsize=1)
@@ -74,8 +80,8 @@ class CleanTitle:
 @lru_cache(maxsize=1 << 18)  # themes, work items and narratives of one run ask for the same texts
 def clean_title(raw: str | None) -> CleanTitle:
     """Strip `Revert "…"`/`Reapply "…"` wrappers, quotes, PR numbers, tags and prefixes."""
-    text = _SPACES.sub(" ", raw or "").strip()
-    text = _MERGE_PR.sub("", text)
+    text = _SPACES.sub(" ", _ADDRESS.sub("", raw or "")).strip()
+    text = _BULLET.sub("", _MERGE_PR.sub("", text))
     wrapper = None
     for _ in range(4):  # Revert "Reapply "…"" nests
         m = _WRAPPER.match(text)
@@ -108,7 +114,7 @@ def clean_title(raw: str | None) -> CleanTitle:
             text = text[m.end():]
         else:
             m = _COMPONENT.match(text)
-            if m and m.group("comp").lower() not in _CONVENTIONAL_TYPES and " " in text[m.end():].strip():
+            if m and m.group("comp").lower() not in _CONVENTIONAL_TYPES and len(text[m.end():].split()) >= MIN_TITLE_WORDS:
                 tags.append(m.group("comp").lower())
                 text = text[m.end():]
         if text == before:

@@ -1043,3 +1043,11 @@ def test_a_cvsps_patchset_is_read_by_its_log(tmp_path):
         ("Add -a and -s options to lsp to list all panes in the server or session respectively", "feature"),
         ("Fix character position check, from Tiago.", "bug"),
     }
+
+
+def test_a_component_prefix_stays_in_a_title_when_the_rest_is_a_fragment(tmp_path):
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("RELEASE-NOTES: synced", author=ADA, date=_at(3, 9), files={"RELEASE-NOTES": "1\n"})
+    repo.commit("cookie: trim trailing dots when checking PSL", author=ADA, date=_at(6, 9), files={"lib/cookie.c": "2\n"})
+    _, items = _run(repo)
+    assert set(items["title"]) == {"RELEASE-NOTES: synced", "trim trailing dots when checking PSL"}

@@ -161,6 +161,15 @@ def test_module_names(path, name):
     ("Zombie windows, requested by Will Maier.", "Zombie windows", (), None),
     ("Fix resize of panes, GitHub issue 2996.", "Fix resize of panes", (), None),
     ("Found by fuzzing: fix overflow", "Found by fuzzing: fix overflow", (), None),
+    # curl: a component before a fragment is what names the change
+    ("RELEASE-NOTES: synced", "RELEASE-NOTES: synced", (), None),
+    ("mailmap: Ralf Mueller", "Mailmap: Ralf Mueller", (), None),
+    ("net: tcp: fix the window", "Fix the window", ("net", "tcp"), None),
+    # CHANGES-style first lines: no bullet, no address, no link in prose
+    ("- Paul Marquis <pmarquis@iname.com> fixed the config parsing",
+     "Paul Marquis fixed the config parsing", (), None),
+    ("- Fixed return types, bug report #1823487 (http://curl.haxx.se/bug/view.cgi?id=1823487) pointed out",
+     "Fixed return types, bug report #1823487 pointed out", (), None),
 ])
 def test_clean_titles(raw, text, tags, wrapper):
     clean = clean_title(raw)
