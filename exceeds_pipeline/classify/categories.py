@@ -139,6 +139,17 @@ LABEL_TAGS: dict[str, str] = _RULES["label_tags"]
 _LEADING_TAGS = r"^\s*((?:\[[^\]\n]*\]\s*)+)"
 _TAG_WORD = r"\[\s*[a-z][a-z -]{1,20}?\s*\]"
 ISSUE_REF_WEIGHT = 3
+# A message that says someone ran into a problem: a `Reported-by:` / `Bug:` / `Fixes: <sha>`
+# trailer, "reported by", "found by", a regression "introduced in". Such trailers are read before
+# the others are dropped: they say what the change answers, not who took part. (Random GitHub
+# commits of the dev set: 15 of 16 saying "reported by" are fixes; curl's 2,741 commits with a
+# `Reported-by:` trailer were read as features 163, chores 118, refactors 90 before.)
+PROBLEM_REPORT = (
+    r"(?im)^[ \t]*(?:reported-by|bug|bug-url|closes-bug|fixes)[ \t]*:[ \t]*\S"
+    r"|\b(?:reported|spotted|noticed|found|diagnosed|bisected)\s+by\b"
+    r"|\bregression\s+(?:introduced|caused|added|since|from)\b"
+)
+REPORT_WEIGHT = 3
 # A rule score this high is a plain statement (a strong leading verb with its object): on
 # validation repositories (not the hold-outs) letting the rules keep these costs < 0.5 points.
 RULE_CONFIDENT = 8
@@ -353,6 +364,7 @@ def normalise_messages(lf: pl.LazyFrame, message: pl.Expr, subject: pl.Expr) -> 
     )
     lf = lf.with_columns(
         text.alias("_text"),
+        text.str.contains(PROBLEM_REPORT).alias("_report"),
         stated_subject(subject, message).str.replace_all(_SVN_ID, "").str.replace_all(_CHERRY, "").alias("_subject_in"),
     )
     first_line = pl.col("_text").str.extract(r"^([^\n]*)", 1)
@@ -404,6 +416,7 @@ def _message_scores(lf: pl.LazyFrame) -> pl.LazyFrame:
         pl.col("_subj").str.contains(_ISSUE_REF).alias("_ref_subj"),
         *[pl.col("_head").str.contains(rx).alias(f"_any{i}") for i, (_, _, rx) in enumerate(ANYWHERE)],
         pl.col("_body").str.contains(_ISSUE_REF).alias("_ref_body"),
+        pl.col("_report") if "_report" in lf.collect_schema().names() else pl.lit(False).alias("_report"),
     ).collect()
     # Phrases: only the heads that match any of them go through the (slower) capturing match.
     matched = lf.select("_i", "_head").filter(pl.col("_head").str.contains(_PHRASE_ANY)).collect()
@@ -465,12 +478,13 @@ def _message_scores(lf: pl.LazyFrame) -> pl.LazyFrame:
         "_i", pl.lit("bug").alias("cat"),
         (pl.col("_ref_subj").cast(pl.Int32) * ISSUE_REF_WEIGHT + pl.col("_ref_body").cast(pl.Int32) * (ISSUE_REF_WEIGHT // BODY_DIVISOR)).alias("w"),
     ).filter(pl.col("w") > 0)
+    reports = base.filter(pl.col("_report")).select("_i", pl.lit("bug").alias("cat"), pl.lit(REPORT_WEIGHT, pl.Int32).alias("w"))
     anywhere = [
         base.filter(pl.col(f"_any{i}")).select("_i", pl.lit(cat).alias("cat"), pl.lit(w, pl.Int32).alias("w"))
         for i, (cat, w, _) in enumerate(ANYWHERE)
     ]
     terms = (
-        pl.concat([words(pl.col("_ht_terms"), 1), words(pl.col("_bt"), BODY_DIVISOR), refs, *anywhere])
+        pl.concat([words(pl.col("_ht_terms"), 1), words(pl.col("_bt"), BODY_DIVISOR), refs, reports, *anywhere])
         .group_by("_i", "cat").agg(pl.col("w").sum())
     )
 

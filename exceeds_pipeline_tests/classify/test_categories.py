@@ -203,8 +203,19 @@ def test_what_the_change_touches(tmp_path):
     repo.commit("Link the musl binary statically", author=ADA, date="2025-01-02T11:00:00+0000",
                 files={".cargo/config.toml": "[target.x86_64-unknown-linux-musl]\nrustflags = ['-C', 'target-feature=+crt-static']\n",
                        "rust-toolchain.toml": "[toolchain]\nchannel = 'stable'\n", ".golangci.yml": "linters: {}\n"})
+    # a file named like a project document is code when it is code (curl's lib/security.c, fzf's
+    # src/history.go); the project's identity map and release notes are documents
+    repo.commit("Tighten the credential checks", author=ADA, date="2025-01-02T12:00:00+0000",
+                files={"lib/security.c": "int check(void) { return 1; }\n", "src/history.go": "package src\n"})
+    repo.commit("mailmap: Ralf Mueller", author=ADA, date="2025-01-02T13:00:00+0000",
+                files={".mailmap": "Ralf Mueller <r@example.com>\n"})
+    repo.commit("synced", author=ADA, date="2025-01-02T14:00:00+0000",
+                files={"RELEASE-NOTES": "Fixed: 12 bugs\n", "README.OS400": "build notes\n"})
     commits, files = read_repo(repo)
     got = by_subject(categorize_commits(commits, files), "category")
+    assert got["Tighten the credential checks"] != "docs"
+    assert got["mailmap: Ralf Mueller"] == "docs"
+    assert got["synced"] == "docs"
     assert got["Link the musl binary statically"] == "build"
     assert got["Add CORS example"] == "docs"
     assert got["Add new benchmarks"] == "test"
@@ -301,6 +312,28 @@ def test_what_a_reader_calls_these_changes(tmp_path):
     assert got["Add tests for the app factory lookup"] == "test"
     assert got["Refactor the config loader into a class"] == "refactor"
     assert got["Handle an empty SERVER_NAME without crashing"] == "bug"
+
+
+def test_a_reported_problem_is_a_repair_whatever_the_verb(tmp_path):
+    """curl states a repair by what the change now does, and says who ran into the problem in a
+    `Reported-by:` trailer or that a regression was introduced; `unbreak` repairs; a format
+    string's prefix is no formatting. A `Suggested-by:` trailer is no problem report."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000",
+                files={"lib/http.c": "int a;\n", "lib/openssl.c": "int b;\n", "lib/mprintf.c": "int c;\n",
+                       "lib/smtp.c": "int d;\n"})
+    cases = [
+        ("http: custom Authorization: header overrides Negotiate\n\nFixes #22610\nReported-by: Dmitry",
+         {"lib/http.c": "int a = 1;\n"}),
+        ("openssl: unbreak PKCS12 support", {"lib/openssl.c": "int b = 2;\n"}),
+        ("mprintf: fix format prefix I32/I64 for windows compilers", {"lib/mprintf.c": "int c = 3;\n"}),
+        ("smtp: support the SMTPUTF8 extension\n\nSuggested-by: Bob", {"lib/smtp.c": "int d = 4;\nint e;\n"}),
+    ]
+    got = _categorize_cases(repo, cases)
+    assert got["http: custom Authorization: header overrides Negotiate"] == "bug"
+    assert got["openssl: unbreak PKCS12 support"] == "bug"
+    assert got["mprintf: fix format prefix I32/I64 for windows compilers"] == "bug"
+    assert got["smtp: support the SMTPUTF8 extension"] == "feature"
 
 
 def test_repository_labels_and_conventional_types_are_taken_as_given(tmp_path):
