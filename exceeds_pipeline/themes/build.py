@@ -263,6 +263,10 @@ def _tag_themes(own: pl.DataFrame, file_changes: pl.DataFrame) -> pl.DataFrame:
     # ("t/lib-httpd:"), a numbered test script ("t5551:").
     rows = rows.join(_test_script_ids(file_changes), on=["repo", "tag"], how="anti").filter(
         ~pl.col("tag").str.contains(rf"^(?:{_test_dirs()})(?:/|$)"))
+    # ... nor is the repository's own name ("curl:" in curl/curl): everything there is curl
+    own_names = pl.DataFrame([(r, w) for r in rows["repo"].unique().to_list() for w in _repo_words(r)],
+                             schema={"repo": pl.String, "tag": pl.String}, orient="row")
+    rows = rows.join(own_names, on=["repo", "tag"], how="anti")
     if rows.height == 0:
         return pl.DataFrame(schema=THEMES_SCHEMA)
     return (

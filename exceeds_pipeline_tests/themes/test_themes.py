@@ -96,7 +96,7 @@ def test_a_revert_by_someone_else_is_not_their_theme(make_repo):
     sha = repo.commit("net: tune the tcp window", author=ADA, date="2025-01-02T10:00:00+00:00",
                       files={"net/tcp.py": "a\nb\n"})
     repo.revert(sha, author=BOB, date="2025-01-03T10:00:00+00:00")
-    t = tables((repo, "acme/net"))
+    t = tables((repo, "acme/stack"))
     themes = person_themes(t["commits"], t["work_items"], t["file_changes"])
     bob_id = t["people"].filter(pl.col("display_name") == "Bob Byte")["person_id"][0]
     ada_id = t["people"].filter(pl.col("display_name") == "Ada Lovelace")["person_id"][0]
@@ -116,7 +116,7 @@ def test_a_change_without_lines_gives_no_path_share(make_repo):
     repo.commit("pre-push.sample: make the script executable", author=ADA, date="2025-01-02T10:00:00+00:00")
     repo.commit("net: tune the tcp window", author=BOB, date="2025-01-03T10:00:00+00:00",
                 files={"net/tcp.py": "a\nb\n"})
-    t = tables((repo, "acme/net"))
+    t = tables((repo, "acme/stack"))
     assert t["file_changes"].filter(pl.col("lines_added") + pl.col("lines_deleted") == 0).height == 1
     themes = person_themes(t["commits"], t["work_items"], t["file_changes"])
     assert themes.filter(pl.col("weight").is_nan()).height == 0
@@ -228,6 +228,9 @@ def test_subject_tags_that_name_tests_are_not_themes(make_repo):
         ("t/lib-httpd: quote the port", {"t/lib-httpd.sh": "l\nm\nn\n"}),
         ("http: fix leak of the curl handle", {"http.c": "a\nb\n"}),
         ("http: retry on 429", {"http.c": "a\nb\nc\n"}),
+        # the repository's own name as a tag ("gitlike:" in acme/gitlike) names no area of it
+        ("gitlike: show the progress meter", {"http.c": "a\nb\nc\nd\n"}),
+        ("gitlike: accept a proxy option", {"http.c": "a\nb\nc\nd\ne\n"}),
     ]:
         repo.commit(subject, author=ADA, date=f"2025-01-{next(days):02d}T10:00:00+00:00", files=files)
     t = tables((repo, "acme/gitlike"))
@@ -235,7 +238,7 @@ def test_subject_tags_that_name_tests_are_not_themes(make_repo):
     ada_id = t["people"].filter(pl.col("display_name") == "Ada Lovelace")["person_id"][0]
     names = set(themes_of(themes, ada_id))
     assert "HTTP" in names or "Http" in names
-    assert not {"T", "T5551", "t/lib-httpd"} & names
+    assert not {"T", "T5551", "t/lib-httpd", "Gitlike"} & names
 
 
 def test_keeping_the_changelog_and_credits_up_to_date_is_no_theme(make_repo):
@@ -259,7 +262,7 @@ def test_keeping_the_changelog_and_credits_up_to_date_is_no_theme(make_repo):
                     files={"net/tcp.py": "a\n" + "".join(f"t{i}\n" for i in range(day))})
         repo.commit(f"tweak the window {day}", author=BOB, date=f"2025-02-{day:02d}T10:00:00+00:00",
                     files={"net/tcp.py": "a\n" + "".join(f"w{i}\n" for i in range(day))})
-    t = tables((repo, "acme/net"))
+    t = tables((repo, "acme/stack"))
     themes = person_themes(t["commits"], t["work_items"], t["file_changes"])
     ada_id = t["people"].filter(pl.col("display_name") == "Ada Lovelace")["person_id"][0]
     names = {name.lower() for name in themes_of(themes, ada_id)}
