@@ -37,6 +37,7 @@ __all__ = [
 ]
 
 BUILTIN_RULES_RESOURCE = "skills.yaml"
+_DOCS_TREE = r"(?i)(?:^|/)(?:docs?|documentation)/"
 
 _LIST_KEYS = ("paths", "path_regex", "languages", "message_terms", "message_regex", "subject_terms", "imports",
               "code_terms")
@@ -376,8 +377,11 @@ def skills_per_commit(
     lang_rows = [(lang.lower(), r.name) for r in rules.rules for lang in r.languages]
     if lang_rows:
         lang_skills = pl.DataFrame(lang_rows, schema={"lang": pl.String, "skill": pl.String}, orient="row")
+        # the language of a file in a documentation tree is no skill: curl's docs/*.html pages
+        # are no frontend work (the Documentation rule's paths take the tree)
         pairs.append(
-            files.with_columns(pl.col("language").str.to_lowercase().alias("lang"))
+            files.filter(~pl.col("path").str.contains(_DOCS_TREE))
+            .with_columns(pl.col("language").str.to_lowercase().alias("lang"))
             .join(lang_skills, on="lang")
             .select(_PAIR_SCHEMA.keys())
         )

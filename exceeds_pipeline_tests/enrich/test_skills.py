@@ -374,3 +374,21 @@ def test_parse_skill_rules_standalone():
     assert rules.names == ("Only",) and rules["Only"].sources == ("inline",)
     with pytest.raises(KeyError):
         rules["Missing"]
+
+
+def test_a_documentation_tree_gives_no_language_skill(rules):
+    """curl's docs/*.html pages made its author a frontend developer; the same page outside a
+    documentation tree is frontend work, and the tree stays documentation."""
+    assert "Frontend" not in skills_of(rules, path="docs/index.html")
+    assert "Documentation" in skills_of(rules, path="docs/index.html")
+    assert "Frontend" in skills_of(rules, path="web/index.html")
+    assert "Documentation" in skills_of(rules, path="docs/libcurl/curl_easy_setopt.md")
+
+
+@pytest.mark.parametrize("message,absent", [
+    ("- Gil Weber reported a peculiar flaw", "CPython Internals"),
+    ("mention how to list numerical IPv6 addresses", "Data Science & Numerics"),
+    ("show the transfer statistics at exit", "Data Science & Numerics"),
+])
+def test_words_of_other_meanings_are_no_skill(rules, message, absent):
+    assert absent not in skills_of(rules, message=message)
