@@ -314,7 +314,7 @@ def _nothing_to_do(config: cfg.ExceedsConfig, config_path: Path, data_dir: Path,
     from exceeds_pipeline.ingest.incremental import is_up_to_date
     from exceeds_pipeline.ingest.raw_store import RawStore
     from exceeds_pipeline.ingest.repository import prepare_repository
-    from exceeds_pipeline.publish.freshness import publish_fingerprint, publish_reason
+    from exceeds_pipeline.publish.freshness import failed_facts, publish_fingerprint, publish_reason
 
     store = RawStore(data_dir / "raw")
     try:
@@ -324,7 +324,7 @@ def _nothing_to_do(config: cfg.ExceedsConfig, config_path: Path, data_dir: Path,
                 return None
     except GitError:
         return None  # the ingest run reports it
-    if publish_reason(data_dir, publish_fingerprint(config, store)) is not None:
+    if publish_reason(data_dir, publish_fingerprint(config, store), failed_facts(config, store)) is not None:
         return None
     outcome = PipelineOutcome(published=True)
     names = [r.display_name for r in config.repositories]
@@ -381,7 +381,7 @@ def _run_locked(settings, home: Path, echo: Callable[[str], None], interrupted=N
 
     from exceeds_pipeline.definitions import INGEST_JOB, PUBLISH_JOB, reconstructable_job
     from exceeds_pipeline.defs.ingest.assets import code_evidence_key, raw_history_key
-    from exceeds_pipeline.publish.freshness import forget_published, publish_fingerprint, publish_reason
+    from exceeds_pipeline.publish.freshness import failed_facts, forget_published, publish_fingerprint, publish_reason
 
     repos = settings.repository_names
     steps = {raw_history_key(r).to_python_identifier(): (r, "raw") for r in repos}
@@ -411,7 +411,7 @@ def _run_locked(settings, home: Path, echo: Callable[[str], None], interrupted=N
             )
 
         fingerprint = publish_fingerprint(settings.config, settings.raw_store())
-        reason = publish_reason(settings.data, fingerprint)
+        reason = publish_reason(settings.data, fingerprint, failed_facts(settings.config, settings.raw_store()))
         if reason is None:
             echo("nothing changed since the last publish: the database and exports are up to date")
             outcome.published = True

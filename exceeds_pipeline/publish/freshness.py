@@ -14,9 +14,10 @@ import hashlib
 from pathlib import Path
 
 import duckdb
+import polars as pl
 
 from exceeds_pipeline.config import ExceedsConfig
-from exceeds_pipeline.ingest.raw_store import RawStore
+from exceeds_pipeline.ingest.raw_store import SIDE_SUFFIX, RawStore
 
 MARKER = ".published_fingerprint"
 _PACKAGE = Path(__file__).resolve().parent.parent
@@ -62,14 +63,32 @@ def published_problem(data_dir: Path) -> str | None:
     return None
 
 
-def publish_reason(data_dir: Path, fingerprint: str) -> str | None:
-    """Why the database must be rebuilt and published, or None if it is up to date."""
+def failed_facts(config: ExceedsConfig, store: RawStore) -> list[str]:
+    """`repo (fact)` for every quality fact whose last computation failed (its side table
+    records why): a run of `exceeds materialize` computes them again."""
+    failed = []
+    for repo in config.repositories:
+        for path in sorted(store.folder(repo.display_name).glob(f"quality_*{SIDE_SUFFIX}")):
+            try:
+                if "_failed" in pl.read_parquet_schema(path):
+                    failed.append(f"{repo.display_name} ({path.name.removeprefix('quality_').removesuffix(SIDE_SUFFIX)})")
+            except Exception:  # noqa: BLE001 - unreadable: the quality step computes it again anyway
+                continue
+    return failed
+
+
+def publish_reason(data_dir: Path, fingerprint: str, failed: list[str] | None = None) -> str | None:
+    """Why the database must be rebuilt and published, or None if it is up to date. `failed`:
+    quality facts that failed last time (the CLI retries them; the UI's sensor does not, so a
+    fact that always fails does not publish at every tick)."""
     marker = data_dir / MARKER
     if not marker.is_file():
         return "never published"
     problem = published_problem(data_dir)
     if problem:
         return problem
+    if failed:
+        return f"quality facts failed last time, computing them again: {', '.join(failed)}"
     if marker.read_text().strip() != fingerprint:
         return "the config, an ingested repository or the code changed since the last publish"
     return None

@@ -34,6 +34,10 @@ from exceeds_pipeline.quality.szz import szz_for_repository
 __all__ = ["cache_files", "fact_computations", "repository_facts"]
 
 
+# The per-repository quality facts, each stored beside the raw history as `quality_<fact>`.
+QUALITY_FACTS = ("dmm", "szz", "survival")
+
+
 def cache_files(cache_dir: str | os.PathLike, repo: str) -> tuple[Path, Path]:
     """(dmm, szz) cache paths of repository ``repo`` under ``cache_dir`` (safe file names)."""
     base = Path(cache_dir) / storage_slug(repo)

@@ -120,6 +120,8 @@ METHODS = {
     ),
 }
 PENDING = "Pending: the repository facts this metric needs ({fact}) are not computed yet."
+FAILED = ("Pending: the repository facts this metric needs ({fact}) could not be computed ({why}); "
+          "the next `exceeds materialize` tries again.")
 
 _SURVIVAL_SCHEMA = {"repo": pl.String, "sha": pl.String, "path": pl.String, "lines_added": pl.Int64,
                     "lines_rewritten": pl.Int64, "final": pl.Boolean}
@@ -353,8 +355,11 @@ def quality_metrics(
     evidence_cap: int = EVIDENCE_CAP,
     dmm_per_person_month: int | None = None,
     credit: pl.DataFrame | None = None,
+    failures: dict[str, str] | None = None,
 ) -> pl.DataFrame:
     """Person x metric table (:data:`QUALITY_SCHEMA`), one row per person and metric.
+    ``failures``: fact (``dmm``, ``survival``) -> why it could not be computed, for the method
+    text of the metrics it leaves pending.
 
     ``dmm``: ``[sha, dmm_unit_size, dmm_unit_complexity, dmm_unit_interfacing]`` from
     :func:`dmm_for_repository`; ``szz``: ``[fix_sha, blamed_sha]`` from
@@ -386,10 +391,15 @@ def quality_metrics(
                           horizon=SZZ_HORIZON_DAYS, tried=DMM_MAX_TRIED)
         for name, text in METHODS.items()
     }
+    failures = failures or {}
+
+    def pending(fact: str, name: str) -> str:
+        return FAILED.format(fact=name, why=failures[fact]) if fact in failures else PENDING.format(fact=name)
+
     if dmm is None:
-        methods["maintainability"] = methods["architecture"] = PENDING.format(fact="DMM")
+        methods["maintainability"] = methods["architecture"] = pending("dmm", "DMM")
     if survival is None:
-        methods["performance"] = PENDING.format(fact="line survival")
+        methods["performance"] = pending("survival", "line survival")
     frames = []
     for metric in METRICS:
         values, evidence = parts[metric]

@@ -70,6 +70,7 @@ from exceeds_pipeline.ingest.repository import storage_slug
 from exceeds_pipeline.common.chunks import contiguous_chunks
 from exceeds_pipeline.enrich.exclusions import PATH_REASONS
 from exceeds_pipeline.ingest.gitcmd import HUNK_HEADER, GitError, attributes_config, git_text, resolve_git_dir, stream_git_chunks
+from exceeds_pipeline.ingest.git_log import decode
 
 log = logging.getLogger(__name__)
 
@@ -108,12 +109,13 @@ _HUNK = re.compile(HUNK_HEADER.encode())
 
 
 def _unquote(path: bytes) -> str:
-    """A path from a diff header (C-quoted when git had to) as text."""
+    """A path from a diff header (C-quoted when git had to) as text, decoded as ingest decodes
+    `file_changes.path` (bytes that are not UTF-8 as Latin-1), so the two join."""
     if path.startswith(b'"') and path.endswith(b'"'):
         from exceeds_pipeline.quality.szz import _unquote as unq
 
         path = unq(path)
-    return path.decode("utf-8", "surrogateescape")
+    return decode(path)
 
 
 class _State:

@@ -74,7 +74,13 @@ def test_missing_facts_are_pending_never_partial():
     for name in ("maintainability", "architecture", "performance"):
         m = metric(q, "ada", name)
         assert m["value"] is None and m["evidence_count"] == 0 and m["method"].startswith("Pending:")
+        assert "not computed yet" in m["method"]
     assert metric(q, "ada", "ai_usage")["value"] is not None
+    # a fact that failed says so, and why: it is not merely "not computed yet"
+    failed = quality_metrics(commits, items_frame([]), None, files, failures={"survival": "acme/lib: bad path"})
+    perf = metric(failed, "ada", "performance")
+    assert perf["value"] is None and "could not be computed (acme/lib: bad path)" in perf["method"]
+    assert "not computed yet" in metric(failed, "ada", "maintainability")["method"]
 
 
 def test_every_person_gets_every_metric_in_order():

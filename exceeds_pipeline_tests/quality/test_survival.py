@@ -210,3 +210,17 @@ def test_files_always_excluded_by_a_path_rule_are_not_tracked(make_repo, tmp_pat
         pl.when(pl.col("sha") == commits["sha"][0]).then(None).otherwise(pl.col("exclusion_reason")).alias("exclusion_reason"))
     again = survival_for_repository("acme/lib", git_dir_of(repo), commits, counted_doc, cache)
     assert again.sort("sha", "path").equals(full.sort("sha", "path"))
+
+
+def test_a_path_that_is_not_utf8_is_tracked_under_the_name_ingest_gives_it(make_repo, tmp_path):
+    """sharkdp/bat has `tests/examples/test-invalid-utf8-\\303(.rs`: survival failed writing its
+    cache ('surrogates not allowed') and performance stayed null for all 499 people."""
+    from exceeds_pipeline.ingest.git_log import decode
+
+    repo = make_repo("bytes")
+    odd = "tests/bad-\udcc3(.rs"  # the bytes b"\xc3(" on disk, as the filesystem encodes it
+    repo.commit("init", author=ADA, date=T0, files={odd: "a\nb\n", "f.py": "x\n"})
+    repo.commit("more", author=BOB, date=T0 + timedelta(days=1), files={odd: "a\nb\nc\n"})
+    out = survival_for_repository("acme/lib", git_dir_of(repo), frame(repo), None, tmp_path / "cache")
+    assert decode(b"tests/bad-\xc3(.rs") in set(out["path"])
+    assert out.filter(pl.col("path") == decode(b"tests/bad-\xc3(.rs"))["lines_added"].sum() == 3

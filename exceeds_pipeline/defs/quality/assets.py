@@ -10,10 +10,9 @@ from exceeds_pipeline.defs.resources import ExceedsSettings
 from exceeds_pipeline.ingest.raw_store import read_side_table, write_side_table
 from exceeds_pipeline.ingest.repository import asset_slug
 from exceeds_pipeline.quality import quality_metrics as compute_quality_metrics
-from exceeds_pipeline.quality.git_facts import fact_computations
+from exceeds_pipeline.quality.git_facts import QUALITY_FACTS, fact_computations
 
 FACTS_PREFIX = "quality_facts"
-FACTS = ("dmm", "szz", "survival")
 
 
 def quality_facts_key(repo_name: str) -> AssetKey:
@@ -59,17 +58,20 @@ def quality_facts_asset(repo: RepositoryConfig) -> AssetsDefinition:
     return quality_facts
 
 
-def _facts(settings: ExceedsSettings, fact: str) -> pl.DataFrame | None:
-    """One fact over every repository, or None (pending) if any repository lacks it."""
+def _facts(settings: ExceedsSettings, fact: str) -> tuple[pl.DataFrame | None, str | None]:
+    """One fact over every repository, or None (pending) if any repository lacks it; and why
+    it failed where it did."""
     parts = []
     for name in settings.repository_names:
         if settings.raw_store().state(name) is None:
             continue  # nothing ingested: nothing to measure
         frame = read_side_table(settings.raw_store(), name, f"quality_{fact}")
-        if frame is None or "_failed" in frame.columns:
-            return None
+        if frame is None:
+            return None, None
+        if "_failed" in frame.columns:
+            return None, f"{name}: {frame['_failed'][0]}"
         parts.append(frame)
-    return pl.concat(parts, how="diagonal_relaxed") if parts else None
+    return (pl.concat(parts, how="diagonal_relaxed") if parts else None), None
 
 
 def quality_metrics_asset(config: ExceedsConfig) -> AssetsDefinition:
@@ -87,12 +89,14 @@ def quality_metrics_asset(config: ExceedsConfig) -> AssetsDefinition:
         """Person x metric: correctness, maintainability, architecture, performance, ai_usage,
         each with value (0..1 or null without evidence), evidence_count, method and evidence shas;
         a function of the history and the config alone (facts sampled deterministically)."""
-        facts = {fact: _facts(settings, fact) for fact in FACTS}
+        read = {fact: _facts(settings, fact) for fact in QUALITY_FACTS}
+        facts = {fact: frame for fact, (frame, _) in read.items()}
+        failures = {fact: why for fact, (_, why) in read.items() if why}
         pending = [f for f, frame in facts.items() if frame is None]
         if pending:
             context.log.warning(f"quality facts pending: {', '.join(pending)}")
         table = compute_quality_metrics(commits, work_items, commit_links, file_changes, **facts,
-                                        credit=work_item_credit)
+                                        credit=work_item_credit, failures=failures)
         return Output(table, metadata={**frame_metadata(table), "pending_facts": ", ".join(pending)})
 
     return quality_metrics
