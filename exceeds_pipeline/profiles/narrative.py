@@ -277,7 +277,10 @@ def month_summary(name: str, entry: dict, used: set[str] | None = None, mirrors:
 
 
 def _pct(value: float) -> str:
-    return f"{round(value * 100):d}%"
+    """As the page's panels write it (one decimal, none when it is 0): the prose and the
+    figure beside it never disagree (`93%` above a panel reading 93.5%)."""
+    text = f"{round(value * 100, 1):.1f}"
+    return (text[:-2] if text.endswith(".0") else text) + "%"
 
 
 def profile_sentences(profile: dict) -> list[dict]:

@@ -110,7 +110,7 @@ def test_narrative_backs_every_sentence_with_the_months_work_items(profiles):
     assert "4 commits" in jan and "acme/lib" in jan
     assert "add cache" in jan.lower() and "reverted" in jan
     assert "Reverted 1 change: add cache." in profiles["bob"]["work_history"][-1]["summary"]
-    assert "Correctness is 84% over 5 work items" in profiles["ada"]["summary"]
+    assert "Correctness is 83.8% over 5 work items" in profiles["ada"]["summary"]  # as its panel reads
     assert "AI assistance is declared on 1 of 5 commits." in profiles["ada"]["summary"]
 
 
