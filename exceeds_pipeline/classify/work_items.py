@@ -119,6 +119,7 @@ the change landed again in the end. `relanded_by`: the relands of the change.
 
 from __future__ import annotations
 
+from collections import Counter
 from datetime import timedelta
 
 import polars as pl
@@ -265,6 +266,10 @@ def merge_pr_membership(commits: pl.DataFrame) -> pl.DataFrame:
     numbers their own merges and subjects name, which are the other project's), and they are
     returned with `imported` true and no number.
 
+    A number that several merges name is this repository's only where its merge is on a tip's
+    first-parent line (`_own_numbers`): forks merge their own `#1` and bring it in with their
+    branch, whose commits then keep the number of the pull request that merged the fork.
+
     Every commit is visited once (O(commits + parent edges)). Parents outside the frame
     (shallow clones, windows) are ignored.
     """
@@ -302,6 +307,7 @@ def merge_pr_membership(commits: pl.DataFrame) -> pl.DataFrame:
         seen = bytearray(len(shas))
         tips = [i for i in range(len(shas)) if not has_child[i]]
         imported = _imported(parents, [len(ps or []) for ps in part["parents"].to_list()], tips)
+        pr_of = _own_numbers(pr_of, parents, tips)
 
         def chain(start: int) -> list[int]:
             """First-parent chain from `start` down to the first seen commit, oldest first."""
@@ -345,6 +351,23 @@ def merge_pr_membership(commits: pl.DataFrame) -> pl.DataFrame:
         {"repo": rows_repo, "sha": rows_sha, "merge_pr": rows_pr, "merge_branch": rows_branch,
          "merge_sha": rows_merge, "imported": rows_imported}, schema=out_schema
     )
+
+
+def _own_numbers(pr_of: list[int | None], parents: list[list[int]], tips: list[int]) -> list[int | None]:
+    """The pull request numbers of merges, without those that are not this repository's: a
+    number that several merges name (forks merge their own `#1`, `#2` and bring them in with
+    their branches) is kept only for the merges on a tip's first-parent line."""
+    claims = Counter(n for n in pr_of if n is not None)
+    shared = {n for n, k in claims.items() if k > 1}
+    if not shared:
+        return pr_of
+    mainline = set()
+    for tip in tips:
+        node = tip
+        while node is not None and node not in mainline:
+            mainline.add(node)
+            node = parents[node][0] if parents[node] else None
+    return [None if n in shared and i not in mainline else n for i, n in enumerate(pr_of)]
 
 
 def _imported(parents: list[list[int]], parent_counts: list[int], tips: list[int]) -> list[bool]:

@@ -1051,3 +1051,36 @@ def test_a_component_prefix_stays_in_a_title_when_the_rest_is_a_fragment(tmp_pat
     repo.commit("cookie: trim trailing dots when checking PSL", author=ADA, date=_at(6, 9), files={"lib/cookie.c": "2\n"})
     _, items = _run(repo)
     assert set(items["title"]) == {"RELEASE-NOTES: synced", "trim trailing dots when checking PSL"}
+
+
+def test_a_pull_request_number_that_several_forks_merged_is_not_the_repositorys(tmp_path):
+    """redis: forks' own `Merge pull request #1 from ...` came in with their branches, so
+    `redis#pr-1` glued 12 commits of 2016-2020 by different people under one owner. A number
+    merged more than once belongs to this repository only where its merge is on the branch's
+    own first-parent line; elsewhere the commits keep the pull request that brought them in."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"server.c": "x\n"})
+    for n, (who, login, day) in enumerate([(BOB, "bob", 2), (CAT, "cat", 6)]):
+        repo.checkout("main")
+        repo.branch(f"{login}-fork", checkout=True)
+        repo.branch(f"{login}-patch", checkout=True)
+        own = repo.commit(f"Fix the {login} path in the benchmark", author=who, date=_at(day, 9),
+                          files={f"{login}.c": "y\n"})
+        repo.checkout(f"{login}-fork")
+        repo.merge(f"{login}-patch", f"Merge pull request #1 from {login}/{login}-patch", author=who, date=_at(day, 10))
+        repo.checkout("main")
+        repo.merge(f"{login}-fork", f"Merge pull request #{20 + n} from {login}/{login}-fork", author=ADA,
+                   date=_at(day + 1, 9))
+        if login == "bob":
+            bob_sha = own
+        else:
+            cat_sha = own
+    # the repository's own pull request #1, merged on its main line, keeps its number
+    repo.branch("dan-fix", checkout=True)
+    dan = repo.commit("Fix the reply buffer", author=BOB, date=_at(10, 9), files={"reply.c": "z\n"})
+    repo.checkout("main")
+    repo.merge("dan-fix", "Merge pull request #1 from bob/dan-fix", author=ADA, date=_at(10, 10))
+    out, _ = _run(repo)
+    prs = dict(out.select("sha", "pr_number").rows())
+    assert prs[bob_sha] == 20 and prs[cat_sha] == 21
+    assert prs[dan] == 1
