@@ -50,6 +50,16 @@ after the path rule for ``vendored`` (same reason):
    holding most of that commit's changed lines and at least ``min_code_lines`` of them in
    code; and a directory (not the root) holding two or more such trees. Every change under
    them counts as vendored, in any commit (``exclusions.yaml``, ``vendored_tree``).
+3c. ``vendored`` -- (with ``repo``) a file whose *name* GitHub Linguist's vendor rules match
+   (go-enry's ``is_vendor`` of the bare name: ``jquery-3.3.1.js``, ``bootstrap.css``,
+   ``config.guess``, autoconf's ``configure`` and ``aclocal.m4``): a library or a build tool's
+   output copied in. Linguist's *directory* rules are not used (see rule 3), nor its rules for
+   dotfiles (``.gitignore`` is the project's own configuration) or for the build and task
+   files a project writes itself (``exclusions.yaml``, ``linguist_vendor_names_kept``).
+5d. ``generated`` / ``vendored`` -- (with ``generated=``) the repository's own ``.gitattributes``
+   at the tip: ``linguist-generated`` and ``linguist-vendored``, as git applies them
+   (``enrich.generated.linguist_attributes``); ``-linguist-generated`` keeps a file rule 5b
+   would leave out.
 
 Only the path *after* the change (``path``) is classified. For a rename that means moving code
 into ``vendor/`` counts as vendoring (excluded) and moving it out of ``vendor/`` counts as taking
@@ -323,6 +333,8 @@ def vendored_trees(file_changes: pl.DataFrame, commits: pl.DataFrame) -> pl.Data
                 pl.col("_s").str.extract(
                     rf"^(?:{update})\s+(?:the\s+)?{name}(?:\s+(?:to|at|from))?\s*(?:-\s*)?\(?(?:version\s+)?{version}(?:\W|$)", 1),
                 pl.col("_s").str.extract(rf"^(?:{update})\s+(?:to\s+)?{name}\s+{version}(?:\W|$)", 1),
+                # `jemalloc updated to 3.0.0`
+                pl.col("_s").str.extract(rf"^{name}\s+(?:{update})\s+to\s+(?:version\s+)?{version}(?:\W|$)", 1),
             ).alias("_name")
         )
         .drop_nulls("_name")
@@ -417,6 +429,18 @@ def _under_trees(file_changes: pl.DataFrame, trees: pl.DataFrame) -> pl.Series:
     return file_changes.select(hit.alias("_v")).to_series()
 
 
+def _library_file_names(file_changes: pl.DataFrame) -> list[str]:
+    """The file names among ``file_changes.path`` that Linguist's vendor rules match by the name
+    alone (rule 3c); none without go-enry."""
+    try:
+        import enry
+    except ImportError:
+        return []
+    names = file_changes.select(pl.col("path").str.extract(r"([^/]+)$", 1).unique().drop_nulls())["path"]
+    kept = set(RULES["linguist_vendor_names_kept"])
+    return [n for n in names.to_list() if not n.startswith(".") and n not in kept and enry.is_vendor(n)]
+
+
 def classify_exclusions(file_changes: pl.DataFrame, commits: pl.DataFrame | None = None,
                         generated: pl.DataFrame | None = None) -> pl.DataFrame:
     """Add ``excluded: Boolean`` and ``exclusion_reason: String`` (null when kept).
@@ -438,12 +462,27 @@ def classify_exclusions(file_changes: pl.DataFrame, commits: pl.DataFrame | None
                              | ~pl.col("exclusion_reason").is_in(["submodule", "binary"])))
             .then(pl.lit("vendored")).otherwise(pl.col("exclusion_reason")).alias("exclusion_reason")
         )
+    if "repo" in out.columns and out.height:
+        named = _library_file_names(out)
+        if named:
+            out = out.with_columns(
+                pl.when(pl.col("exclusion_reason").is_null()
+                        & pl.col("path").str.extract(r"([^/]+)$", 1).is_in(named))
+                .then(pl.lit("vendored")).otherwise(pl.col("exclusion_reason")).alias("exclusion_reason"))
     if generated is not None and "repo" in out.columns and out.height:
-        marked = generated.filter(pl.col("generated")).select("repo", "path", pl.lit(True).alias("_generated"))
+        # the repository's own `.gitattributes` first (`linguist-generated=false` keeps a file
+        # its first lines would leave out), then the content
+        attr = [c for c in ("linguist_generated", "linguist_vendored") if c in generated.columns]
+        marked = generated.select(
+            "repo", "path",
+            pl.coalesce(*([pl.col("linguist_generated")] if attr else []), pl.col("generated")).fill_null(False).alias("_generated"),
+            (pl.col("linguist_vendored") if "linguist_vendored" in attr else pl.lit(None, pl.Boolean)).fill_null(False).alias("_vendored"),
+        ).filter(pl.col("_generated") | pl.col("_vendored"))
         out = out.join(marked, on=["repo", "path"], how="left", maintain_order="left").with_columns(
-            pl.when(pl.col("exclusion_reason").is_null() & pl.col("_generated").fill_null(False))
-            .then(pl.lit("generated")).otherwise(pl.col("exclusion_reason")).alias("exclusion_reason")
-        ).drop("_generated")
+            pl.when(pl.col("exclusion_reason").is_null() & pl.col("_vendored").fill_null(False)).then(pl.lit("vendored"))
+            .when(pl.col("exclusion_reason").is_null() & pl.col("_generated").fill_null(False)).then(pl.lit("generated"))
+            .otherwise(pl.col("exclusion_reason")).alias("exclusion_reason")
+        ).drop("_generated", "_vendored")
     if "repo" in out.columns and out.height:
         built = _built_pages(out)
         out = out.with_columns(

@@ -12,7 +12,13 @@ languages), and a person who regenerates such a client would otherwise be credit
   moved or dropped since, e.g. ``internal/httpclient`` -> ``pkg/httpclient``).
 
 A path is generated if that version says so; the verdict applies to every change of the path
-in the history (generated files rarely change nature). Only the first ``HEAD_BYTES`` of a file
+in the history (generated files rarely change nature).
+
+A repository's own `.gitattributes` at the tip says it first, as on GitHub: `linguist-generated`
+(set, or `=false` to keep a file the content rule would leave out) and `linguist-vendored`
+(jq's `src/parser.[ch] linguist-generated=true`, `vendor/** linguist-vendored`), read by git
+itself (`git check-attr --cached` over a temporary index of the tip: every path ever changed,
+nested attribute files and pattern rules exactly as git applies them). Only the first ``HEAD_BYTES`` of a file
 are read by enry (the markers sit at the top); files over ``MAX_BYTES``, binary files and paths
 that the path rules already leave out are not read. A nightly run reads the tip again (one
 `git ls-tree`, fast) and the deletions of its new commits only.
@@ -20,17 +26,20 @@ that the path rules already leave out are not read. A nightly run reads the tip 
 
 from __future__ import annotations
 
+import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 
 import polars as pl
 
 from exceeds_pipeline.enrich.exclusions import exclusion_reason_expr
-from exceeds_pipeline.ingest.gitcmd import read_blobs, run_git, tree_blobs
+from exceeds_pipeline.ingest.gitcmd import decode, git_env, read_blobs, run_git, tree_blobs
 
 HEAD_BYTES = 4096
 MAX_BYTES = 1 << 20
-GENERATED_PATHS_SCHEMA = {"path": pl.String, "generated": pl.Boolean, "tip": pl.String}
+GENERATED_PATHS_SCHEMA = {"path": pl.String, "generated": pl.Boolean, "linguist_generated": pl.Boolean,
+                          "linguist_vendored": pl.Boolean, "tip": pl.String}
+LINGUIST_ATTRIBUTES = ("linguist-generated", "linguist-vendored")
 
 
 def _deleted_blobs(git_dir: Path, repo: str, revisions: list[str]) -> list[tuple[str, str, int]]:
@@ -43,7 +52,7 @@ def _deleted_blobs(git_dir: Path, repo: str, revisions: list[str]) -> list[tuple
     for meta, path in zip(fields, fields[1:]):
         parts = meta.strip().split()
         if meta.startswith(b":") and len(parts) >= 5 and parts[4] == b"D" and not parts[0].endswith(b"160000"):
-            blobs.append((path.decode("utf-8", "replace"), parts[2].decode(), -1))
+            blobs.append((decode(path), parts[2].decode(), -1))
     return blobs
 
 
@@ -72,6 +81,28 @@ def read_generated(git_dir: Path, repo: str, blobs: list[tuple[str, str, int]]) 
                         schema={"path": pl.String, "generated": pl.Boolean})
 
 
+def linguist_attributes(git_dir: Path, repo: str, tip: str, paths: list[str]) -> pl.DataFrame:
+    """(path, linguist_generated, linguist_vendored) of ``paths`` by the tip's `.gitattributes`:
+    true when set, false when unset (`-linguist-generated`, `=false`), null when unspecified."""
+    schema = {"path": pl.String, "linguist_generated": pl.Boolean, "linguist_vendored": pl.Boolean}
+    if not paths:
+        return pl.DataFrame(schema=schema)
+    with tempfile.TemporaryDirectory(prefix="exceeds-attr-") as folder:
+        env = {**git_env(), "GIT_INDEX_FILE": str(Path(folder) / "index")}
+        run_git(git_dir, ["read-tree", tip], repo, env=env)
+        out = run_git(git_dir, ["check-attr", "--cached", "--stdin", "-z", *LINGUIST_ATTRIBUTES], repo,
+                      input=b"".join(p.encode("utf-8", "surrogateescape") + b"\0" for p in paths), env=env).stdout
+    fields = out.split(b"\0")
+    values: dict[str, dict[str, bool | None]] = {}
+    for path, attribute, info in zip(fields[0::3], fields[1::3], fields[2::3]):
+        verdict = {b"set": True, b"true": True, b"unset": False, b"false": False}.get(info)
+        values.setdefault(decode(path), {})[attribute.decode()] = verdict
+    return pl.DataFrame(
+        [(path, v.get("linguist-generated"), v.get("linguist-vendored")) for path, v in values.items()],
+        schema=schema, orient="row",
+    )
+
+
 def update_generated_paths(previous: pl.DataFrame | None, git_dir: Path, repo: str, tip: str) -> pl.DataFrame:
     """The repository's (path, generated, tip) table at ``tip``: the tip's files read again, the
     deletions read since the previous table's tip when that is an ancestor (else all of them)."""
@@ -84,10 +115,24 @@ def update_generated_paths(previous: pl.DataFrame | None, git_dir: Path, repo: s
         kept = previous if ancestor.returncode == 0 else None
     else:
         revisions, kept = [tip], None
-    deleted = read_generated(git_dir, repo, _deleted_blobs(git_dir, repo, revisions))
-    current = read_generated(git_dir, repo, tree_blobs(git_dir, tip, repo))
+    deleted_files = _deleted_blobs(git_dir, repo, revisions)
+    tip_files = tree_blobs(git_dir, tip, repo)
+    deleted = read_generated(git_dir, repo, deleted_files)
+    current = read_generated(git_dir, repo, tip_files)
     parts = [current, deleted] + ([kept.select("path", "generated")] if kept is not None else [])
     # the tip's verdict first, then the newest deletion's, then what was known
     table = pl.concat(parts).unique("path", keep="first", maintain_order=True)
-    return table.with_columns(pl.lit(tip).alias("tip")).select(list(GENERATED_PATHS_SCHEMA)).sort("path")
+    # every path ever changed is a tip file or a deletion (renames included): the tip's
+    # attributes are read for all of them, when it has any attribute file
+    if any(path.rsplit("/", 1)[-1] == ".gitattributes" for path, _, _ in tip_files):
+        paths = {path for path, _, _ in tip_files} | {path for path, _, _ in deleted_files}
+        if kept is not None:
+            paths |= set(kept["path"].to_list())
+        attributes = linguist_attributes(git_dir, repo, tip, sorted(paths)).filter(
+            pl.col("linguist_generated").is_not_null() | pl.col("linguist_vendored").is_not_null())
+        table = table.join(attributes, on="path", how="full", coalesce=True)
+    table = table.with_columns(pl.lit(tip).alias("tip"))
+    return table.select(
+        [pl.col(c) if c in table.columns else pl.lit(None, dtype).alias(c) for c, dtype in GENERATED_PATHS_SCHEMA.items()]
+    ).cast(GENERATED_PATHS_SCHEMA).sort("path")
 

@@ -12,7 +12,6 @@ NUL-separated tokens (first the `--raw` entries, then the matching `--numstat` e
 
 from __future__ import annotations
 
-import codecs
 import os
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -23,7 +22,7 @@ from typing import Iterable, Iterator, Sequence
 import polars as pl
 
 from exceeds_pipeline.common.chunks import contiguous_chunks
-from exceeds_pipeline.ingest.gitcmd import GitError, stream_git
+from exceeds_pipeline.ingest.gitcmd import GitError, decode, stream_git
 from exceeds_pipeline.schemas import RAW_COMMITS_SCHEMA, RAW_FILE_CHANGES_SCHEMA
 
 RECORD_MARK = b"\x1e\x1eEXC\x1f"
@@ -50,18 +49,6 @@ LOG_OPTIONS = (
 READ_BLOCK = 1 << 22
 MIN_CHUNK = 4000  # below this many commits one git process is faster than several
 
-
-def _latin1_fallback(error: UnicodeDecodeError) -> tuple[str, int]:
-    return error.object[error.start : error.end].decode("latin-1"), error.end
-
-
-codecs.register_error("exceeds-latin1", _latin1_fallback)
-
-
-def decode(raw: bytes) -> str:
-    """UTF-8 where the bytes are valid UTF-8, Latin-1 (the usual legacy encoding) for each byte
-    that is not: never fails, never drops, and one stray byte does not garble the rest."""
-    return raw.decode("utf-8", errors="exceeds-latin1")
 
 
 def _parse_iso(value: str) -> tuple[datetime, date, int]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import codecs
 import os
 import re
 import shutil
@@ -60,6 +61,19 @@ ISOLATED_CONFIG = {
     "maintenance.auto": "false",
     "advice.detachedHead": "false",
 }
+
+
+def _latin1_fallback(error: UnicodeDecodeError) -> tuple[str, int]:
+    return error.object[error.start : error.end].decode("latin-1"), error.end
+
+
+codecs.register_error("exceeds-latin1", _latin1_fallback)
+
+
+def decode(raw: bytes) -> str:
+    """Text of git output (a message, a path): UTF-8 where the bytes are valid UTF-8, Latin-1 (the usual legacy encoding) for each byte
+    that is not: never fails, never drops, and one stray byte does not garble the rest."""
+    return raw.decode("utf-8", errors="exceeds-latin1")
 
 
 def git_env() -> dict[str, str]:
@@ -192,7 +206,7 @@ def tree_blobs(git_dir: Path, revision: str, repo: str) -> list[tuple[str, str, 
         meta, _, path = record.partition(b"\t")
         fields = meta.split()
         if len(fields) == 4 and fields[1] == b"blob" and fields[3].isdigit():
-            blobs.append((path.decode("utf-8", "replace"), fields[2].decode(), int(fields[3])))
+            blobs.append((decode(path), fields[2].decode(), int(fields[3])))
     return blobs
 
 

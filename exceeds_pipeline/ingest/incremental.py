@@ -20,8 +20,8 @@ from datetime import datetime, timezone
 
 import polars as pl
 
-from exceeds_pipeline.ingest.git_log import decode, log_commits, log_commits_parallel
-from exceeds_pipeline.ingest.gitcmd import GitError, git_text, run_git
+from exceeds_pipeline.ingest.git_log import log_commits, log_commits_parallel
+from exceeds_pipeline.ingest.gitcmd import GitError, decode, git_text, run_git
 from exceeds_pipeline.ingest.raw_store import IngestState, RawStore
 from exceeds_pipeline.ingest.repository import LocalRepository
 

@@ -69,8 +69,7 @@ from exceeds_pipeline.ingest.repository import storage_slug
 
 from exceeds_pipeline.common.chunks import contiguous_chunks
 from exceeds_pipeline.enrich.exclusions import PATH_REASONS
-from exceeds_pipeline.ingest.gitcmd import HUNK_HEADER, GitError, attributes_config, git_text, resolve_git_dir, stream_git_chunks
-from exceeds_pipeline.ingest.git_log import decode
+from exceeds_pipeline.ingest.gitcmd import HUNK_HEADER, GitError, attributes_config, decode, git_text, resolve_git_dir, stream_git_chunks
 
 log = logging.getLogger(__name__)
 

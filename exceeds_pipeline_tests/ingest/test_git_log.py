@@ -391,7 +391,7 @@ def test_a_record_forged_in_a_commit_message_is_refused(tmp_path):
 
 
 def test_decode_keeps_valid_utf8_around_a_stray_latin1_byte():
-    from exceeds_pipeline.ingest.git_log import decode
+    from exceeds_pipeline.ingest.gitcmd import decode
 
     assert decode("Renée ".encode() + b"caf\xe9") == "Renée café"
     assert decode(b"caf\xe9") == "café"

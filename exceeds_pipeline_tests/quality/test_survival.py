@@ -215,7 +215,7 @@ def test_files_always_excluded_by_a_path_rule_are_not_tracked(make_repo, tmp_pat
 def test_a_path_that_is_not_utf8_is_tracked_under_the_name_ingest_gives_it(make_repo, tmp_path):
     """sharkdp/bat has `tests/examples/test-invalid-utf8-\\303(.rs`: survival failed writing its
     cache ('surrogates not allowed') and performance stayed null for all 499 people."""
-    from exceeds_pipeline.ingest.git_log import decode
+    from exceeds_pipeline.ingest.gitcmd import decode
 
     repo = make_repo("bytes")
     odd = "tests/bad-\udcc3(.rs"  # the bytes b"\xc3(" on disk, as the filesystem encodes it
