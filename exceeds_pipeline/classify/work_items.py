@@ -708,6 +708,10 @@ def release_edges(work: pl.DataFrame) -> pl.DataFrame:
 
 # The share of an item's code lines a feature or fix must carry to name the item.
 CODE_SHARE = 0.1
+# The other of feature and fix names an item its first commit opened as one kind when it is at
+# least this many commits and this many times the first kind's code lines.
+OTHER_KIND_COMMITS = 2
+OTHER_KIND_FACTOR = 2
 
 
 def _with_code_lines(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
@@ -919,8 +923,15 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
     # renaming rides along, else the category with the most lines changed in code (a fix of 240
     # lines with five test tweaks is a fix), then the most commits.
     code_lines = pl.col("_code_lines").sum() if "_code_lines" in core.columns else pl.lit(0)
+    per_category = core.group_by("_root", "category").agg(code_lines.alias("_cl"), pl.len().alias("_c"))
+    # The first commit's feature or fix names the item, unless the other kind is most of its
+    # code, in several commits: antirez's 56 ACL commits of 11 days opened with a 72-line
+    # `ACL: subcommand matching.` (a fix by its words) and went on with 17 features of 856 lines.
+    kinds = per_category.filter(pl.col("category").is_in(["feature", "bug"])).group_by("_root").agg(
+        *[pl.col(col).filter(pl.col("category") == kind).sum().alias(f"_{col}_{kind}")
+          for col in ("_cl", "_c") for kind in ("feature", "bug")])
     counts = (
-        core.group_by("_root", "category").agg(code_lines.alias("_cl"), pl.len().alias("_c"))
+        per_category
         .with_columns(pl.col("category").replace_strict(rank, default=len(rank), return_dtype=pl.Int32).alias("_rank"),
                       # a real share of the code: a one-line fix does not name a 2,300-line rewrite
                       (pl.col("category").is_in(["feature", "bug"]) & (pl.col("_cl") > 0)
@@ -1002,6 +1013,16 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         .join(pr_titles, on=["repo", "pr_number"], how="left")
         .join(branches.select("_root", "_branch_cat"), on="_root", how="left")
         .join(labelled, on="_root", how="left")
+        .join(kinds, on="_root", how="left")
+        .with_columns(
+            pl.when(pl.col("_first_cat") == "feature").then(pl.lit("bug")).otherwise(pl.lit("feature")).alias("_other_cat"),
+            pl.when(pl.col("_first_cat") == "feature").then(pl.col("__cl_bug")).otherwise(pl.col("__cl_feature")).fill_null(0).alias("_other_cl"),
+            pl.when(pl.col("_first_cat") == "feature").then(pl.col("__c_bug")).otherwise(pl.col("__c_feature")).fill_null(0).alias("_other_c"),
+            pl.when(pl.col("_first_cat") == "feature").then(pl.col("__cl_feature")).otherwise(pl.col("__cl_bug")).fill_null(0).alias("_first_cl"),
+        )
+        .with_columns(
+            (pl.col("_first_cat").is_in(["feature", "bug"]) & (pl.col("_other_c") >= OTHER_KIND_COMMITS)
+             & (pl.col("_other_cl") > 0) & (pl.col("_other_cl") >= OTHER_KIND_FACTOR * pl.col("_first_cl"))).alias("_other_wins"))
         .with_columns(
             # A repository's own label (the merged branch's `fix/`, `feature/`) first, then
             # the pull request's title when it reads as a feature or a fix, then the commits.
@@ -1026,6 +1047,7 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
             # ... unless its commits only touched docs, tests or build files.
             .when(pl.col("_title_cat").is_in(["feature", "bug"]) & ~paths_only)
             .then(pl.col("_title_cat"))
+            .when(pl.col("_other_wins")).then(pl.col("_other_cat"))
             .when(pl.col("_first_cat").is_in(["feature", "bug"])).then(pl.col("_first_cat"))
             .otherwise(pl.coalesce("_common_cat", pl.lit("other")))
             .alias("category"),

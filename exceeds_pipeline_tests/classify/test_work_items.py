@@ -1084,3 +1084,25 @@ def test_a_pull_request_number_that_several_forks_merged_is_not_the_repositorys(
     prs = dict(out.select("sha", "pr_number").rows())
     assert prs[bob_sha] == 20 and prs[cat_sha] == 21
     assert prs[dan] == 1
+
+
+def test_an_item_opened_by_a_small_fix_and_built_by_features_is_a_feature(tmp_path):
+    """redis: 56 ACL commits opened with a 72-line `ACL: subcommand matching.` (a fix by its
+    words) and went on with 17 features (856 lines): the item is the feature. A fix followed by
+    one larger helper stays a fix: the other kind must be several commits and twice the lines."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"acl.c": "x\n", "auth.c": "y\n"})
+    lines = lambda n, tag: "".join(f"int {tag}{i};\n" for i in range(n))  # noqa: E731
+    repo.commit("ACL: fix subcommand matching", author=ADA, date=_at(3, 9), files={"acl.c": lines(10, "a")})
+    repo.commit("ACL: add the setuser command", author=ADA, date=_at(3, 11), files={"acl.c": lines(10, "a") + lines(40, "b")})
+    repo.commit("ACL: implement command categories", author=ADA, date=_at(3, 14),
+                files={"acl.c": lines(10, "a") + lines(40, "b") + lines(60, "c")})
+    repo.commit("Fix the password check", author=BOB, date=_at(10, 9), files={"auth.c": lines(20, "p")})
+    repo.commit("Add a helper to compare the hashes", author=BOB, date=_at(10, 10),
+                files={"auth.c": lines(20, "p") + lines(30, "h")})
+    out, items = _run(repo)
+    wid = by_subject(out, "work_item_id")
+    assert wid["ACL: fix subcommand matching"] == wid["ACL: implement command categories"]
+    assert _item(items, wid["ACL: fix subcommand matching"])["category"] == "feature"
+    assert wid["Fix the password check"] == wid["Add a helper to compare the hashes"]
+    assert _item(items, wid["Fix the password check"])["category"] == "bug"
