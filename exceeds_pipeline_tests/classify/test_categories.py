@@ -601,3 +601,15 @@ def test_the_category_cache_is_keyed_by_the_exclusion_rules_too(tmp_path):
     # the skills rules decide no category
     assert classifier_fingerprint() == source_fingerprint(here, *categories.EXCLUSION_SOURCES)
     assert enrich / "skills.yaml" not in categories.EXCLUSION_SOURCES
+
+
+def test_running_a_formatter_is_chore_work(tmp_path):
+    """bat's `cargo fmt` commits read as bug fixes; a formatter named as the whole subject is a
+    formatting run, while a fix of or in the formatter's own code stays what it says."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000", files={"src/main.rs": "fn main() {}\n"})
+    cases = [(subject, {"src/main.rs": f"fn main() {{ let _x = {i}; }}\n"}) for i, subject in
+             enumerate(["cargo fmt", "Run gofmt", "Apply black", "Run black on the tests", "black: handle walrus in return"])]
+    got = _categorize_cases(repo, cases)
+    assert [got[s] for s in ("cargo fmt", "Run gofmt", "Apply black", "Run black on the tests")] == ["chore"] * 4
+    assert got["black: handle walrus in return"] != "chore"
