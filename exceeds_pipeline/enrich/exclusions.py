@@ -50,12 +50,13 @@ after the path rule for ``vendored`` (same reason):
    holding most of that commit's changed lines and at least ``min_code_lines`` of them in
    code; and a directory (not the root) holding two or more such trees. Every change under
    them counts as vendored, in any commit (``exclusions.yaml``, ``vendored_tree``).
-3c. ``vendored`` -- (with ``repo``) a file whose *name* GitHub Linguist's vendor rules match
-   (go-enry's ``is_vendor`` of the bare name: ``jquery-3.3.1.js``, ``bootstrap.css``,
-   ``config.guess``, autoconf's ``configure`` and ``aclocal.m4``): a library or a build tool's
-   output copied in. Linguist's *directory* rules are not used (see rule 3), nor its rules for
-   dotfiles (``.gitignore`` is the project's own configuration) or for the build and task
-   files a project writes itself (``exclusions.yaml``, ``linguist_vendor_names_kept``).
+3c. ``vendored`` -- a JavaScript or CSS file whose name carries a version (``jquery-3.3.1.js``,
+   ``bootstrap-2.3.2.css``, ``moment-2.29.1.min.js``): a library release copied in (:data:`VERSIONED_ASSET`).
+   GitHub Linguist's own vendor list by file name is not used: it takes every TypeScript
+   declaration file (``fastify.d.ts``, written by hand there), ``react.js`` or ``import.css``.
+5e. ``generated`` -- the files autotools copy or write: :data:`AUTOTOOLS_FILES` anywhere, and
+   (with ``repo``) a ``configure`` beside the ``configure.ac``/``configure.in`` it is built from
+   (a ``configure`` without one is a hand-written script, as ffmpeg's).
 5d. ``generated`` / ``vendored`` -- (with ``generated=``) the repository's own ``.gitattributes``
    at the tip: ``linguist-generated`` and ``linguist-vendored``, as git applies them
    (``enrich.generated.linguist_attributes``); ``-linguist-generated`` keeps a file rule 5b
@@ -172,6 +173,11 @@ LOCK_FILE_NAMES: frozenset[str] = frozenset(
 )
 
 # File-name globs of machine-written files (case-insensitive; ``*`` never crosses a ``/``).
+# A library release copied in: a JavaScript or CSS file whose name carries a version (rule 3c).
+VERSIONED_ASSET = r"(?i)(?:^|/)[a-z][a-z0-9_]*(?:[-.][a-z][a-z0-9_]*)*[-.]v?\d+(?:\.\d+)+(?:[-.][a-z0-9]+)*\.(?:js|css)$"
+# What autoconf, automake and libtool copy into a source tree or write there (rule 5e).
+AUTOTOOLS_FILES: tuple[str, ...] = ("config.guess", "config.sub", "aclocal.m4", "ltmain.sh", "install-sh", "depcomp")
+
 GENERATED_FILE_GLOBS: tuple[str, ...] = (
     # what a conflicted merge or a failed patch leaves behind (`models.py.orig`, `x.c.rej`)
     "*.orig",
@@ -208,6 +214,7 @@ GENERATED_FILE_GLOBS: tuple[str, ...] = (
     "*.g.dart",  # Dart build_runner
     "*.freezed.dart",
     "*.designer.cs",  # Visual Studio designers
+    *AUTOTOOLS_FILES,
 )
 
 # Directory names whose whole content is machine-written.
@@ -248,7 +255,7 @@ def exclusion_reason_expr(
         .then(pl.lit("submodule"))
         .when(pl.col(is_binary).fill_null(False))
         .then(pl.lit("binary"))
-        .when(p.str.contains(_VENDORED_RE))
+        .when(p.str.contains(_VENDORED_RE) | p.str.contains(VERSIONED_ASSET))
         .then(pl.lit("vendored"))
         .when(base.is_in(sorted(LOCK_FILE_NAMES)))
         .then(pl.lit("lock_file"))
@@ -419,6 +426,16 @@ def _built_pages(file_changes: pl.DataFrame) -> pl.Series:
                       maintain_order="left")["_built"].fill_null(False)
 
 
+def _autoconf_output(file_changes: pl.DataFrame) -> pl.Series:
+    """Whether each path is a `configure` built from a `configure.ac`/`.in` beside it (rule 5e)."""
+    path = pl.col("path").fill_null("")
+    sources = file_changes.select("repo", path.str.extract(r"^(.*?)configure\.(?:ac|in)$", 1).alias("_dir")) \
+        .drop_nulls("_dir").unique()
+    scripts = file_changes.select("repo", path.str.extract(r"^(.*?)configure$", 1).alias("_dir"))
+    return scripts.join(sources.with_columns(pl.lit(True).alias("_built")), on=["repo", "_dir"], how="left",
+                        maintain_order="left")["_built"].fill_null(False)
+
+
 def _under_trees(file_changes: pl.DataFrame, trees: pl.DataFrame) -> pl.Series:
     """Whether each path lies under one of its repository's vendored trees."""
     if trees.height == 0:
@@ -427,18 +444,6 @@ def _under_trees(file_changes: pl.DataFrame, trees: pl.DataFrame) -> pl.Series:
     for repo, tree in trees.iter_rows():
         hit = hit | ((pl.col("repo") == repo) & pl.col("path").fill_null("").str.starts_with(tree + "/"))
     return file_changes.select(hit.alias("_v")).to_series()
-
-
-def _library_file_names(file_changes: pl.DataFrame) -> list[str]:
-    """The file names among ``file_changes.path`` that Linguist's vendor rules match by the name
-    alone (rule 3c); none without go-enry."""
-    try:
-        import enry
-    except ImportError:
-        return []
-    names = file_changes.select(pl.col("path").str.extract(r"([^/]+)$", 1).unique().drop_nulls())["path"]
-    kept = set(RULES["linguist_vendor_names_kept"])
-    return [n for n in names.to_list() if not n.startswith(".") and n not in kept and enry.is_vendor(n)]
 
 
 def classify_exclusions(file_changes: pl.DataFrame, commits: pl.DataFrame | None = None,
@@ -463,12 +468,10 @@ def classify_exclusions(file_changes: pl.DataFrame, commits: pl.DataFrame | None
             .then(pl.lit("vendored")).otherwise(pl.col("exclusion_reason")).alias("exclusion_reason")
         )
     if "repo" in out.columns and out.height:
-        named = _library_file_names(out)
-        if named:
-            out = out.with_columns(
-                pl.when(pl.col("exclusion_reason").is_null()
-                        & pl.col("path").str.extract(r"([^/]+)$", 1).is_in(named))
-                .then(pl.lit("vendored")).otherwise(pl.col("exclusion_reason")).alias("exclusion_reason"))
+        built = _autoconf_output(out)
+        out = out.with_columns(
+            pl.when(pl.col("exclusion_reason").is_null() & built).then(pl.lit("generated"))
+            .otherwise(pl.col("exclusion_reason")).alias("exclusion_reason"))
     if generated is not None and "repo" in out.columns and out.height:
         # the repository's own `.gitattributes` first (`linguist-generated=false` keeps a file
         # its first lines would leave out), then the content

@@ -93,8 +93,9 @@ def without_domain_tag_expr(name: str = "mailmap_name", email: str = "mailmap_em
 
 
 def identity_key_expr() -> pl.Expr:
-    """Key a commit's author by lower-cased mailmapped e-mail (by name when there is none)."""
-    email = pl.col("mailmap_email").str.strip_chars().str.to_lowercase()
+    """Key a commit's author by lower-cased mailmapped e-mail (by name when there is none); a
+    `mailto:` some tools wrote before the address is no part of it (elinks)."""
+    email = pl.col("mailmap_email").str.strip_chars().str.to_lowercase().str.strip_prefix("mailto:")
     return (
         pl.when(email.is_null() | (email == ""))
         .then(pl.lit("name:") + pl.col("mailmap_name").str.strip_chars())
@@ -118,9 +119,10 @@ def resolve_people(
         pl.col("author_email").str.strip_chars().str.to_lowercase().alias("raw_email"),
     ).with_columns(display_name_expr().alias("mailmap_name")).with_columns(
         without_domain_tag_expr().alias("mailmap_name"))
+    merge = pl.col("is_merge").fill_null(False) if "is_merge" in lf.collect_schema().names() else pl.lit(False)
     names = (
         keyed.group_by("identity_key", "mailmap_name")
-        .agg(pl.len().alias("n"), pl.col("authored_at").max().alias("last"))
+        .agg(pl.len().alias("n"), (~merge).sum().alias("n_work"), pl.col("authored_at").max().alias("last"))
         .collect()
     )
     keys = (
@@ -196,10 +198,14 @@ def resolve_people(
     )
     stats = keys.join(clusters, on="identity_key")
     name_stats = names.join(clusters, on="identity_key")
+    # The most used real name: a name of two words or more ("Yoav Steinberg") before a handle
+    # ("yoav-steinberg", "Rowlando13"), then the name of the most commits of work (the merges a
+    # maintainer clicks through on GitHub carry the account's handle), then of all commits.
     best_names = (
         name_stats.group_by("cluster", "mailmap_name")
-        .agg(pl.col("n").sum(), pl.col("last").max())
-        .sort(["cluster", "n", "last", "mailmap_name"], descending=[False, True, True, False])
+        .agg(pl.col("n").sum(), pl.col("n_work").sum(), pl.col("last").max())
+        .with_columns(pl.col("mailmap_name").fill_null("").str.contains(r"\pL\S*\s+\S*\pL").alias("_real"))
+        .sort(["cluster", "_real", "n_work", "n", "last", "mailmap_name"], descending=[False, True, True, True, True, False])
         .group_by("cluster", maintain_order=True)
         .agg(pl.col("mailmap_name").first().alias("display_name"), pl.col("mailmap_name").alias("names"))
     )

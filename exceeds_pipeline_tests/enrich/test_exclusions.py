@@ -446,13 +446,15 @@ def test_a_copy_named_before_its_update_verb(make_repo, subject, vendored):
     assert vendored_trees(with_language(files), commits)["tree"].to_list() == (["deps/jemalloc"] if vendored else [])
 
 
-def test_library_files_linguist_names_are_vendored_wherever_they_sit():
+def test_library_releases_and_autotools_output_are_left_out():
     """bat's tests/benchmarks/test-src/jquery-3.3.1.js (10,364 lines) made JavaScript its author's
-    first language; curl's and redis's autoconf output (configure, config.guess, aclocal.m4)
-    counted as written by hand. Linguist's rules for a dotfile or a directory do not apply."""
-    got = reasons(["tests/benchmarks/test-src/jquery-3.3.1.js", "deps/jemalloc/configure", "config.guess",
-                   "m4/aclocal.m4", "web/css/bootstrap.css", "src/app.js", ".gitignore", "src/cache/lru.py",
-                   ".github/workflows/ci.yml", "Jenkinsfile", "tasks/fabfile.py"])
-    assert {p for p, r in got.items() if r == "vendored"} == {
-        "tests/benchmarks/test-src/jquery-3.3.1.js", "deps/jemalloc/configure", "config.guess", "m4/aclocal.m4",
-        "web/css/bootstrap.css"}
+    first language; curl's and redis's autotools output (configure, config.guess, aclocal.m4)
+    counted as written by hand. A hand-written TypeScript declaration file (fastify.d.ts), a
+    `configure` with no autoconf source beside it (ffmpeg's) and an app's own files count."""
+    got = reasons(["tests/benchmarks/test-src/jquery-3.3.1.js", "web/css/bootstrap-2.3.2.css", "deps/jemalloc/configure",
+                   "deps/jemalloc/configure.ac", "config.guess", "m4/aclocal.m4", "build-aux/ltmain.sh",
+                   "fastify.d.ts", "tools/configure", "src/app-2.js", "src/es2015.js", "web/react.js"])
+    assert {p: r for p, r in got.items() if r in ("vendored", "generated")} == {
+        "tests/benchmarks/test-src/jquery-3.3.1.js": "vendored", "web/css/bootstrap-2.3.2.css": "vendored",
+        "deps/jemalloc/configure": "generated", "config.guess": "generated", "m4/aclocal.m4": "generated",
+        "build-aux/ltmain.sh": "generated"}

@@ -357,3 +357,30 @@ def test_an_organisation_tag_named_by_the_own_email_domain_is_dropped(repo):
     assert by_id[owners[b]]["display_name"] == "Cara Diaz"
     assert by_id[owners[c]]["display_name"] == "Dee Moss (Globex)"
     assert by_id[owners[d]]["display_name"] == "Eli (eli)"
+
+
+def test_a_mailto_prefix_is_no_part_of_the_address(repo):
+    """elinks: `mailto:bicave@superonline.com` was another person than bicave@superonline.com."""
+    repo.commit(("Bicave", "mailto:bicave@superonline.com"))
+    repo.commit(("Bicave", "bicave@superonline.com"))
+    people, _ = resolve_people(repo.raw())
+    assert people.height == 1
+
+
+def test_the_display_name_is_the_real_name_used_for_work_not_the_merging_handle(repo):
+    """pallets: 'Rowlando13' (9 commits, 240 merges clicked on GitHub) was shown for Eddie
+    Girling; redis: 'yoav-steinberg' (49) for Yoav Steinberg (6)."""
+    for _ in range(3):
+        repo.commit(("Eddie Girling", "eddie@example.com"))
+    for _ in range(5):
+        repo.commit(("Rowlando13", "eddie@example.com"))
+    repo.git.branch("side", checkout=True)
+    repo.commit(("Eddie Girling", "eddie@example.com"))
+    repo.git.checkout("main")
+    for i in range(3):  # merges clicked through under the account's handle
+        repo.git.branch(f"topic{i}", checkout=True)
+        repo.commit(("Ann Other", "ann@example.com"))
+        repo.git.checkout("main")
+        repo.git.merge(f"topic{i}", f"Merge pull request #{i + 1} from ann/topic{i}", author=("Rowlando13", "eddie@example.com"))
+    people = people_by_email(resolve_people(repo.raw())[0])
+    assert people["eddie@example.com"]["display_name"] == "Eddie Girling"
