@@ -78,6 +78,7 @@ AMBIGUOUS_EXTENSION_CHOICE: dict[str, str] = {
     ".r": "R",  # R / Rebol / Rez
     ".sol": "Solidity",  # Solidity / Gerber Image
     ".frag": "GLSL",  # GLSL / JavaScript
+    ".jq": "jq",  # jq / JSONiq
 }
 
 DEFAULT_HEADER_LANGUAGE = "C++"
@@ -148,7 +149,9 @@ def _enry_language_for_extension(key: str) -> str | None:
     choice = AMBIGUOUS_EXTENSION_CHOICE.get(effective) if effective else None
     if choice is not None:
         return choice
-    return candidates[0]
+    # go-enry lists tied candidates in no fixed order (`.jq`: jq or JSONiq from one run to the
+    # next): the same name every time
+    return min(candidates)
 
 
 @lru_cache(maxsize=1)

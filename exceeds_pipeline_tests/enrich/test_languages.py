@@ -99,6 +99,25 @@ def test_every_ambiguity_choice_is_one_of_linguists_candidates():
         assert ext in enry.get_language_extensions(language), (ext, language)
 
 
+@needs_enry
+def test_an_extension_linguist_cannot_tell_apart_gets_the_same_name_every_time(monkeypatch):
+    """go-enry lists `.jq`'s candidates (jq, JSONiq) in either order from one call to the next:
+    jq's own files were jq in one run and JSONiq in the next."""
+    from exceeds_pipeline.enrich import languages
+
+    assert language_for_name("src/builtin.jq") == "jq"
+    calls = iter([["JSONiq", "jq", "Zz"], ["Zz", "jq", "JSONiq"]])
+    fake = type("FakeEnry", (), {"get_languages": staticmethod(lambda *a: next(calls)),
+                                 "get_language_extensions": staticmethod(lambda lang: [".qq"])})
+    monkeypatch.setattr(languages, "_enry", lambda: fake)
+    names = []
+    for _ in range(2):
+        languages._enry_language_for_extension.cache_clear()
+        names.append(languages._enry_language_for_extension(".qq"))
+    languages._enry_language_for_extension.cache_clear()
+    assert names == ["JSONiq", "JSONiq"]
+
+
 def test_headers_default_to_cpp_and_can_be_told_otherwise():
     assert language_for_name("include/foo.h") == "C++"
     assert language_for_name("include/foo.h", c_header="C") == "C"
