@@ -243,12 +243,16 @@ _CONTINUES = (r"(?i)(?:[,(/-]|\b(?:a|an|the|to|of|by|and|or|but|with|without|fro
 # `mailmap: Ralf Mueller`, `docs: minor polish`): it is then what names the change.
 MIN_TITLE_WORDS = 3
 HEADLINE_MAX = 160  # a longer first sentence is a paragraph, not a title: keep the first line
+# A first line shorter than this was not wrapped: it ends where its author ended it (curl's
+# "removed handles and states from the main structs" above "renamed prefixes ...").
+WRAP_MIN = 55
 
 
 def headline(message: pl.Expr) -> pl.Expr:
     """The first line of a message, or its first sentence when the first paragraph wraps it:
-    the first line ends without a full stop and the next line carries on (starts in lower
-    case, or the first line ends on a comma or a word such as `the`, `to`, `with`)."""
+    the first line ends without a full stop and the next line carries on: the first line ends
+    on a comma or a word such as `the`, `to`, `with`, or it is long (WRAP_MIN) and the next line
+    starts in lower case."""
     first = message.str.extract(r"^([^\n]*)", 1).str.strip_chars()
     second = message.str.extract(r"^[^\n]*\n([^\n]*\S[^\n]*)", 1).str.strip_chars()
     paragraph = message.str.extract(r"^((?:[^\n]*\S[^\n]*(?:\n|$))+)", 1).str.replace_all(r"\s*\n\s*", " ").str.strip_chars()
@@ -256,7 +260,7 @@ def headline(message: pl.Expr) -> pl.Expr:
     wraps = (
         second.is_not_null()
         & ~first.str.contains(r"[.!?:;]$")
-        & (second.str.contains(r"^[a-z0-9]") | first.str.contains(_CONTINUES))
+        & ((second.str.contains(r"^[a-z0-9]") & (first.str.len_chars() >= WRAP_MIN)) | first.str.contains(_CONTINUES))
         & (sentence.str.len_chars() <= HEADLINE_MAX)
     )
     return pl.when(wraps).then(sentence.str.replace(r"\.$", "")).otherwise(first)

@@ -48,15 +48,17 @@ after the path rule for ``vendored`` (same reason):
 3b. ``vendored`` -- a *vendored tree*: a directory (not at the root) that a commit's subject
    names as copied in (``Update urllib3 to v1.21.1``, ``Vendor idna v2.1``, ``embed chardet``),
    holding most of that commit's changed lines and at least ``min_code_lines`` of them in
-   code; and a directory (not the root) holding two or more such trees. Every change under
-   them counts as vendored, in any commit (``exclusions.yaml``, ``vendored_tree``).
+   code; and the subdirectories of a directory (not the root) holding two or more such trees
+   (``deps/`` with jemalloc and lua: ``deps/hiredis`` too, not ``deps/Makefile``). Every change
+   under them counts as vendored, in any commit (``exclusions.yaml``, ``vendored_tree``).
 3c. ``vendored`` -- a JavaScript or CSS file whose name carries a version (``jquery-3.3.1.js``,
    ``bootstrap-2.3.2.css``, ``moment-2.29.1.min.js``): a library release copied in (:data:`VERSIONED_ASSET`).
    GitHub Linguist's own vendor list by file name is not used: it takes every TypeScript
    declaration file (``fastify.d.ts``, written by hand there), ``react.js`` or ``import.css``.
 5e. ``generated`` -- the files autotools copy or write: :data:`AUTOTOOLS_FILES` anywhere, and
-   (with ``repo``) a ``configure`` beside the ``configure.ac``/``configure.in`` it is built from
-   (a ``configure`` without one is a hand-written script, as ffmpeg's).
+   (with ``repo``) a ``configure`` beside the ``configure.ac``/``configure.in`` it is built from,
+   where a commit changed both (regenerated it); a ``configure`` without one is a hand-written
+   script (ffmpeg's; tmux's before it moved to autoconf).
 5d. ``generated`` / ``vendored`` -- (with ``generated=``) the repository's own ``.gitattributes``
    at the tip: ``linguist-generated`` and ``linguist-vendored``, as git applies them
    (``enrich.generated.linguist_attributes``); ``-linguist-generated`` keeps a file rule 5b
@@ -322,10 +324,11 @@ def _data_type_reason(frame: pl.DataFrame) -> pl.Series:
 
 
 def vendored_trees(file_changes: pl.DataFrame, commits: pl.DataFrame) -> pl.DataFrame:
-    """``[repo, tree]``: directories (``a/b``, no trailing slash) the history names as copies of
-    other projects (module doc, rule 3b)."""
+    """``[repo, tree, whole]``: directories (``a/b``, no trailing slash) the history names as
+    copies of other projects (module doc, rule 3b); ``whole`` is false for a directory holding
+    several of them, where only its subdirectories are copies."""
     rule = RULES["vendored_tree"]
-    empty = pl.DataFrame(schema={"repo": pl.String, "tree": pl.String})
+    empty = pl.DataFrame(schema={"repo": pl.String, "tree": pl.String, "whole": pl.Boolean})
     if not {"repo", "sha", "subject"} <= set(commits.columns) or file_changes.height == 0:
         return empty
     vendor, update = rule["vendor_verbs"], rule["update_verbs"]
@@ -394,12 +397,15 @@ def vendored_trees(file_changes: pl.DataFrame, commits: pl.DataFrame) -> pl.Data
                 & (pl.col("_l") >= rule["min_share"] * pl.max_horizontal(pl.col("_total"), pl.lit(1))))
         .select("repo", "tree").unique()
     )
-    found = set(found_frame.iter_rows())
+    found = {(repo, tree, True) for repo, tree in found_frame.iter_rows()}
     parents: dict[tuple[str, str], int] = {}
-    for repo, tree in found:
+    for repo, tree, _ in found:
         parent = tree.rsplit("/", 1)[0]
         parents[(repo, parent)] = parents.get((repo, parent), 0) + 1
-    found |= {(repo, parent) for (repo, parent), n in parents.items() if n >= 2 and parent}
+    # a directory of copies (redis's deps/ with jemalloc, lua, hiredis): the trees in it, not
+    # the files of its own (deps/Makefile, deps/README.md are the project's)
+    found |= {(repo, parent, False) for (repo, parent), n in parents.items()
+              if n >= 2 and parent and (repo, parent, True) not in found}
     if not found:
         return empty
     return pl.DataFrame(sorted(found), schema=empty.schema, orient="row")
@@ -427,10 +433,21 @@ def _built_pages(file_changes: pl.DataFrame) -> pl.Series:
 
 
 def _autoconf_output(file_changes: pl.DataFrame) -> pl.Series:
-    """Whether each path is a `configure` built from a `configure.ac`/`.in` beside it (rule 5e)."""
+    """Whether each path is a `configure` built from the `configure.ac`/`.in` beside it (rule 5e):
+    some commit changes both and leaves a `configure` (regenerates it). tmux's hand-written
+    `configure` of 2009 was deleted by the commit that added its configure.ac."""
     path = pl.col("path").fill_null("")
-    sources = file_changes.select("repo", path.str.extract(r"^(.*?)configure\.(?:ac|in)$", 1).alias("_dir")) \
-        .drop_nulls("_dir").unique()
+    by_dir = file_changes.select(
+        "repo", "sha",
+        path.str.extract(r"^(.*?)configure\.(?:ac|in)$", 1).alias("_source"),
+        pl.when(pl.col("status").fill_null("") != "D").then(path.str.extract(r"^(.*?)configure$", 1)).alias("_script"),
+    )
+    sources = (
+        by_dir.drop_nulls("_source").select("repo", "sha", pl.col("_source").alias("_dir"))
+        .join(by_dir.drop_nulls("_script").select("repo", "sha", pl.col("_script").alias("_dir")),
+              on=["repo", "sha", "_dir"], how="semi")
+        .select("repo", "_dir").unique()
+    )
     scripts = file_changes.select("repo", path.str.extract(r"^(.*?)configure$", 1).alias("_dir"))
     return scripts.join(sources.with_columns(pl.lit(True).alias("_built")), on=["repo", "_dir"], how="left",
                         maintain_order="left")["_built"].fill_null(False)
@@ -441,8 +458,12 @@ def _under_trees(file_changes: pl.DataFrame, trees: pl.DataFrame) -> pl.Series:
     if trees.height == 0:
         return pl.Series("_v", [False] * file_changes.height, dtype=pl.Boolean)
     hit = pl.lit(False)
-    for repo, tree in trees.iter_rows():
-        hit = hit | ((pl.col("repo") == repo) & pl.col("path").fill_null("").str.starts_with(tree + "/"))
+    path = pl.col("path").fill_null("")
+    for repo, tree, whole in trees.iter_rows():
+        under = path.str.starts_with(tree + "/")
+        if not whole:
+            under = under & path.str.slice(len(tree) + 1).str.contains("/")
+        hit = hit | ((pl.col("repo") == repo) & under)
     return file_changes.select(hit.alias("_v")).to_series()
 
 

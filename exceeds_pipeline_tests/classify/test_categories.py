@@ -211,11 +211,14 @@ def test_what_the_change_touches(tmp_path):
                 files={".mailmap": "Ralf Mueller <r@example.com>\n"})
     repo.commit("synced", author=ADA, date="2025-01-02T14:00:00+0000",
                 files={"RELEASE-NOTES": "Fixed: 12 bugs\n", "README.OS400": "build notes\n"})
+    repo.commit("s/libcurl/c-ares", author=ADA, date="2025-01-02T15:00:00+0000",
+                files={"ares/README.cares": "c-ares notes\n", "lib/README.memoryleak": "use memdebug\n"})
     commits, files = read_repo(repo)
     got = by_subject(categorize_commits(commits, files), "category")
     assert got["Tighten the credential checks"] != "docs"
     assert got["mailmap: Ralf Mueller"] == "docs"
     assert got["synced"] == "docs"
+    assert got["s/libcurl/c-ares"] == "docs"  # README in capitals, whatever its suffix
     assert got["Link the musl binary statically"] == "build"
     assert got["Add CORS example"] == "docs"
     assert got["Add new benchmarks"] == "test"

@@ -1017,6 +1017,9 @@ def test_an_item_is_titled_by_the_sentence_a_wrapped_first_line_starts(tmp_path)
                 files={"reports/billing.py": "3\n"})
     repo.commit("Rework the scheduler so that\n" + "every queue drains in its own thread " * 6 + "\n",
                 author=ADA, date=_at(9, 9), files={"sched.c": "4\n"})
+    # a short first line was not wrapped: the lines are a list (curl, 2000)
+    repo.commit("removed handles and states from the main structs\nrenamed prefixes from curl_ to Curl_\n",
+                author=ADA, date=_at(11, 9), files={"urldata.h": "5\n"})
     out, items = _run(repo)
     titles = set(items["title"].to_list())
     assert titles == {
@@ -1024,6 +1027,7 @@ def test_an_item_is_titled_by_the_sentence_a_wrapped_first_line_starts(tmp_path)
         "Fix mouse_word format now word-separators has no space and position of menu if too close to the bottom",
         "Update the billing report",
         "Rework the scheduler so that",
+        "removed handles and states from the main structs",
     }
     # the commit's own subject stays its first line, as GitHub shows it
     assert "Update the billing report" in out["subject"].to_list()

@@ -260,7 +260,7 @@ def test_data_files_count_where_they_are_the_product():
 
 def test_vendored_trees_named_by_the_history(make_repo):
     """`requests/packages/urllib3` updated by `Update urllib3 to v1.21.1`: every change under it,
-    in any commit, is vendored; so is its parent holding two such trees. A monorepo's version bump
+    in any commit, is vendored; so are the subdirectories of its parent holding two such trees. A monorepo's version bump
     of its own package (a manifest and a changelog) is not."""
     from exceeds_pipeline.enrich.exclusions import vendored_trees
     from exceeds_pipeline.enrich.languages import with_language
@@ -293,7 +293,8 @@ def test_vendored_trees_named_by_the_history(make_repo):
     out = classify_exclusions(files, commits)
     reason = {(r["sha"], r["path"]): r["exclusion_reason"] for r in out.iter_rows(named=True)}
     assert reason[(imported, "lib/packages/urllib3/pool.py")] == "vendored"  # before the tree was named
-    assert reason[(imported, "lib/packages/__init__.py")] == "vendored"  # under the parent of two trees
+    # the directory of the copies holds the project's own glue (redis: deps/Makefile, deps/README.md)
+    assert reason[(imported, "lib/packages/__init__.py")] is None
     assert reason[(upd, "lib/packages/urllib3/util.py")] == "vendored"
     assert reason[(emb, "lib/packages/chardet/detect.py")] == "vendored"
     assert reason[(mine, "lib/packages/urllib3/pool.py")] == "vendored"
@@ -446,15 +447,53 @@ def test_a_copy_named_before_its_update_verb(make_repo, subject, vendored):
     assert vendored_trees(with_language(files), commits)["tree"].to_list() == (["deps/jemalloc"] if vendored else [])
 
 
-def test_library_releases_and_autotools_output_are_left_out():
+def test_library_releases_and_autotools_output_are_left_out(make_repo):
     """bat's tests/benchmarks/test-src/jquery-3.3.1.js (10,364 lines) made JavaScript its author's
     first language; curl's and redis's autotools output (configure, config.guess, aclocal.m4)
     counted as written by hand. A hand-written TypeScript declaration file (fastify.d.ts), a
-    `configure` with no autoconf source beside it (ffmpeg's) and an app's own files count."""
-    got = reasons(["tests/benchmarks/test-src/jquery-3.3.1.js", "web/css/bootstrap-2.3.2.css", "deps/jemalloc/configure",
-                   "deps/jemalloc/configure.ac", "config.guess", "m4/aclocal.m4", "build-aux/ltmain.sh",
-                   "fastify.d.ts", "tools/configure", "src/app-2.js", "src/es2015.js", "web/react.js"])
+    `configure` with no autoconf source (ffmpeg's) or replaced by one (tmux's of 2009) count."""
+    from exceeds_pipeline.ingest.git_log import log_commits
+    from exceeds_pipeline_tests.conftest import git_out
+
+    got = reasons(["tests/benchmarks/test-src/jquery-3.3.1.js", "web/css/bootstrap-2.3.2.css", "config.guess",
+                   "m4/aclocal.m4", "build-aux/ltmain.sh", "fastify.d.ts", "src/app-2.js", "src/es2015.js", "web/react.js"])
     assert {p: r for p, r in got.items() if r in ("vendored", "generated")} == {
         "tests/benchmarks/test-src/jquery-3.3.1.js": "vendored", "web/css/bootstrap-2.3.2.css": "vendored",
-        "deps/jemalloc/configure": "generated", "config.guess": "generated", "m4/aclocal.m4": "generated",
-        "build-aux/ltmain.sh": "generated"}
+        "config.guess": "generated", "m4/aclocal.m4": "generated", "build-aux/ltmain.sh": "generated"}
+
+    repo = make_repo("autotools")
+    script = "".join(f"echo step {i}\n" for i in range(40))
+    repo.commit("Add a configure script", files={"configure": "#!/bin/sh\n" + script, "ffm/configure": script})
+    repo.commit("Move to autoconf", files={"configure": None, "configure.ac": "AC_INIT([t], [1])\n"})
+    repo.commit("Vendor jemalloc", files={"deps/jemalloc/configure.ac": "AC_INIT([j], [3])\n",
+                                          "deps/jemalloc/configure": "#!/bin/sh\n" + script + "# generated\n"})
+    regen = repo.commit("Regenerate", files={"deps/jemalloc/configure": "#!/bin/sh\n" + script + "# again\n",
+                                             "ffm/configure": script + "echo more\n"})
+    shas = git_out(repo.path, "rev-list", "HEAD").split()
+    _, files = log_commits(repo.path / ".git", "acme/t", shas, repo.head())
+    out = classify_exclusions(files)
+    reason = {(r["sha"], r["path"]): r["exclusion_reason"] for r in out.iter_rows(named=True)}
+    assert reason[(regen, "deps/jemalloc/configure")] == "generated"
+    assert reason[(regen, "ffm/configure")] is None
+    assert {r for (_, p), r in reason.items() if p == "configure"} == {None}
+
+
+
+def test_a_directory_of_copies_leaves_out_its_trees_not_its_own_files(make_repo):
+    """redis's deps/ holds jemalloc and lua (each named by an update) and hiredis; deps/Makefile
+    and deps/README.md are redis's own."""
+    from exceeds_pipeline.enrich.languages import with_language
+    from exceeds_pipeline.ingest.git_log import log_commits
+    from exceeds_pipeline_tests.conftest import git_out
+
+    repo = make_repo("deps")
+    body = lambda tag: "".join(f"int {tag}_{i}(void) {{ return {i}; }}\n" for i in range(150))  # noqa: E731
+    repo.commit("jemalloc updated to 3.0.0", files={"deps/jemalloc/src/arena.c": body("a")})
+    repo.commit("lua updated to 5.1.5", files={"deps/lua/src/lua.c": body("l")})
+    own = repo.commit("Build hiredis with the deps Makefile", files={
+        "deps/hiredis/hiredis.c": "int h;\n", "deps/Makefile": "all:\n\tmake -C hiredis\n", "deps/README.md": "How\n"})
+    shas = git_out(repo.path, "rev-list", "HEAD").split()
+    commits, files = log_commits(repo.path / ".git", "acme/redis", shas, repo.head())
+    out = classify_exclusions(with_language(files), commits)
+    reason = {r["path"]: r["exclusion_reason"] for r in out.filter(pl.col("sha") == own).iter_rows(named=True)}
+    assert reason == {"deps/hiredis/hiredis.c": "vendored", "deps/Makefile": None, "deps/README.md": "prose_file"}
