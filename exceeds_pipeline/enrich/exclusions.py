@@ -440,7 +440,8 @@ def _autoconf_output(file_changes: pl.DataFrame) -> pl.Series:
     by_dir = file_changes.select(
         "repo", "sha",
         path.str.extract(r"^(.*?)configure\.(?:ac|in)$", 1).alias("_source"),
-        pl.when(pl.col("status").fill_null("") != "D").then(path.str.extract(r"^(.*?)configure$", 1)).alias("_script"),
+        pl.when(pl.col("status").fill_null("") != "D" if "status" in file_changes.columns else pl.lit(True))
+        .then(path.str.extract(r"^(.*?)configure$", 1)).alias("_script"),
     )
     sources = (
         by_dir.drop_nulls("_source").select("repo", "sha", pl.col("_source").alias("_dir"))
