@@ -99,16 +99,31 @@ def _fix_text(title: str | None) -> str:
     return stripped if stripped and stripped != text else text
 
 
-def _pick(key: str, options: list, used: set[str] | None, render) -> str:
-    """The first rendering of the options, starting at a stable hash of ``key``, not in ``used``."""
+def _pick(key: str, options: list, used: set[str] | None, render, family: str | None = None) -> str:
+    """The first rendering of the options, starting at a stable hash of ``key``, not in ``used``.
+
+    With a ``family``, the shape the previous month took in that family is passed over (months
+    are written one after another with one ``used`` set): consecutive months never open alike
+    ("... was a busy month" twice in a row, in blocks, read as a template)."""
     start = int(hashlib.sha1(key.encode()).hexdigest()[:8], 16) % len(options)
+    order = [options[(start + i) % len(options)] for i in range(len(options))]
+    if family is not None and used is not None:
+        last = f"\x00{family}\x00"
+        previous = {u[len(last):] for u in used if u.startswith(last)}
+        order = [o for o in order if o not in previous] + [o for o in order if o in previous]
     first = None
-    for i in range(len(options)):  # rendered one at a time: the first unused one ends the search
-        text = render(options[(start + i) % len(options)])
+    chosen = None
+    for option in order:  # rendered one at a time: the first unused one ends the search
+        text = render(option)
         if used is None or text not in used:
-            return text
-        first = text if first is None else first
-    return first
+            chosen = (option, text)
+            break
+        first = (option, text) if first is None else first
+    option, text = chosen or first
+    if family is not None and used is not None:
+        used.difference_update({u for u in used if u.startswith(f"\x00{family}\x00")})
+        used.add(f"\x00{family}\x00{option}")
+    return text
 
 
 def _ids(items: list[dict]) -> list[str]:
@@ -174,7 +189,7 @@ def month_sentences(name: str, entry: dict, used: set[str] | None = None,
             "A single change in {m}, {k} in {r}: {t}.",
             "{m} saw one commit from {name}, {k} in {r}: {t}.",
             "In {m} {name}'s only commit was {k} in {r}: {t}.",
-        ], used, lambda s: s.format(m=month, name=name, k=kind, t=title, r=item["repo"]))
+        ], used, lambda s: s.format(m=month, name=name, k=kind, t=title, r=item["repo"]), family="single")
         out.append(_sentence(lead, _ids([item])))
         only_one = True
     else:
@@ -206,7 +221,7 @@ def month_sentences(name: str, entry: dict, used: set[str] | None = None,
                        .replace(", on {a}", "").replace(" dealt with {a}", " were small changes") for o in options]
         lead = _pick(key, options, used, lambda s: s.format(
             m=month, name=name, c=_plural(commits, "commit"), i=_plural(n_items or len(only) or 1, "work item"),
-            w=where, a=areas))
+            w=where, a=areas), family=size)
         out.append(_sentence(lead, _theme_ids(themes)))
 
     if not only_one:
@@ -216,7 +231,8 @@ def month_sentences(name: str, entry: dict, used: set[str] | None = None,
             more = _plural(extra, "more feature") if extra > 0 else ""
             text = _pick(key + "f", [
                 "Built: {t}.", "New work: {t}.", "Shipped: {t}.", "New features: {t}.", "Built in {m}: {t}.",
-            ], used, lambda s: s.format(t=_join_more([_inline(i["title"]) for i in shown], more), m=month))
+            ], used, lambda s: s.format(t=_join_more([_inline(i["title"]) for i in shown], more), m=month),
+                family="features")
             out.append(_sentence(text, _ids(shown)))
         if bugs:
             shown = bugs[:MAX_TITLES]
@@ -225,7 +241,8 @@ def month_sentences(name: str, entry: dict, used: set[str] | None = None,
             # label shapes only: a title is not always a noun phrase (`also fixed preserve wrap state`)
             text = _pick(key + "b", [
                 "Fixed: {t}.", "Bug fixes: {t}.", "On the fixing side: {t}.", "Fixed in {m}: {t}.",
-            ], used, lambda s: s.format(t=_join_more([_fix_text(i["title"]) for i in shown], more), m=month))
+            ], used, lambda s: s.format(t=_join_more([_fix_text(i["title"]) for i in shown], more), m=month),
+                family="bugs")
             out.append(_sentence(text, _ids(shown)))
         other = {c: n for c, n in (entry.get("work_items") or {}).items()
                  if c not in ("feature", "bug", "revert") and n}

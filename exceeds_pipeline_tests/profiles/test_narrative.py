@@ -156,3 +156,24 @@ def test_month_after_month_the_sentences_stay_whole():
     assert not [t for t in texts if re.search(r"^In \w+ \d{4}, (?:plus|[A-Z]\w*:)", t)]
     assert not [t for t in texts if re.search(r" and [^,;]+ and \d+ more", t)]
     assert any("and 6 more features" in t for t in texts)
+
+
+def test_consecutive_months_never_open_alike():
+    """curl: 'August 2026 was a busy month ... July 2026 was a busy month ...', then three
+    'kept busy', then three 'landed': openings repeated in blocks read as a template."""
+    from exceeds_pipeline.profiles.narrative import month_sentences
+
+    used: set[str] = set()
+    shapes, feature_labels = [], []
+    for i in range(24):
+        month = f"{2026 - i // 12}-{12 - i % 12:02d}"  # newest first, as a profile is written
+        items = [{"title": f"Handle case {i}", "repo": "acme/app", "work_item_id": f"w{i}"}]
+        entry = {"month": month, "commits": 40, "repos": ["acme/app"], "themes": [{"name": "Parser", "work_item_ids": []}],
+                 "key_features": items, "bugs_fixed": [], "features": 1, "bugs": 0, "work_items": {"feature": 1}}
+        sentences = month_sentences("Ada", entry, used)
+        lead = sentences[0]["text"]
+        shapes.append(re.sub(r"(?:January|February|March|April|May|June|July|August|September|October|November|December) \d{4}",
+                             "M", lead))
+        feature_labels.append(sentences[1]["text"].split(":")[0].replace(month, ""))
+    assert all(a != b for a, b in zip(shapes, shapes[1:])), shapes
+    assert all(a != b for a, b in zip(feature_labels, feature_labels[1:])), feature_labels
