@@ -165,6 +165,8 @@ def test_module_names(path, name):
     ("RELEASE-NOTES: synced", "RELEASE-NOTES: synced", (), None),
     ("mailmap: Ralf Mueller", "Mailmap: Ralf Mueller", (), None),
     ("net: tcp: fix the window", "Fix the window", ("net", "tcp"), None),
+    # a project's record file is no area of work (curl's summary: 'works mainly on URL, Docs and known_bugs')
+    ("KNOWN_BUGS: remove the mention of the proxy bug", "Remove the mention of the proxy bug", (), None),
     # CHANGES-style first lines: no bullet, no address, no link in prose
     ("- Paul Marquis <pmarquis@iname.com> fixed the config parsing",
      "Paul Marquis fixed the config parsing", (), None),
