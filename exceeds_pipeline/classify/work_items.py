@@ -207,6 +207,18 @@ _STOPWORDS = (
 ).split()
 
 
+# A subject about the review or the branch, not the change: it names an item only when no other
+# subject of it says anything (`Address comments on PR #950`, `Apply suggestions from code review`).
+VAGUE_SUBJECT = (
+    r"(?i)^\s*(?:(?:address(?:ed|es|ing)?|appl(?:y|ied|ies)|incorporat(?:e|ed|es)|resolv(?:e|ed|es))"
+    r"\s+(?:(?:the|some|more|all|a\s+few|remaining|latest|pr|code|review(?:er)?'?s?|[\w.-]+'s)\s+)*"
+    r"(?:review\s+)?(?:comments?|feedback|suggestions?|nits?|remarks?)\b"
+    r"|fix(?:ed|es)?\s+(?:the\s+|some\s+)?(?:(?:code\s+)?review|pr)\s+(?:comments?|feedback|nits?)\b"
+    r"|fix(?:ed|es)?\s+(?:the\s+|some\s+)?nits?\s*[.!]*\s*$"
+    r"|(?:wip|fixup!?|squash!?|oops|more|updates?|changes|tweaks?|cleanup|minor|misc|stuff|progress|save|temp|tmp)\s*[.!]*\s*$)"
+)
+
+
 # The pull request number a squash merge or a merge titled with it ends in: `Title (#123)`.
 PR_SUFFIX = r"\s*\(#\d+\)\s*$"
 
@@ -915,8 +927,15 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
     text = _title(pl.col("_headline"))
     words = (text.str.replace_all(r"@\S+", "").str.count_matches(r"[A-Za-z]{3,}")
              + 2 * text.str.contains(r"\d+\.\d+").cast(pl.UInt32)).clip(upper_bound=2)
+    # a subject about the review, not the change (`Address comments on PR #950`), names nothing
+    words = pl.when(text.str.contains(VAGUE_SUBJECT)).then(pl.lit(0, pl.UInt32)).otherwise(words)
     cat_subjects = core.group_by("_root", "category", maintain_order=True).agg(
-        pl.col("_headline").filter(words == words.max()).first().alias("_cat_subject")
+        pl.col("_headline").filter(words == words.max()).first().alias("_cat_subject"),
+        words.max().alias("_cat_words"),
+    )
+    # ... and an item whose own kind has only such subjects is named by its best other one
+    best_subjects = core.group_by("_root", maintain_order=True).agg(
+        pl.col("_headline").filter(words == words.max()).first().alias("_best_subject"),
     )
     rank = {c: i for i, c in enumerate(SIGNIFICANCE)}
     # Else the kind of its code change: a feature or fix in code, whatever reformatting or
@@ -1057,12 +1076,14 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         # own category (`Tweak test naming` then `Add response.json()`: a feature named by the
         # feature) that has two words or more if one has, else by its earliest commit.
         .join(cat_subjects, on=["_root", "category"], how="left")
+        .join(best_subjects, on="_root", how="left")
         .with_columns(
             pl.coalesce(
                 "_pr_title",
                 # a release item is named by the release it makes, not its first worded step
                 pl.when(pl.col("_is_release")).then(pl.col("_release_title")),
-                _title(pl.coalesce("_cat_subject", "_first_subject", "_any_subject")),
+                _title(pl.coalesce(pl.when(pl.col("_cat_words") > 0).then(pl.col("_cat_subject")), "_best_subject",
+                                   "_cat_subject", "_first_subject", "_any_subject")),
             ).alias("title"),
         )
     )

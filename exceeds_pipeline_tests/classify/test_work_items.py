@@ -1110,3 +1110,18 @@ def test_an_item_opened_by_a_small_fix_and_built_by_features_is_a_feature(tmp_pa
     assert _item(items, wid["ACL: fix subcommand matching"])["category"] == "feature"
     assert wid["Fix the password check"] == wid["Add a helper to compare the hashes"]
     assert _item(items, wid["Fix the password check"])["category"] == "bug"
+
+
+def test_a_subject_about_the_review_never_names_an_item_that_has_a_better_one(tmp_path):
+    """jq: 'Improve invalid object key error message' was titled 'Address comments on PR #950'
+    once the item's kind came from its second commit."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"src/jv.c": "x\n"})
+    repo.commit("Improve invalid object key error message", author=ADA, date=_at(3, 9),
+                files={"tests/jq.test": "t\n", "docs/manual.yml": "m\n"})
+    repo.commit("Address comments on PR #950", author=ADA, date=_at(3, 11),
+                files={"tests/jq.test": "t\nu\n", "src/jv.c": "x\n" + "".join(f"err{i}\n" for i in range(30))})
+    out, items = _run(repo)
+    wid = by_subject(out, "work_item_id")
+    assert wid["Improve invalid object key error message"] == wid["Address comments on PR #950"]
+    assert _item(items, wid["Address comments on PR #950"])["title"] == "Improve invalid object key error message"
