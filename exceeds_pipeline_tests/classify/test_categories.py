@@ -616,3 +616,12 @@ def test_running_a_formatter_is_chore_work(tmp_path):
     got = _categorize_cases(repo, cases)
     assert [got[s] for s in ("cargo fmt", "Run gofmt", "Apply black", "Run black on the tests")] == ["chore"] * 4
     assert got["black: handle walrus in return"] != "chore"
+
+
+def test_opening_the_next_version_is_release_bookkeeping(tmp_path):
+    """click: 'start version 8.1.7' and 'start 7.1' (the version string bumped after a release)
+    read as bug fixes."""
+    got = _classify_messages(tmp_path, ["start version 8.1.7", "start 7.1", "Begin 2.0 development",
+                                        "start the parser at the first token"])
+    assert [got[s] for s in ("start version 8.1.7", "start 7.1", "Begin 2.0 development")] == ["chore"] * 3
+    assert got["start the parser at the first token"] != "chore"

@@ -990,6 +990,8 @@ def test_a_feature_in_code_names_its_item_over_a_larger_reformat_and_a_release_s
     ("tmux 3.7", True, "Release tmux 3.7"),
     ("Bumped v5.11.3", True, "Release 5.11.3"),  # fastify: the verb is no package
     ("Bumped 6.0.0-alpha.2", True, "Release 6.0.0-alpha.2"),
+    ("release version 8.1.7", True, "Release 8.1.7"),  # click: 24 of David Lord's 51 bug items were releases
+    ("start version 8.1.8", False, None),
     ("next-3.5", False, None),  # the bump after a release names what comes next
     ("For 3.0", False, None),
     ("Update to 2.3", False, None),
