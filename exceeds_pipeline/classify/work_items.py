@@ -35,7 +35,8 @@ neither a feature nor a fix.
 3. *Numbered series* of one author in one repo: `[1/3]`, `[PATCH v2 2/5]`, `PATCH 2/5`,
    `2/5:`, `(part 3)`, `part 2 of 4`, `(72/92)`; parts of the same series (same total, or same
    subject once the part number is removed) no more than SERIES_GAP apart; open-ended `[k/N]`
-   parts join when each is the next number. (`series_edges`)
+   parts join when each is the next number. (`series_edges`) A `fixup! <subject>` (`squash!`,
+   `amend!`) joins the latest earlier commit of its author with that subject. (`fixup_edges`)
 4. *Closely related consecutive commits* of one author in one repo: consecutive commits (by
    author time) of the same person, no more than RELATED_GAP (48 hours) apart, neither in a
    pull request (a PR is its own item), AND evidently related: the same component tag or
@@ -490,6 +491,29 @@ def series_edges(work: pl.DataFrame) -> pl.DataFrame:
     return pairs.select("_a", "_b")
 
 
+# git's autosquash markers: `fixup! <subject>` / `squash! <subject>` / `amend! <subject>` name the
+# commit they complete by its subject.
+_AUTOSQUASH = r"^(?:(?:fixup|squash|amend)!\s*)+(.+?)\s*$"
+
+
+def fixup_edges(work: pl.DataFrame) -> pl.DataFrame:
+    """A `fixup! <subject>` (`squash!`, `amend!`) and the latest earlier commit of the same author
+    in the same repository with that subject (click: `fixup! add gha-update` was an item of its
+    own, a bug fix)."""
+    marked = work.select("repo", "person_id", pl.col("_n").alias("_b"), pl.col("_t").alias("_tb"),
+                         pl.col("subject").str.extract(_AUTOSQUASH, 1).alias("_target")).drop_nulls("_target")
+    if marked.height == 0:
+        return _no_pairs()
+    targets = work.select("repo", "person_id", pl.col("_n").alias("_a"), pl.col("_t").alias("_ta"),
+                          pl.col("subject").str.strip_chars().alias("_target"))
+    return (
+        marked.join(targets, on=["repo", "person_id", "_target"], how="inner")
+        .filter((pl.col("_ta") <= pl.col("_tb")) & (pl.col("_a") != pl.col("_b")))
+        .sort("_b", "_ta", "_a").group_by("_b", maintain_order=True).last()
+        .select("_a", "_b")
+    )
+
+
 def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
     """Consecutive commits of one author, at most RELATED_GAP apart, neither in a pull request,
     and evidently related: same component, a shared file, or strongly overlapping subjects."""
@@ -825,6 +849,7 @@ def assign_work_items(
         pr_edges(work).cast(_PAIRS),
         revert_chain_edges(work, links).cast(_PAIRS),
         series_edges(work).cast(_PAIRS),
+        fixup_edges(work).cast(_PAIRS),
         related_edges(work, file_changes).cast(_PAIRS),
         issue_edges(work).cast(_PAIRS),
         release_edges(work).cast(_PAIRS),

@@ -625,3 +625,13 @@ def test_opening_the_next_version_is_release_bookkeeping(tmp_path):
                                         "start the parser at the first token"])
     assert [got[s] for s in ("start version 8.1.7", "start 7.1", "Begin 2.0 development")] == ["chore"] * 3
     assert got["start the parser at the first token"] != "chore"
+
+
+def test_what_a_linter_asked_for_and_help_text_are_not_fixes(tmp_path):
+    """bat: 'Fix clippy suggestion: ...' and 'Update --help text for --color' read as bug fixes."""
+    got = _classify_messages(tmp_path, ["Fix clippy suggestion: .or_else(|| Some(x)) => .or(Some(x))",
+                                        "Update --help text for --color", "Improve help text",
+                                        "Fix help output crash on empty args"])
+    assert got["Fix clippy suggestion: .or_else(|| Some(x)) => .or(Some(x))"] == "chore"
+    assert got["Update --help text for --color"] == got["Improve help text"] == "docs"
+    assert got["Fix help output crash on empty args"] == "bug"

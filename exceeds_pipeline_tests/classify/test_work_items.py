@@ -1127,3 +1127,19 @@ def test_a_subject_about_the_review_never_names_an_item_that_has_a_better_one(tm
     wid = by_subject(out, "work_item_id")
     assert wid["Improve invalid object key error message"] == wid["Address comments on PR #950"]
     assert _item(items, wid["Address comments on PR #950"])["title"] == "Improve invalid object key error message"
+
+
+def test_a_fixup_joins_the_commit_it_names(tmp_path):
+    """click: `fixup! add gha-update`, pushed a day later, was a bug item of its own."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"app.py": "x\n"})
+    target = repo.commit("add gha-update", author=ADA, date=_at(3, 9), files={".github/workflows/update.yaml": "on: push\n"})
+    other = repo.commit("Fix the parser on empty input", author=ADA, date=_at(4, 9), files={"parser.py": "p\n"})
+    fix = repo.commit("fixup! add gha-update", author=ADA, date=_at(5, 12),
+                      files={".github/workflows/update.yaml": "on: schedule\n"})
+    foreign = repo.commit("fixup! add gha-update", author=BOB, date=_at(5, 13), files={"tools/x.sh": "y\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[fix] == wid[target] != wid[other]
+    assert wid[foreign] != wid[target]  # another person's marker names their own commit, not Ada's
+    assert _item(items, wid[target])["title"] == "add gha-update"
