@@ -211,6 +211,8 @@ def test_what_the_change_touches(tmp_path):
                 files={".mailmap": "Ralf Mueller <r@example.com>\n"})
     repo.commit("synced", author=ADA, date="2025-01-02T14:00:00+0000",
                 files={"RELEASE-NOTES": "Fixed: 12 bugs\n", "README.OS400": "build notes\n"})
+    repo.commit("update requirements", author=ADA, date="2025-01-02T14:30:00+0000",
+                files={"requirements/dev.txt": "pytest==8.0\n", "requirements/tests.in": "pytest\n"})
     repo.commit("s/libcurl/c-ares", author=ADA, date="2025-01-02T15:00:00+0000",
                 files={"ares/README.cares": "c-ares notes\n", "lib/README.memoryleak": "use memdebug\n"})
     commits, files = read_repo(repo)
@@ -219,6 +221,7 @@ def test_what_the_change_touches(tmp_path):
     assert got["mailmap: Ralf Mueller"] == "docs"
     assert got["synced"] == "docs"
     assert got["s/libcurl/c-ares"] == "docs"  # README in capitals, whatever its suffix
+    assert got["update requirements"] == "build"  # click's requirements/*.txt were documentation
     assert got["Link the musl binary statically"] == "build"
     assert got["Add CORS example"] == "docs"
     assert got["Add new benchmarks"] == "test"
