@@ -216,7 +216,8 @@ VAGUE_SUBJECT = (
     r"(?:review\s+)?(?:comments?|feedback|suggestions?|nits?|remarks?)\b"
     r"|fix(?:ed|es)?\s+(?:the\s+|some\s+)?(?:(?:code\s+)?review|pr)\s+(?:comments?|feedback|nits?)\b"
     r"|fix(?:ed|es)?\s+(?:the\s+|some\s+)?nits?\s*[.!]*\s*$"
-    r"|(?:wip|fixup!?|squash!?|oops|more|updates?|changes|tweaks?|cleanup|minor|misc|stuff|progress|save|temp|tmp)\s*[.!]*\s*$)"
+    r"|(?:wip|fixup!?|squash!?|oops|more|updates?|changes|tweaks?|cleanup|minor|misc|stuff|progress|save|temp|tmp)\s*[.!]*\s*$"
+    r"|(?:fixup|squash|amend)!\s)"
 )
 
 
@@ -954,6 +955,8 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
              + 2 * text.str.contains(r"\d+\.\d+").cast(pl.UInt32)).clip(upper_bound=2)
     # a subject about the review, not the change (`Address comments on PR #950`), names nothing
     words = pl.when(text.str.contains(VAGUE_SUBJECT)).then(pl.lit(0, pl.UInt32)).otherwise(words)
+    # (naming by the largest of them instead read better in 9 of 25 changed bat items and worse
+    # in 8: the first step of a change usually names it)
     cat_subjects = core.group_by("_root", "category", maintain_order=True).agg(
         pl.col("_headline").filter(words == words.max()).first().alias("_cat_subject"),
         words.max().alias("_cat_words"),
