@@ -307,3 +307,10 @@ def test_phrase_halves_and_negated_verbs_are_no_themes():
                                      "cookies for sessions"]})
     verbs = _verb_like(items)
     assert "rely" in verbs and "cookies" not in verbs
+
+
+def test_contraction_halves_and_release_numbering_are_no_themes():
+    """click: David Lord's themes read 'Options, doesn and type cast' and 'Options, Docs and dev0'."""
+    terms = title_terms("Option prompt doesn't show the default for 8.0.0.dev0")
+    assert not {"doesn", "dev0", "t"} & terms
+    assert "option prompt" in terms
