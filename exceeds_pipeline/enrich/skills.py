@@ -41,7 +41,7 @@ _DOCS_TREE = r"(?i)(?:^|/)(?:docs?|documentation)/"
 
 _LIST_KEYS = ("paths", "path_regex", "languages", "message_terms", "message_regex", "subject_terms", "imports",
               "code_terms")
-_RULE_KEYS = frozenset(("name", "description", "replace", "enabled", *_LIST_KEYS))
+_RULE_KEYS = frozenset(("name", "description", "replace", "enabled", "build_work", *_LIST_KEYS))
 _TOP_KEYS = frozenset(("version", "skills"))
 
 
@@ -61,6 +61,7 @@ class SkillRule:
     subject_terms: tuple[str, ...] = ()
     imports: tuple[str, ...] = ()
     code_terms: tuple[str, ...] = ()
+    build_work: bool = False  # the words of a change only to build/CI files can show it
     sources: tuple[str, ...] = ()  # files that defined or extended this rule
 
     @property
@@ -171,7 +172,7 @@ def _parse_rule(raw, index: int, source: str) -> tuple[SkillRule, bool, bool]:
     if unknown:
         raise _fail(source, where, f"unknown key(s) {unknown}; allowed: {sorted(_RULE_KEYS)}")
     flags = {}
-    for key, default in (("replace", False), ("enabled", True)):
+    for key, default in (("replace", False), ("enabled", True), ("build_work", False)):
         value = raw.get(key, default)
         if not isinstance(value, bool):
             raise _fail(source, where, f"'{key}' must be true or false, got {value!r}")
@@ -196,7 +197,7 @@ def _parse_rule(raw, index: int, source: str) -> tuple[SkillRule, bool, bool]:
                 _check_regex(pattern)
             except ValueError as exc:
                 raise _fail(source, where, f"{key}: {exc}") from None
-    rule = SkillRule(name=name, description=description, sources=(source,), **lists)
+    rule = SkillRule(name=name, description=description, sources=(source,), build_work=flags["build_work"], **lists)
     return rule, flags["replace"], flags["enabled"]
 
 
@@ -240,6 +241,7 @@ def parse_skill_rules(text: str, source: str, base: SkillRules | None = None) ->
         merged[rule.name] = replace(
             old,
             description=rule.description or old.description,
+            build_work=old.build_work or rule.build_work,
             sources=old.sources + (source,),
             **{k: tuple(dict.fromkeys(getattr(old, k) + getattr(rule, k))) for k in _LIST_KEYS},
         )
@@ -360,7 +362,8 @@ def skills_per_commit(
     :func:`exceeds_pipeline.enrich.code_evidence.code_evidence`: ``repo, sha, imports,
     code_terms``) lets ``imports`` and ``code_terms`` rules see what the added lines use.
     Message terms match the message's prose only (:func:`message_prose`), never the words of
-    the repository's own name; ``subject_terms`` match the subject line only. Skills are sorted
+    the repository's own name, and not for a commit whose ``category`` (when given) is build;
+    ``subject_terms`` match the subject line only. Skills are sorted
     by name; a commit without any has ``[]``.
     """
     keys = commits.select("repo", "sha")
@@ -399,9 +402,20 @@ def skills_per_commit(
             message_prose(pl.col(text_col).fill_null("").str.split("\n").list.first()).alias("subj"),
         )
         messages = _without_repo_words(_without_repo_words(messages, "text"), "subj")
+        # A change only to build and CI configuration says what that configuration does, not
+        # what the person built (click: 'cache mypy in ci' is no caching work, 'add lock threads
+        # workflow' no concurrency): its words show only the skills of such work (`build_work`).
+        build_only = (commits.filter(pl.col("category") == "build").select("repo", "sha")
+                      if "category" in commits.columns else None)
+        build_skills = [r.name for r in rules.rules if r.build_work]
         for found in (_flag_pairs(messages, "text", msg_rules), _flag_pairs(messages, "subj", subj_rules),
                       _flag_pairs(messages, "raw", re_rules)):
             if found is not None:
+                if build_only is not None and build_only.height:
+                    found = pl.concat([
+                        found.join(build_only, on=["repo", "sha"], how="anti"),
+                        found.join(build_only, on=["repo", "sha"], how="semi").filter(pl.col("skill").is_in(build_skills)),
+                    ])
                 pairs.append(found)
 
     # --- code: what the added lines import and use -------------------------------------------

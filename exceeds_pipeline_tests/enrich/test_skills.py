@@ -392,3 +392,24 @@ def test_a_documentation_tree_gives_no_language_skill(rules):
 ])
 def test_words_of_other_meanings_are_no_skill(rules, message, absent):
     assert absent not in skills_of(rules, message=message)
+
+
+def test_the_words_of_a_build_change_are_no_skill_evidence(rules):
+    """click: 'cache mypy in ci' made David Lord a caching worker, 'add lock threads workflow' a
+    concurrency one: a change only to build and CI files shows the skills of its files."""
+    c = pl.DataFrame({"repo": ["r", "r"], "sha": ["a", "b"], "message": ["cache mypy in ci", "Cache the parsed config"],
+                      "category": ["build", "feature"]})
+    f = with_language(classify_exclusions(pl.DataFrame(
+        {"repo": ["r", "r"], "sha": ["a", "b"], "path": [".github/workflows/tests.yaml", "src/config.py"],
+         "is_binary": [False, False]})))
+    got = dict(zip(*skills_per_commit(c, f, rules).select("sha", "skills").to_dict(as_series=False).values()))
+    assert "Caching" not in got["a"] and "CI/CD" in got["a"]
+    assert "Caching" in got["b"]
+    # a ci: subject on a workflow file (a data file, left out of LOC) still shows CI/CD
+    c2 = c.with_columns(pl.Series("message", ["ci: run the tests on 3.13", "x"]))
+    got2 = dict(zip(*skills_per_commit(c2, f, rules).select("sha", "skills").to_dict(as_series=False).values()))
+    assert "CI/CD" in got2["a"]
+    # a user's rule can say its words count for build changes too
+    extra = parse_skill_rules("skills:\n  - name: Caching\n    build_work: true\n", "extra.yaml", rules)
+    got3 = dict(zip(*skills_per_commit(c, f, extra).select("sha", "skills").to_dict(as_series=False).values()))
+    assert "Caching" in got3["a"]
