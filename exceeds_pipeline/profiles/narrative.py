@@ -263,7 +263,9 @@ def month_sentences(name: str, entry: dict, used: set[str] | None = None,
                              used, lambda s: s.format(l=listed, m=month))
             out.append(_sentence(text, []))
         elif not features and not bugs and not entry.get("reverts"):
-            out.append(_sentence("No work item was finished this month.", []))
+            # its commits belong to items that landed in another month (click, 2024-12: "4 commits"
+            # above "No work item was finished this month." read as a contradiction)
+            out.append(_sentence("These commits are part of work finished in another month.", []))
     reverted = [i for i in features + bugs if i.get("reverted_by")]
     if reverted:
         names = _join([_inline(i["title"]) for i in reverted[:MAX_TITLES]])

@@ -188,6 +188,6 @@ def test_month_summary_is_deterministic_and_plain():
 def test_month_summary_other_work_and_quiet_months():
     base = {"month": "2025-02", "commits": 2, "features": 0, "bugs": 0, "lines_added": 0, "lines_deleted": 0,
             "repos": ["a/b"], "key_features": [], "bugs_fixed": [], "reverts": []}
-    assert month_summary("Ada", {**base, "work_items": {}}).endswith("No work item was finished this month.")
+    assert month_summary("Ada", {**base, "work_items": {}}).endswith("These commits are part of work finished in another month.")
     text = month_summary("Ada", {**base, "work_items": {"docs": 1, "refactor": 2}})
     assert "2 refactor changes and 1 docs change" in text
