@@ -615,9 +615,10 @@ def test_running_a_formatter_is_chore_work(tmp_path):
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000", files={"src/main.rs": "fn main() {}\n"})
     cases = [(subject, {"src/main.rs": f"fn main() {{ let _x = {i}; }}\n"}) for i, subject in
-             enumerate(["cargo fmt", "Run gofmt", "Apply black", "Run black on the tests", "black: handle walrus in return"])]
+             enumerate(["cargo fmt", "Run gofmt", "Apply black", "Run black on the tests", "black: handle walrus in return",
+                        "Run 'cargo fmt'"])]
     got = _categorize_cases(repo, cases)
-    assert [got[s] for s in ("cargo fmt", "Run gofmt", "Apply black", "Run black on the tests")] == ["chore"] * 4
+    assert [got[s] for s in ("cargo fmt", "Run gofmt", "Apply black", "Run black on the tests", "Run 'cargo fmt'")] == ["chore"] * 5
     assert got["black: handle walrus in return"] != "chore"
 
 
@@ -633,8 +634,8 @@ def test_opening_the_next_version_is_release_bookkeeping(tmp_path):
 def test_what_a_linter_asked_for_and_help_text_are_not_fixes(tmp_path):
     """bat: 'Fix clippy suggestion: ...' and 'Update --help text for --color' read as bug fixes."""
     got = _classify_messages(tmp_path, ["Fix clippy suggestion: .or_else(|| Some(x)) => .or(Some(x))",
-                                        "Update --help text for --color", "Improve help text",
+                                        "Update --help text for --color", "Improve help text", "Slightly modified help text",
                                         "Fix help output crash on empty args"])
     assert got["Fix clippy suggestion: .or_else(|| Some(x)) => .or(Some(x))"] == "chore"
-    assert got["Update --help text for --color"] == got["Improve help text"] == "docs"
+    assert got["Update --help text for --color"] == got["Improve help text"] == got["Slightly modified help text"] == "docs"
     assert got["Fix help output crash on empty args"] == "bug"
