@@ -55,14 +55,14 @@ after the path rule for ``vendored`` (same reason):
    ``bootstrap-2.3.2.css``, ``moment-2.29.1.min.js``): a library release copied in (:data:`VERSIONED_ASSET`).
    GitHub Linguist's own vendor list by file name is not used: it takes every TypeScript
    declaration file (``fastify.d.ts``, written by hand there), ``react.js`` or ``import.css``.
-5e. ``generated`` -- the files autotools copy or write: :data:`AUTOTOOLS_FILES` anywhere, and
-   (with ``repo``) a ``configure`` beside the ``configure.ac``/``configure.in`` it is built from,
-   where a commit changed both (regenerated it); a ``configure`` without one is a hand-written
-   script (ffmpeg's; tmux's before it moved to autoconf).
 5d. ``generated`` / ``vendored`` -- (with ``generated=``) the repository's own ``.gitattributes``
    at the tip: ``linguist-generated`` and ``linguist-vendored``, as git applies them
    (``enrich.generated.linguist_attributes``); ``-linguist-generated`` keeps a file rule 5b
    would leave out.
+5e. ``generated`` -- the files autotools copy or write: :data:`AUTOTOOLS_FILES` anywhere, and
+   (with ``repo``) a ``configure`` beside the ``configure.ac``/``configure.in`` it is built from,
+   where a commit changed both (regenerated it); a ``configure`` without one is a hand-written
+   script (ffmpeg's; tmux's before it moved to autoconf).
 
 Only the path *after* the change (``path``) is classified. For a rename that means moving code
 into ``vendor/`` counts as vendoring (excluded) and moving it out of ``vendor/`` counts as taking

@@ -12,16 +12,16 @@ languages), and a person who regenerates such a client would otherwise be credit
   moved or dropped since, e.g. ``internal/httpclient`` -> ``pkg/httpclient``).
 
 A path is generated if that version says so; the verdict applies to every change of the path
-in the history (generated files rarely change nature).
+in the history (generated files rarely change nature). Only the first ``HEAD_BYTES`` of a file
+are read by enry (the markers sit at the top); files over ``MAX_BYTES``, binary files and paths
+that the path rules already leave out are not read. A nightly run reads the tip again (one
+`git ls-tree`, fast) and the deletions of its new commits only.
 
 A repository's own `.gitattributes` at the tip says it first, as on GitHub: `linguist-generated`
 (set, or `=false` to keep a file the content rule would leave out) and `linguist-vendored`
 (jq's `src/parser.[ch] linguist-generated=true`, `vendor/** linguist-vendored`), read by git
 itself (`git check-attr --cached` over a temporary index of the tip: every path ever changed,
-nested attribute files and pattern rules exactly as git applies them). Only the first ``HEAD_BYTES`` of a file
-are read by enry (the markers sit at the top); files over ``MAX_BYTES``, binary files and paths
-that the path rules already leave out are not read. A nightly run reads the tip again (one
-`git ls-tree`, fast) and the deletions of its new commits only.
+nested attribute files and pattern rules exactly as git applies them).
 """
 
 from __future__ import annotations
