@@ -639,3 +639,13 @@ def test_what_a_linter_asked_for_and_help_text_are_not_fixes(tmp_path):
     assert got["Fix clippy suggestion: .or_else(|| Some(x)) => .or(Some(x))"] == "chore"
     assert got["Update --help text for --color"] == got["Improve help text"] == got["Slightly modified help text"] == "docs"
     assert got["Fix help output crash on empty args"] == "bug"
+
+
+def test_renaming_and_retyping_code_is_refactoring(tmp_path):
+    """curl: 'add Curl_ prefix to some global functions' and 'introduce typedef for the do_more()
+    function' read as features, 'remove the aptr struct' as a fix."""
+    msgs = ["vquic: add Curl_ prefix to some global functions", "protocol: introduce typedef for the do_more() function",
+            "urldata: remove the aptr struct", "make parse_args static", "Add --prefix option to install"]
+    got = _classify_messages(tmp_path, msgs)
+    assert [got[m] for m in msgs[:4]] == ["refactor"] * 4
+    assert got["Add --prefix option to install"] == "feature"
