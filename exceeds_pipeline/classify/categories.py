@@ -779,12 +779,19 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
             | ((pl.col("model_category") == "test") & (pl.col("_n_test").fill_null(0) == 0))
             | ((pl.col("model_category") == "build") & (pl.col("_n_build").fill_null(0) == 0))
         ) & by_message.is_not_null()
+        # ... nor docs because most of its files are documents, when it changes code too and the
+        # message says a feature or fix (curl: `tool: warn when --ssl and --ftp-ssl-control
+        # override each other` with its two option pages)
+        code_files = (pl.col("_n").fill_null(0) - pl.col("_n_docs").fill_null(0) - pl.col("_n_test").fill_null(0)
+                      - pl.col("_n_build").fill_null(0))
+        docs_beside_code = ((pl.col("model_category") == "docs") & (code_files > 0)
+                            & by_message.is_in(["feature", "bug"]))
         # A change that only creates files (modifies and deletes none) is hardly ever a repair:
         # 9 of 235 such commits in the training histories are fixes. A model's `bug` for one
         # defers to the rules when they have a signal (leave-one-repository-out: neutral).
         only_new = (pl.col("model_category") == "bug") & (pl.col("_n_added").fill_null(0) == pl.col("_n")) & by_message.is_not_null()
         by_content = (
-            pl.when(confident | unsure | untouched_kind | only_new).then(by_message)
+            pl.when(confident | unsure | untouched_kind | docs_beside_code | only_new).then(by_message)
             .when(new_module).then(pl.lit("feature"))
             .otherwise(pl.coalesce(pl.col("model_category"), by_message, rules_only))
         )

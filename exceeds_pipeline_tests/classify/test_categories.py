@@ -649,3 +649,22 @@ def test_renaming_and_retyping_code_is_refactoring(tmp_path):
     got = _classify_messages(tmp_path, msgs)
     assert [got[m] for m in msgs[:4]] == ["refactor"] * 4
     assert got["Add --prefix option to install"] == "feature"
+
+
+def test_a_code_change_with_its_pages_is_the_change_not_documentation(tmp_path):
+    """curl: 'tool: warn when --ssl and --ftp-ssl-control override each other' changes the tool
+    and its two option pages, and read as docs. A change of only the pages stays docs."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000",
+                files={"src/tool_getparam.c": "int a;\n", "lib/setopt.c": "int b;\n",
+                       "docs/cmdline-opts/ssl.md": "# ssl\n", "docs/cmdline-opts/ftp-ssl-control.md": "# ftp\n",
+                       "docs/libcurl/opts/CURLOPT_KEYPASSWD.md": "# key\n"})
+    cases = [
+        ("tool: warn when --ssl and --ftp-ssl-control override each other\n\nand mention this properly in the docs.",
+         {"src/tool_getparam.c": "int a;\n" + "".join(f"warn({i});\n" for i in range(8)),
+          "docs/cmdline-opts/ssl.md": "# ssl\nwarns\n", "docs/cmdline-opts/ftp-ssl-control.md": "# ftp\nwarns\n"}),
+        ("docs: mention that --ssl warns", {"docs/cmdline-opts/ssl.md": "# ssl\nwarns\nmore\n"}),
+    ]
+    got = _categorize_cases(repo, cases)
+    assert got["tool: warn when --ssl and --ftp-ssl-control override each other"] in ("feature", "bug")
+    assert got["docs: mention that --ssl warns"] == "docs"
