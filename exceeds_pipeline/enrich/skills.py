@@ -41,7 +41,7 @@ _DOCS_TREE = r"(?i)(?:^|/)(?:docs?|documentation)/"
 
 _LIST_KEYS = ("paths", "path_regex", "languages", "message_terms", "message_regex", "subject_terms", "imports",
               "code_terms")
-_RULE_KEYS = frozenset(("name", "description", "replace", "enabled", "build_work", *_LIST_KEYS))
+_RULE_KEYS = frozenset(("name", "description", "replace", "enabled", "build_work", "practice", *_LIST_KEYS))
 _TOP_KEYS = frozenset(("version", "skills"))
 
 
@@ -62,6 +62,7 @@ class SkillRule:
     imports: tuple[str, ...] = ()
     code_terms: tuple[str, ...] = ()
     build_work: bool = False  # the words of a change only to build/CI files can show it
+    practice: bool = False  # a way of working every project has (testing), not a domain
     sources: tuple[str, ...] = ()  # files that defined or extended this rule
 
     @property
@@ -172,7 +173,7 @@ def _parse_rule(raw, index: int, source: str) -> tuple[SkillRule, bool, bool]:
     if unknown:
         raise _fail(source, where, f"unknown key(s) {unknown}; allowed: {sorted(_RULE_KEYS)}")
     flags = {}
-    for key, default in (("replace", False), ("enabled", True), ("build_work", False)):
+    for key, default in (("replace", False), ("enabled", True), ("build_work", False), ("practice", False)):
         value = raw.get(key, default)
         if not isinstance(value, bool):
             raise _fail(source, where, f"'{key}' must be true or false, got {value!r}")
@@ -197,7 +198,8 @@ def _parse_rule(raw, index: int, source: str) -> tuple[SkillRule, bool, bool]:
                 _check_regex(pattern)
             except ValueError as exc:
                 raise _fail(source, where, f"{key}: {exc}") from None
-    rule = SkillRule(name=name, description=description, sources=(source,), build_work=flags["build_work"], **lists)
+    rule = SkillRule(name=name, description=description, sources=(source,), build_work=flags["build_work"],
+                     practice=flags["practice"], **lists)
     return rule, flags["replace"], flags["enabled"]
 
 
@@ -242,6 +244,7 @@ def parse_skill_rules(text: str, source: str, base: SkillRules | None = None) ->
             old,
             description=rule.description or old.description,
             build_work=old.build_work or rule.build_work,
+            practice=old.practice or rule.practice,
             sources=old.sources + (source,),
             **{k: tuple(dict.fromkeys(getattr(old, k) + getattr(rule, k))) for k in _LIST_KEYS},
         )

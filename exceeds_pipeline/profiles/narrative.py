@@ -99,6 +99,14 @@ def _fix_text(title: str | None) -> str:
     return stripped if stripped and stripped != text else text
 
 
+@lru_cache(maxsize=1)
+def _practice_skills() -> frozenset[str]:
+    """The skills the shipped rules mark as practices (`practice: true` in skills.yaml)."""
+    from exceeds_pipeline.enrich.skills import load_skill_rules
+
+    return frozenset(r.name for r in load_skill_rules().rules if r.practice)
+
+
 def _pick(key: str, options: list, used: set[str] | None, render, family: str | None = None) -> str:
     """The first rendering of the options, starting at a stable hash of ``key``, not in ``used``.
 
@@ -353,7 +361,10 @@ def profile_sentences(profile: dict) -> list[dict]:
     out.append(_sentence(
         f"They added {_plural(loc['added'], 'line')} of code and removed {_n(loc['deleted'])}"
         + (f", mostly in {_join(langs)}" if langs else "") + ".", []))
-    skills = profile["skills"]["technical"][:MAX_NAMES + 1]
+    # what the person worked on before how (curl's author read "Testing, Build Systems,
+    # Documentation and Networking"): domains first, each group by how much it shows
+    practices = _practice_skills()
+    skills = sorted(profile["skills"]["technical"], key=lambda s: s["name"] in practices)[:MAX_NAMES + 1]
     if skills:
         out.append(_sentence(
             "Skills shown in their changes: " + _join([f"{s['name']} ({_plural(s.get('work_items', s['commits']), 'work item')})"

@@ -177,3 +177,23 @@ def test_consecutive_months_never_open_alike():
         feature_labels.append(sentences[1]["text"].split(":")[0].replace(month, ""))
     assert all(a != b for a, b in zip(shapes, shapes[1:])), shapes
     assert all(a != b for a, b in zip(feature_labels, feature_labels[1:])), feature_labels
+
+
+def test_the_summary_names_domains_before_practices():
+    """curl's author: 'Skills shown in their changes: Testing (2,974 work items); Build Systems
+    (2,749 ...); Documentation (2,220 ...); and Networking (740 ...)'. Every project tests,
+    documents and builds; what the person worked on comes first."""
+    import copy
+
+    from exceeds_pipeline.profiles.narrative import profile_sentences
+    from exceeds_pipeline.site.synthetic import synthetic_profiles
+
+    profile = copy.deepcopy(synthetic_profiles(1, seed=5)[0])
+    profile["skills"]["technical"] = [
+        {"name": n, "commits": c, "work_items": c, "examples": []}
+        for n, c in [("Testing", 2974), ("Build Systems", 2749), ("Documentation", 2220), ("Networking", 740),
+                     ("Security", 120), ("CI/CD", 90)]]
+    text = next(s["text"] for s in profile_sentences(profile) if s["text"].startswith("Skills shown"))
+    names = re.findall(r"([A-Z][\w/ ]+?) \(", text)
+    assert names[:2] == ["Networking", "Security"]
+    assert names[2:] == ["Testing", "Build Systems"][: len(names) - 2]
