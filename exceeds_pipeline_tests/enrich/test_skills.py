@@ -389,6 +389,10 @@ def test_a_documentation_tree_gives_no_language_skill(rules):
     ("- Gil Weber reported a peculiar flaw", "CPython Internals"),
     ("mention how to list numerical IPv6 addresses", "Data Science & Numerics"),
     ("show the transfer statistics at exit", "Data Science & Numerics"),
+    # curl: fixing compiler warnings and parsing a URL are no compiler work
+    ("use CURLcode, not int, prevents picky compilers to warn", "Compilers & Bytecode"),
+    ("fix compiler warnings", "Compilers & Bytecode"),
+    ("urlapi: make the parser reject a port above 65535", "Compilers & Bytecode"),
 ])
 def test_words_of_other_meanings_are_no_skill(rules, message, absent):
     assert absent not in skills_of(rules, message=message)
