@@ -197,3 +197,12 @@ def test_the_summary_names_domains_before_practices():
     names = re.findall(r"([A-Z][\w/ ]+?) \(", text)
     assert names[:2] == ["Networking", "Security"]
     assert names[2:] == ["Testing", "Build Systems"][: len(names) - 2]
+
+
+def test_a_fix_verb_that_is_one_of_two_stays_in_a_fix_title():
+    """curl: 'On the fixing side: and adapted for ASN1tostr unit testing' (the title was
+    'fixed and adapted for ASN1tostr unit testing')."""
+    from exceeds_pipeline.profiles.narrative import _fix_text
+
+    assert _fix_text("fixed and adapted for ASN1tostr unit testing") == "fixed and adapted for ASN1tostr unit testing"
+    assert _fix_text("Fix crash on empty input") == "crash on empty input"
