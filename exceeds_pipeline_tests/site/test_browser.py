@@ -359,3 +359,24 @@ def test_no_page_is_wider_than_the_window(browser, tmp_path):
             overflow = page.evaluate("document.documentElement.scrollWidth - window.innerWidth")
             assert overflow <= 0, (name, width, overflow)
         context.close()
+
+
+def test_a_prolific_persons_figures_fit_their_cards(browser, tmp_path):
+    """curl's Daniel Stenberg: 'Lines of code 1,198,23' cut at the card's edge at 1200 px."""
+    from exceeds_pipeline.site import render
+    from exceeds_pipeline.site.synthetic import synthetic_profiles
+
+    profile = synthetic_profiles(1, seed=9)[0]
+    loc = profile["stats"]["lines_of_code"]
+    loc.update(added=654_562, deleted=543_675, total=1_198_237)
+    profile["stats"]["commits"] = 20_575
+    page_file = tmp_path / "person.html"
+    page_file.write_text(render.render_person(profile), encoding="utf-8")
+    for width in (420, 1200, 1400):
+        context = browser.new_context(viewport={"width": width, "height": 900})
+        page = context.new_page()
+        page.goto(page_file.as_uri())
+        cut = page.evaluate("""[...document.querySelectorAll('.stat dd')]
+            .filter(dd => dd.scrollWidth > dd.clientWidth + 1).map(dd => dd.parentElement.dataset.stat)""")
+        assert cut == [], (width, cut)
+        context.close()
