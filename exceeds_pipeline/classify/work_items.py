@@ -320,8 +320,9 @@ def merge_pr_membership(commits: pl.DataFrame) -> pl.DataFrame:
                 has_child[p] = 1
         seen = bytearray(len(shas))
         tips = [i for i in range(len(shas)) if not has_child[i]]
-        imported = _imported(parents, [len(ps or []) for ps in part["parents"].to_list()], tips)
-        pr_of = _own_numbers(pr_of, parents, tips)
+        mainline = _first_parent_line(parents, tips)
+        imported = _imported(parents, [len(ps or []) for ps in part["parents"].to_list()], mainline)
+        pr_of = _own_numbers(pr_of, mainline)
 
         def chain(start: int) -> list[int]:
             """First-parent chain from `start` down to the first seen commit, oldest first."""
@@ -367,35 +368,37 @@ def merge_pr_membership(commits: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _own_numbers(pr_of: list[int | None], parents: list[list[int]], tips: list[int]) -> list[int | None]:
+def _first_parent_line(parents: list[list[int]], tips: list[int]) -> set[int]:
+    """The commits on the first-parent chains of the tips: the repository's own line (each
+    commit walked once)."""
+    line: set[int] = set()
+    for tip in tips:
+        node = tip
+        while node is not None and node not in line:
+            line.add(node)
+            node = parents[node][0] if parents[node] else None
+    return line
+
+
+def _own_numbers(pr_of: list[int | None], mainline: set[int]) -> list[int | None]:
     """The pull request numbers of merges, without those that are not this repository's: a
     number that several merges name (forks merge their own `#1`, `#2` and bring them in with
-    their branches) is kept only for the merges on a tip's first-parent line."""
+    their branches) is kept only for the merges on the first-parent line (`mainline`)."""
     claims = Counter(n for n in pr_of if n is not None)
     shared = {n for n, k in claims.items() if k > 1}
     if not shared:
         return pr_of
-    mainline = set()
-    for tip in tips:
-        node = tip
-        while node is not None and node not in mainline:
-            mainline.add(node)
-            node = parents[node][0] if parents[node] else None
     return [None if n in shared and i not in mainline else n for i, n in enumerate(pr_of)]
 
 
-def _imported(parents: list[list[int]], parent_counts: list[int], tips: list[int]) -> list[bool]:
+def _imported(parents: list[list[int]], parent_counts: list[int], mainline: set[int]) -> list[bool]:
     """Per commit: whether its whole ancestry lies in a separate history, one that starts at a
-    root commit (no parents) other than the root(s) of the repository's own line (the first-
-    parent chains of the tips). A commit whose parents are outside the frame (a shallow clone's
-    edge) counts as the repository's own. Parents before children (Kahn's order)."""
+    root commit (no parents) other than the root(s) of the repository's own line (`mainline`,
+    the first-parent chains of the tips). A commit whose parents are outside the frame (a
+    shallow clone's edge) counts as the repository's own. Parents before children (Kahn's
+    order)."""
     n = len(parents)
-    own_roots = set()
-    for tip in tips:
-        node = tip
-        while parents[node]:
-            node = parents[node][0]
-        own_roots.add(node)
+    own_roots = {node for node in mainline if not parents[node]}
     children: list[list[int]] = [[] for _ in range(n)]
     waiting = [len(ps) for ps in parents]
     for child, ps in enumerate(parents):
