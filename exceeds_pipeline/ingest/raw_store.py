@@ -168,6 +168,18 @@ class RawStore:
 
 
 SIDE_SUFFIX = ".side.parquet"
+# A side table that could not be computed is stored as one row of this column saying why: the
+# pipeline then does without it, and the next `exceeds materialize` computes it again.
+FAILED_COLUMN = "_failed"
+
+
+def failed_side_table(why: str) -> pl.DataFrame:
+    return pl.DataFrame({FAILED_COLUMN: [why[:500]]})
+
+
+def side_table_failure(frame: pl.DataFrame) -> str | None:
+    """Why this side table could not be computed, or None when it holds its rows."""
+    return frame[FAILED_COLUMN][0] if FAILED_COLUMN in frame.columns else None
 
 
 REPOSITORIES_SCHEMA: dict[str, pl.DataType] = {

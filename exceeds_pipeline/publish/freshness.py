@@ -17,7 +17,7 @@ import duckdb
 import polars as pl
 
 from exceeds_pipeline.config import ExceedsConfig
-from exceeds_pipeline.ingest.raw_store import SIDE_SUFFIX, RawStore
+from exceeds_pipeline.ingest.raw_store import FAILED_COLUMN, SIDE_SUFFIX, RawStore
 
 MARKER = ".published_fingerprint"
 _PACKAGE = Path(__file__).resolve().parent.parent
@@ -70,7 +70,7 @@ def failed_facts(config: ExceedsConfig, store: RawStore) -> list[str]:
     for repo in config.repositories:
         for path in sorted(store.folder(repo.display_name).glob(f"quality_*{SIDE_SUFFIX}")):
             try:
-                if "_failed" in pl.read_parquet_schema(path):
+                if FAILED_COLUMN in pl.read_parquet_schema(path):
                     failed.append(f"{repo.display_name} ({path.name.removeprefix('quality_').removesuffix(SIDE_SUFFIX)})")
             except Exception:  # noqa: BLE001 - unreadable: the quality step computes it again anyway
                 continue

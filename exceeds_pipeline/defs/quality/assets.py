@@ -7,7 +7,7 @@ from dagster import AssetExecutionContext, AssetKey, AssetsDefinition, Materiali
 from exceeds_pipeline.config import ExceedsConfig, RepositoryConfig
 from exceeds_pipeline.defs.metadata import frame_metadata
 from exceeds_pipeline.defs.resources import ExceedsSettings
-from exceeds_pipeline.ingest.raw_store import read_side_table, write_side_table
+from exceeds_pipeline.ingest.raw_store import failed_side_table, read_side_table, side_table_failure, write_side_table
 from exceeds_pipeline.ingest.repository import asset_slug
 from exceeds_pipeline.quality import quality_metrics as compute_quality_metrics
 from exceeds_pipeline.quality.git_facts import QUALITY_FACTS, fact_computations
@@ -48,7 +48,7 @@ def quality_facts_asset(repo: RepositoryConfig) -> AssetsDefinition:
                 frame = run()
             except Exception as exc:  # evidence is optional: a fact that fails is pending, not fatal
                 context.log.warning(f"[{name}] {fact} facts unavailable: {exc}")
-                write_side_table(store, name, f"quality_{fact}", pl.DataFrame({"_failed": [str(exc)[:500]]}))
+                write_side_table(store, name, f"quality_{fact}", failed_side_table(str(exc)))
                 metadata[fact] = "unavailable"
                 continue
             write_side_table(store, name, f"quality_{fact}", frame)
@@ -68,8 +68,8 @@ def _facts(settings: ExceedsSettings, fact: str) -> tuple[pl.DataFrame | None, s
         frame = read_side_table(settings.raw_store(), name, f"quality_{fact}")
         if frame is None:
             return None, None
-        if "_failed" in frame.columns:
-            return None, f"{name}: {frame['_failed'][0]}"
+        if (why := side_table_failure(frame)) is not None:
+            return None, f"{name}: {why}"
         parts.append(frame)
     return (pl.concat(parts, how="diagonal_relaxed") if parts else None), None
 
