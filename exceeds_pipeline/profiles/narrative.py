@@ -306,11 +306,21 @@ def month_summary(name: str, entry: dict, used: set[str] | None = None, mirrors:
     return " ".join(s["text"] for s in month_sentences(name, entry, used, mirrors))
 
 
+def percent_text(percent: float | None, digits: int = 1) -> str:
+    """A percentage (0-100) as a profile writes it, in its prose and on its page: `digits`
+    decimals, trailing zeros dropped (`93.5%`, `40%`); `–` when there is none. One writer for
+    both, so the prose never disagrees with the panel beside it (`93%` above 93.5%)."""
+    if percent is None:
+        return "–"
+    text = f"{percent:.{digits}f}"
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    return text + "%"
+
+
 def _pct(value: float) -> str:
-    """As the page's panels write it (one decimal, none when it is 0): the prose and the
-    figure beside it never disagree (`93%` above a panel reading 93.5%)."""
-    text = f"{round(value * 100, 1):.1f}"
-    return (text[:-2] if text.endswith(".0") else text) + "%"
+    """A share (0-1) as a percentage, rounded as the page's quality panels round it."""
+    return percent_text(round(value * 100, 1))
 
 
 def profile_sentences(profile: dict) -> list[dict]:
@@ -352,7 +362,7 @@ def profile_sentences(profile: dict) -> list[dict]:
         top_f, top_b = top(items), top(fixes)
         out.append(_sentence(
             f"They finished {_plural(features, 'feature')} and {_plural(bugs, 'bug fix', 'bug fixes')}"
-            f" ({stats['feature_pct']:g}% features).", []))
+            f" ({percent_text(stats['feature_pct'])} features).", []))
         if top_f:
             out.append(_sentence(f"The largest features: {_join([_inline(i['title']) for i in top_f])}.", _ids(top_f)))
         if top_b:

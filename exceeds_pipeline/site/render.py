@@ -42,6 +42,7 @@ import jinja2
 from markupsafe import Markup
 
 from exceeds_pipeline.profiles.export import profile_json, safe_file_stem
+from exceeds_pipeline.profiles.narrative import percent_text
 from exceeds_pipeline.site.forge import commit_url, forge_web_url
 
 __all__ = ["MANIFEST", "METRIC_LABELS", "page_stems", "render_index", "render_person", "write_site"]
@@ -143,13 +144,8 @@ def _month_label(month: str, long: bool = False) -> str:
         return str(month)
 
 
-def _pct(value, digits: int = 1) -> str:
-    if value is None:
-        return "–"
-    text = f"{value:.{digits}f}"
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return text + "%"
+# the profile's own percentage writer: the page and its prose write a figure alike
+_pct = percent_text
 
 
 def _range(first: str | None, last: str | None) -> str:
