@@ -4,7 +4,8 @@ Many projects keep a changelog that sorts their changes under headings: `### Bug
 `### Features` (conventional-changelog, release-please, semantic-release), `### 🩹 Fixes`
 (changelogen), `### Fixed` / `### Added` (Keep a Changelog), `### New Features` (covector),
 `### :bug: (Bug Fix)` (lerna-changelog), reStructuredText sections (towncrier), a table with a
-`Type` column (Angular's release tooling), or Sphinx `.. change::` blocks with `:type: bugfix`.
+`Type` column (Angular's release tooling), or Sphinx `.. change::` blocks with `:type: bugfix`
+(litestar) or `:tags: bug, orm` and `:tickets: 13227` (SQLAlchemy).
 Each entry names its change by a pull-request number (`#123`), a commit
 (`[3ba026d](…/commit/3ba026d…)`) or its subject. That is the project's own label of the change,
 written when it was released: the evidence a careful reader looks up first, ahead of any
@@ -13,8 +14,8 @@ reading of the message.
 `changelog_entries(files)` parses the changelog files of the branch tip into one row per
 categorised entry; `changelog_categories(commits, entries)` gives a commit the category its
 entries agree on, matched by commit hash or by the pull-request number its subject ends with
-(`… (#123)`, GitHub's squash subject), either when the entry shares words with the subject, or
-by its subject's exact words; `pull_request_categories` does the same for merged pull requests
+(`… (#123)`, GitHub's squash subject) or by an issue the commit says it closes (`Fixes: #123`),
+either when the entry shares words with the subject, or by its subject's exact words; `pull_request_categories` does the same for merged pull requests
 by number. The headings a category
 is read from are data (`changelog.yaml`). A commit whose entries
 disagree, an entry under a heading that names no kind of change (`Breaking Changes`,
@@ -65,12 +66,20 @@ ENTRIES_SCHEMA = {"category": pl.String, "prs": pl.List(pl.Int64), "shas": pl.Li
 _MD_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _MD_BULLET = re.compile(r"^\s*[-*+]\s+(.*\S)\s*$")
 _RST_CHANGE = re.compile(r"^(\s*)\.\.\s+change::\s*(.*\S)?\s*$")
-_RST_FIELD = re.compile(r"^\s+:(type|pr):\s*(.*\S)\s*$")
+_RST_FIELD = re.compile(r"^\s+:([a-z]+):\s*(.*?)\s*$")
+# The fields of a `.. change::` block that number the change's pull requests and tickets
+# (Sphinx changelog extensions: `:pr:`, `:issue:` (litestar), `:tickets:`, `:pullreq:`
+# (SQLAlchemy)). On GitHub an issue and a pull request never share a number.
+_RST_NUMBER_FIELDS = ("pr", "prs", "pullreq", "issue", "issues", "ticket", "tickets")
 _RST_UNDERLINE = re.compile(r"^([=\-~^\"'`*+#])\1{2,}\s*$")
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _COMMIT_URL = re.compile(r"/commits?/([0-9a-f]{7,40})\b")
 _SHA_TOKEN = re.compile(r"(?<![\w/.#@-])`?([0-9a-f]{7,40})`?(?![\w/.-])")
 _PR_REF = re.compile(r"(?<![\w/&])#(\d{1,7})\b")
+# A commit's own word that it closes an issue: a `Fixes: #12` / `Closes #12` / `Resolves #12`
+# line (GitHub's closing keywords, Gerrit trailers) or Trac's `[ticket:12]` / `(ticket #12)`.
+CLOSES_ISSUE = (r"(?im)^[ \t]*(?:fix(?:e[sd])?|close[sd]?|resolve[sd]?)[ \t]*:?[ \t]*#\d{1,7}\b"
+                r"|\[ticket:\d{1,7}\]|\bticket\s*#\d{1,7}\b")
 
 
 def heading_category(heading: str) -> str | None:
@@ -90,7 +99,7 @@ def _entry(category: str, line: str) -> dict:
 def parse_changelog(text: str) -> list[dict]:
     """The categorised entries of one changelog file (Markdown headings and bullets, Markdown
     tables with a `Type` column as Angular's release tooling writes them, Sphinx `.. change::`
-    blocks with `:type:` and `:pr:`, reStructuredText underlined headings)."""
+    blocks with `:type:` or `:tags:` and their numbers, reStructuredText underlined headings)."""
     entries: list[dict] = []
     current: str | None = None
     type_column: int | None = None  # of the Markdown table being read
@@ -100,17 +109,25 @@ def parse_changelog(text: str) -> list[dict]:
     lines = text.splitlines()
     for i, line in enumerate(lines):
         if change is not None:
-            field = _RST_FIELD.match(line)
-            if field and field.group(1) == "type":
-                change["category"] = SECTIONS.get(field.group(2).lower())
+            if not line.strip():
                 continue
-            if field and field.group(1) == "pr":
-                change["prs"] = sorted({int(n) for n in re.findall(r"\d+", field.group(2))})
+            if len(line) - len(line.lstrip()) > indent:  # inside the block: fields, then the text
+                field = _RST_FIELD.match(line)
+                if field and not body:
+                    name, value = field.group(1), field.group(2)
+                    if name == "type":
+                        change["category"] = SECTIONS.get(value.lower())
+                    elif name == "tags" and change["category"] is None:
+                        # `:tags: bug, orm`: the first tag naming a kind of change
+                        change["category"] = next((SECTIONS[t] for t in (w.strip().lower() for w in value.split(","))
+                                                   if t in SECTIONS), None)
+                    elif name in _RST_NUMBER_FIELDS:
+                        change["prs"] = sorted({*change["prs"], *(int(n) for n in re.findall(r"\d+", value))})
+                    continue
+                body.append(line.strip())
                 continue
-            if line.strip() and not line.lstrip().startswith(":"):
-                if change.get("category"):
-                    entries.append(change)
-                change = None
+            _close_change(change, body, entries)
+            change = None
         if line.lstrip().startswith("|"):
             cells = [c.strip().strip("`*").lower() for c in line.strip().strip("|").split("|")]
             if type_column is None and "type" in cells:
@@ -124,6 +141,7 @@ def parse_changelog(text: str) -> list[dict]:
         block = _RST_CHANGE.match(line)
         if block:
             change = {"category": None, "prs": [], "shas": [], "text": block.group(2) or ""}
+            indent, body = len(block.group(1)), []
             continue
         heading = _MD_HEADING.match(line)
         if heading is None and i + 1 < len(lines) and line.strip() and _RST_UNDERLINE.match(lines[i + 1]) \
@@ -146,9 +164,17 @@ def parse_changelog(text: str) -> list[dict]:
         bullet = _MD_BULLET.match(line)
         if bullet and current is not None:
             entries.append(_entry(current, bullet.group(1)))
-    if change is not None and change.get("category"):
-        entries.append(change)
+    if change is not None:
+        _close_change(change, body, entries)
     return entries
+
+
+def _close_change(change: dict, body: list[str], entries: list[dict]) -> None:
+    """Keep a finished `.. change::` block that names a kind; one without a title (SQLAlchemy's)
+    is known by its text."""
+    if change["category"]:
+        change["text"] = change["text"] or " ".join(body)
+        entries.append(change)
 
 
 _REVERT_ENTRY = re.compile(r"(?i)^\W*(?:\*\*[^*]*\*\*:?\s*)?revert")
@@ -250,6 +276,7 @@ def changelog_categories(commits: pl.DataFrame, entries: pl.DataFrame) -> pl.Dat
         "repo", "sha",
         pl.col("subject").str.extract(r"\(#(\d+)\)\s*$", 1).cast(pl.Int64).alias("pr"),
         _words(pl.col("subject")).alias("words"),
+        (pl.col("message") if "message" in commits.columns else pl.lit(None, pl.String)).alias("_message"),
     )
     # A hash names its commit, as long as the entry speaks of it at all: a hand-written entry
     # can cite the wrong commit (httpx credits a `.netrc` fix to "Drop
@@ -264,7 +291,13 @@ def changelog_categories(commits: pl.DataFrame, entries: pl.DataFrame) -> pl.Dat
                 & ((pl.col("_e").list.set_intersection("_c").list.len() > 0) | (pl.col("_c").list.len() == 0)))
         .select("repo", "sha", "category")
     )
-    by_pr = _by_number(entries, own.drop_nulls("pr"), ["repo", "sha"])
+    # The numbers a commit is the change of: its squash subject's pull request, and the issues
+    # it says it closes (`Fixes: #13227`, `Closes #88`, Trac's `[ticket:2345]`), which a
+    # changelog that lists tickets names (SQLAlchemy's `:tickets: 13227`).
+    closed = own.select("repo", "sha", "words", pl.col("_message").str.extract_all(CLOSES_ISSUE).alias("pr")) \
+        .explode("pr", empty_as_null=True).drop_nulls("pr").select("repo", "sha", pl.col("pr").str.extract(r"(\d+)\D*$", 1).cast(pl.Int64), "words")
+    numbered = pl.concat([own.select("repo", "sha", "pr", "words").drop_nulls("pr"), closed]).unique()
+    by_pr = _by_number(entries, numbered, ["repo", "sha"])
     # Words alone match only a subject that no other commit of the repository has.
     unique_words = own.filter(pl.col("words").str.len_chars() >= 12).filter(
         pl.len().over("repo", "words") == 1)

@@ -101,6 +101,35 @@ SPHINX_CHANGES = """\
         :pr: 4980
 """
 
+# SQLAlchemy's changelog extension: no title, the kind among `:tags:`, tickets not pull requests
+SPHINX_TAGGED_CHANGES = """\
+.. changelog::
+    :version: 2.0.52
+    :released: August 11, 2026
+
+    .. change::
+        :tags: bug, postgresql, reflection
+        :tickets: 13157
+
+        Fixed reflection of PostgreSQL CHECK constraints where an expression made
+        up of parenthesized sub-expressions lost its parentheses.
+
+    .. change::
+      :tags: orm, usecase
+      :tickets: 13227, 13228
+
+      Added support for ``default_factory=list`` on write only relationships.
+
+    .. change::
+        :tags: orm, typing
+        :tickets: 13300
+
+        Improved the typing of ``Session.get()``.
+
+.. changelog::
+    :version: 2.0.51
+"""
+
 ANGULAR_TABLES = """\
 <a name="22.1.3"></a>
 # 22.1.3 "hydrogen-harp" (2026-08-19)
@@ -161,7 +190,17 @@ def test_keep_a_changelog_and_references_to_other_repositories():
 
 
 def test_sphinx_change_blocks():
-    assert categories(SPHINX_CHANGES) == [("bug", [4997], []), ("feature", [4977, 4978], [])]
+    # `:issue:` numbers name the change too (a commit says it closes the issue)
+    assert categories(SPHINX_CHANGES) == [("bug", [4439, 4997], []), ("feature", [4977, 4978], [])]
+
+
+def test_sphinx_change_blocks_with_tags_and_tickets():
+    # the first tag naming a kind of change; a block with none (`orm, typing`) gives nothing
+    entries = parse_changelog(SPHINX_TAGGED_CHANGES)
+    assert [(e["category"], e["prs"]) for e in entries] == [("bug", [13157]), ("feature", [13227, 13228])]
+    # untitled: the block's text stands for it, and the next block or version ends it
+    assert entries[0]["text"].startswith("Fixed reflection of PostgreSQL CHECK constraints where")
+    assert entries[1]["text"] == "Added support for ``default_factory=list`` on write only relationships."
 
 
 def test_markdown_tables_with_a_type_column():
@@ -427,3 +466,35 @@ def test_a_removal_fragment_on_every_commit_makes_the_pull_request_a_refactor(tm
     assert commit_kinds["Remove cached_setup"] == "refactor"
     assert item_kinds["acme/app#pr-4561"] == "refactor"
     assert _kinds(commits, _without_fragments(files))[1]["acme/app#pr-4561"] == "bug"
+
+
+def test_a_commit_takes_the_kind_of_the_ticket_it_closes(tmp_path):
+    """A changelog that lists tickets (SQLAlchemy's `:tickets:`) names the commits that say they
+    close them (`Fixes: #N`, `Closes #N`, Trac's `[ticket:N]`), when the two speak of one change."""
+    repo = GitScript.init(tmp_path / "app")
+    for i, (message, files) in enumerate([
+        ("Support default_factory=list for write only relationships\n\nLists are accepted now.\n\n"
+         "Fixes: #13227\nChange-Id: I8091", {"lib/orm.py": "def factory():\n    return list\n"}),
+        ("Add a CHECK constraint pattern to reflection\n\nFixes #13157", {"lib/reflect.py": "CHECK = 1\n"}),
+        ("Reflect PostgreSQL CHECK constraints in parentheses [ticket:13158]", {"lib/pg.py": "PARENS = 1\n"}),
+        # the number is listed, the words are another change's
+        ("Tidy the connection pool\n\nFixes: #13300", {"lib/pool.py": "SIZE = 5\n"}),
+        # a number in passing is no claim to be the change
+        ("Add caching of compiled statements\n\nSee #13157 for the reflection fix.", {"lib/cache.py": "C = {}\n"}),
+    ]):
+        repo.commit(message, author=ANN, date=f"2025-03-{i + 1:02d}T10:00:00+0000", files=files)
+    repo.commit("Release 2.0.52", author=ANN, date="2025-04-01T10:00:00+0000", files={
+        "doc/build/changelog/changelog_20.rst": SPHINX_TAGGED_CHANGES.replace(":tickets: 13157", ":tickets: 13157, 13158")
+        + "\n    .. change::\n        :tags: bug, pool\n        :tickets: 13300\n\n"
+        "        Fixed an overflow of the queue when every checkout timed out.\n"})
+    commits, files = read_repo(repo)
+    git_dir = Path(repo.git("rev-parse", "--absolute-git-dir"))
+    entries = read_changelogs(git_dir, "acme/app", repo.git("rev-parse", "HEAD")).with_columns(pl.lit("acme/app").alias("repo"))
+    before = by_subject(categorize_commits(commits, files), "category")
+    after = by_subject(categorize_commits(commits, files, changelog=entries), "category")
+    assert after["Support default_factory=list for write only relationships"] == "feature"
+    assert after["Add a CHECK constraint pattern to reflection"] == "bug"
+    assert after["Reflect PostgreSQL CHECK constraints in parentheses [ticket:13158]"] == "bug"
+    assert before["Add a CHECK constraint pattern to reflection"] != "bug"
+    for subject in ("Tidy the connection pool", "Add caching of compiled statements"):
+        assert after[subject] == before[subject] != "bug"
