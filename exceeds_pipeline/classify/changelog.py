@@ -207,8 +207,14 @@ def update_changelog_entries(previous: pl.DataFrame | None, git_dir: Path, repo:
     return read_changelogs(git_dir, repo, tip).with_columns(pl.lit(tip).alias("tip"))
 
 
+# A text file anywhere under a changelog folder: the entries of changes not released yet
+# (SQLAlchemy's doc/build/changelog/unreleased_21/13227.rst, a `.. change::` block each).
+CHANGELOG_FOLDER_FILE = rf"(?i){_FRAGMENT_DIR}(?:[^/]+/)*[^/]+{_FRAGMENT_EXT}$"
+
+
 def is_changelog(path: str) -> bool:
-    return bool(re.search(CHANGELOG_FILE, path)) and not re.search(_NOT_THE_PROJECTS, path)
+    return bool(re.search(CHANGELOG_FILE, path) or re.search(CHANGELOG_FOLDER_FILE, path)) \
+        and not re.search(_NOT_THE_PROJECTS, path)
 
 
 def _words(text: pl.Expr) -> pl.Expr:
@@ -294,8 +300,11 @@ def changelog_categories(commits: pl.DataFrame, entries: pl.DataFrame) -> pl.Dat
     # The numbers a commit is the change of: its squash subject's pull request, and the issues
     # it says it closes (`Fixes: #13227`, `Closes #88`, Trac's `[ticket:2345]`), which a
     # changelog that lists tickets names (SQLAlchemy's `:tickets: 13227`).
-    closed = own.select("repo", "sha", "words", pl.col("_message").str.extract_all(CLOSES_ISSUE).alias("pr")) \
-        .explode("pr", empty_as_null=True).drop_nulls("pr").select("repo", "sha", pl.col("pr").str.extract(r"(\d+)\D*$", 1).cast(pl.Int64), "words")
+    # (Such a claim is checked against the whole message: its body is often the entry's text.)
+    closed = own.select("repo", "sha", pl.col("_message").alias("words"),
+                        pl.col("_message").str.extract_all(CLOSES_ISSUE).alias("pr")) \
+        .explode("pr", empty_as_null=True).drop_nulls("pr") \
+        .select("repo", "sha", pl.col("pr").str.extract(r"(\d+)\D*$", 1).cast(pl.Int64), "words")
     numbered = pl.concat([own.select("repo", "sha", "pr", "words").drop_nulls("pr"), closed]).unique()
     by_pr = _by_number(entries, numbered, ["repo", "sha"])
     # Words alone match only a subject that no other commit of the repository has.

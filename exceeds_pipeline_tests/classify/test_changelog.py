@@ -237,6 +237,9 @@ def test_heading_words(heading, category):
     ("examples/demo/CHANGELOG.md", False), ("src/changelog.py", False), ("lib/news.js", False),
     ("CHANGELOG-2.x.md", True), ("docs/changes.txt", True), ("docs/release_notes.qmd", True),
     ("src/history/model.py", False), ("README.md", False),
+    # entries not released yet, one file each, anywhere under a changelog folder
+    ("doc/build/changelog/unreleased_21/13227.rst", True), ("changelog/1234.bugfix.rst", True),
+    ("doc/build/changelog/unreleased_21/build.py", False), ("tests/changelog/unreleased/1.rst", False),
 ])
 def test_which_files_are_changelogs(path, listed):
     assert is_changelog(path) is listed
@@ -479,6 +482,8 @@ def test_a_commit_takes_the_kind_of_the_ticket_it_closes(tmp_path):
         ("Reflect PostgreSQL CHECK constraints in parentheses [ticket:13158]", {"lib/pg.py": "PARENS = 1\n"}),
         # the number is listed, the words are another change's
         ("Tidy the connection pool\n\nFixes: #13300", {"lib/pool.py": "SIZE = 5\n"}),
+        ("Detect the reverse condition for the loader strategy\n\nChained joinedload options now apply on a "
+         "subclass path.\n\nFixes: #13301", {"lib/strategies.py": "REVERSE = True\n"}),
         # a number in passing is no claim to be the change
         ("Add caching of compiled statements\n\nSee #13157 for the reflection fix.", {"lib/cache.py": "C = {}\n"}),
     ]):
@@ -486,7 +491,10 @@ def test_a_commit_takes_the_kind_of_the_ticket_it_closes(tmp_path):
     repo.commit("Release 2.0.52", author=ANN, date="2025-04-01T10:00:00+0000", files={
         "doc/build/changelog/changelog_20.rst": SPHINX_TAGGED_CHANGES.replace(":tickets: 13157", ":tickets: 13157, 13158")
         + "\n    .. change::\n        :tags: bug, pool\n        :tickets: 13300\n\n"
-        "        Fixed an overflow of the queue when every checkout timed out.\n"})
+        "        Fixed an overflow of the queue when every checkout timed out.\n",
+        # not released yet: its own file; the commit's subject shares no word with it, its body does
+        "doc/build/changelog/unreleased_21/13301.rst": ".. change::\n    :tags: usecase, orm\n    :tickets: 13301\n\n"
+        "    Chained joinedload options now apply on a subclass path.\n"})
     commits, files = read_repo(repo)
     git_dir = Path(repo.git("rev-parse", "--absolute-git-dir"))
     entries = read_changelogs(git_dir, "acme/app", repo.git("rev-parse", "HEAD")).with_columns(pl.lit("acme/app").alias("repo"))
@@ -495,6 +503,8 @@ def test_a_commit_takes_the_kind_of_the_ticket_it_closes(tmp_path):
     assert after["Support default_factory=list for write only relationships"] == "feature"
     assert after["Add a CHECK constraint pattern to reflection"] == "bug"
     assert after["Reflect PostgreSQL CHECK constraints in parentheses [ticket:13158]"] == "bug"
+    assert after["Detect the reverse condition for the loader strategy"] == "feature"
     assert before["Add a CHECK constraint pattern to reflection"] != "bug"
+    assert before["Detect the reverse condition for the loader strategy"] != "feature"
     for subject in ("Tidy the connection pool", "Add caching of compiled statements"):
         assert after[subject] == before[subject] != "bug"
