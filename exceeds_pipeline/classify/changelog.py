@@ -24,6 +24,7 @@ disagree, an entry under a heading that names no kind of change (`Breaking Chang
 
 from __future__ import annotations
 
+import hashlib
 import re
 from pathlib import Path
 
@@ -199,12 +200,21 @@ def read_changelogs(git_dir: Path, repo: str, tip: str) -> pl.DataFrame:
     return changelog_entries(files)
 
 
+def parser_fingerprint() -> str:
+    """A hash of this parser's code and headings: entries read by another version are read again."""
+    here = Path(__file__)
+    return hashlib.sha256(here.read_bytes() + here.with_name("changelog.yaml").read_bytes()).hexdigest()[:16]
+
+
 def update_changelog_entries(previous: pl.DataFrame | None, git_dir: Path, repo: str, tip: str) -> pl.DataFrame:
-    """The entries at ``tip`` with a `tip` column: read again only when the tip moved (a
-    changelog is rewritten in place, so the tip's version is the whole truth)."""
-    if previous is not None and "tip" in previous.columns and previous.height and previous["tip"][0] == tip:
+    """The entries at ``tip`` with `tip` and `parser` columns: read again only when the tip
+    moved (a changelog is rewritten in place, so the tip's version is the whole truth) or the
+    parser changed."""
+    parser = parser_fingerprint()
+    if previous is not None and {"tip", "parser"} <= set(previous.columns) and previous.height \
+            and previous["tip"][0] == tip and previous["parser"][0] == parser:
         return previous
-    return read_changelogs(git_dir, repo, tip).with_columns(pl.lit(tip).alias("tip"))
+    return read_changelogs(git_dir, repo, tip).with_columns(pl.lit(tip).alias("tip"), pl.lit(parser).alias("parser"))
 
 
 # A text file anywhere under a changelog folder: the entries of changes not released yet

@@ -344,6 +344,10 @@ def test_entries_are_read_again_only_for_a_new_tip(listed_repo):
     table = update_changelog_entries(None, git_dir, "acme/app", tip)
     assert table.height == 10 and table["tip"].unique().to_list() == [tip]
     assert update_changelog_entries(table, git_dir, "acme/app", tip) is table
+    # entries an earlier parser read are read again
+    stale = table.with_columns(pl.lit("0" * 16).alias("parser"))
+    assert update_changelog_entries(stale, git_dir, "acme/app", tip) is not stale
+    assert update_changelog_entries(table.drop("parser"), git_dir, "acme/app", tip).equals(table)
     newer = listed_repo.commit("Drop the changelog", author=ANN, date="2025-04-02T10:00:00+0000",
                                files={"CHANGELOG.md": None})
     assert update_changelog_entries(table, git_dir, "acme/app", newer).is_empty()
