@@ -76,6 +76,8 @@ AI_TOOL_MARKERS: tuple[AiToolMarker, ...] = (
     # --- Claude Code / Claude GitHub app --------------------------------------------------
     _M("Claude Code", "coauthor_email", "noreply@anthropic.com",
        "Claude Code's default trailer: Co-Authored-By: Claude <noreply@anthropic.com>"),
+    _M("Claude Code", "identity_email", "noreply@anthropic.com",
+       "Claude Code committing as its own author: Claude <noreply@anthropic.com>"),
     _M("Claude Code", "message_text", "Generated with [Claude Code](",
        "Claude Code's signature line: 🤖 Generated with [Claude Code](https://claude.ai/code)"),
     _M("Claude Code", "identity_email", _gh_bot(209825114, "claude[bot]"), "Claude GitHub app"),

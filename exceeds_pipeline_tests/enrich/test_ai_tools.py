@@ -42,6 +42,7 @@ CASES = [
     ("Claude Code", commit("Add parser\n\n🤖 Generated with [Claude Code](https://claude.ai/code)")),
     ("Claude Code", commit("Add parser\n\n🤖 Generated with [Claude Code](https://claude.com/claude-code)")),
     ("Claude Code", commit("Fix", author=("claude[bot]", "209825114+claude[bot]@users.noreply.github.com"))),
+    ("Claude Code", commit("Remove the atexit hook", author=("Claude", "noreply@anthropic.com"))),
     # GitHub Copilot
     ("GitHub Copilot", commit("Initial plan", author=("Copilot", "198982749+Copilot@users.noreply.github.com"))),
     ("GitHub Copilot", commit("Fix (#12)\n\n---------\n\nCo-authored-by: copilot-swe-agent[bot] "

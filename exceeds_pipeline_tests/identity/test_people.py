@@ -207,6 +207,8 @@ def test_bot_rules_directly():
     assert is_bot_identity("generatedunixname499836121", "x@meta.com")
     assert is_bot_identity("", "noreply+537391475639613@fb.com")
     assert is_bot_identity("Facebook GitHub Bot", "")
+    assert is_bot_identity("Claude", "noreply@anthropic.com")  # Claude Code as the author
+    assert is_bot_identity("Cursor Agent", "cursoragent@cursor.com")
     assert is_bot_identity("meta-codesync[bot]", "215208954+meta-codesync[bot]@users.noreply.github.com")
     assert not is_bot_identity("Xu Zhao", "xzhao9@fb.com")
     assert not is_bot_identity("Jane Generated", "jane@meta.com")
