@@ -197,6 +197,8 @@ class GitScript:
         args += ["commit", "-q", "--no-verify", "--cleanup=whitespace", "-F", "-"]
         if allow_empty:
             args.append("--allow-empty")
+        if not message:  # Subversion and CVS allowed commits without a log message
+            args.append("--allow-empty-message")
         self.git(*args, env=_identity_env(author, date, committer, committer_date), input=message)
         return self.head()
 

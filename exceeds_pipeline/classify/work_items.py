@@ -225,12 +225,17 @@ VAGUE_SUBJECT = (
 PR_SUFFIX = r"\s*\(#\d+\)\s*$"
 
 
+# A list bullet opening a subject, as CVS and Subversion logs copied from a CHANGES file begin
+# (`- the raw 2to3 run`, `- [bug] Added BINARY`): no part of the change's name.
+LEADING_BULLET = r"^\s*[-*+•]\s+"
+
+
 def _title(subject: pl.Expr) -> pl.Expr:
-    """A subject without `(#N)`, bracket tags, conventional/component prefixes (`feat(x):`,
-    `net: tcp:`) and series numbering; a prefix stays when what follows is a fragment of fewer
-    than MIN_TITLE_WORDS words (`RELEASE-NOTES: synced`, `mailmap: Ralf Mueller`)."""
+    """A subject without `(#N)`, a leading list bullet, bracket tags, conventional/component
+    prefixes (`feat(x):`, `net: tcp:`) and series numbering; a prefix stays when what follows is
+    a fragment of fewer than MIN_TITLE_WORDS words (`RELEASE-NOTES: synced`, `mailmap: Ralf Mueller`)."""
     base = (
-        subject.str.replace(PR_SUFFIX, "")
+        subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_BULLET, "")
         .str.replace_all(_SERIES_STRIP, "")
         .str.replace(r"^\s*(?:\[[^\]\n]*\]\s*)+", "")
         .str.strip_chars()
@@ -861,11 +866,12 @@ def assign_work_items(
     roots = components(work.height, edges["_a"].to_list(), edges["_b"].to_list())
     work = work.with_columns(pl.Series("_root", roots, dtype=pl.UInt32))
     if work.height:
-        labels = project_labels(work.select("repo", "sha", "subject", "is_merge"), file_changes, changelog)
+        labels = project_labels(work.select("repo", "sha", "subject", *(["message"] if "message" in work.columns else []),
+                                            "is_merge"), file_changes, changelog)
         work = work.join(labels.rename({"label": "_label"}), on=["repo", "sha"], how="left")
     else:
         work = work.with_columns(pl.lit(None, pl.String).alias("_label"))
-    items, work = _items(work, df, links, changelog)
+    items, work = _items(work, df, links, changelog, unnamed_titles(work, file_changes))
 
     # Merge commits: the item of their pull request, when there is one.
     merge_items = (
@@ -884,9 +890,38 @@ def assign_work_items(
     return out, items
 
 
+def unnamed_titles(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
+    """(_root, _files_title) for the items of `work` none of whose commits has a message: the
+    file the item changed most (`Change to lib/orm/query.py and 3 other files`)."""
+    schema = {"_root": pl.UInt32, "_files_title": pl.String}
+    if work.height == 0 or "_root" not in work.columns or file_changes is None or file_changes.height == 0:
+        return pl.DataFrame(schema=schema)
+    silent = work.group_by("_root").agg(
+        (pl.col("_headline").fill_null("").str.strip_chars() == "").all().alias("_silent")).filter("_silent")
+    if silent.height == 0:
+        return pl.DataFrame(schema=schema)
+    files = (
+        work.join(silent, on="_root", how="semi").select("repo", "sha", "_root")
+        .join(file_changes.select("repo", "sha", "path", "lines_added", "lines_deleted"), on=["repo", "sha"])
+        .group_by("_root", "path").agg((pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)).sum().alias("_n"))
+        .sort("_root", "_n", "path", descending=[False, True, False])
+        .group_by("_root", maintain_order=True).agg(pl.col("path").first().alias("_path"), pl.len().alias("_files"))
+    )
+    others = pl.col("_files") - 1
+    return files.select(
+        "_root",
+        pl.concat_str(pl.lit("Change to "), pl.col("_path"),
+                      pl.when(others == 1).then(pl.lit(" and 1 other file"))
+                      .when(others > 1).then(pl.format(" and {} other files", others)).otherwise(pl.lit(""))).alias("_files_title"),
+    ).cast(schema)
+
+
 def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
-           changelog: pl.DataFrame | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Item table from `work` (with `_root`); returns (items, work with work_item_id)."""
+           changelog: pl.DataFrame | None = None, unnamed: pl.DataFrame | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Item table from `work` (with `_root`); returns (items, work with work_item_id).
+    `unnamed`: (_root, _files_title) of items none of whose commits has a message."""
+    if unnamed is None:
+        unnamed = pl.DataFrame(schema={"_root": pl.UInt32, "_files_title": pl.String})
     if work.height == 0:
         return pl.DataFrame(schema=WORK_ITEMS_SCHEMA), work.with_columns(pl.lit(None, pl.String).alias("work_item_id"))
     reverting: set[str] = set()
@@ -1118,6 +1153,12 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
             ).alias("title"),
         )
     )
+    # Commits without a message (Subversion allowed them: 333 of SQLAlchemy's early items): the
+    # item is named by what it changed.
+    items = items.join(unnamed, on="_root", how="left").with_columns(
+        pl.when(pl.col("title").fill_null("").str.strip_chars() == "")
+        .then(pl.coalesce("_files_title", pl.lit("Change without a message"))).otherwise(pl.col("title")).alias("title")
+    ).drop("_files_title")
     ids = items.select("_root", "work_item_id")
     items = items.join(chain_status(work, links, df), on="_root", how="left").with_columns(
         pl.col("reverted_by").fill_null(pl.lit([], pl.List(pl.String))),
@@ -1151,7 +1192,7 @@ def release_title(subject: pl.Expr) -> pl.Expr:
     -> `Release grep-cli 0.1.10`, `Release v3.4.1 (#88)` -> `Release 3.4.1`; null when no
     version can be read."""
     # `1.4.3 release`: the version before the word
-    text = subject.str.replace(PR_SUFFIX, "").str.replace(r"(?i)\s+release\s*$", "")
+    text = subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_BULLET, "").str.replace(r"(?i)\s+release\s*$", "")
     version = text.str.extract(_RELEASE_VERSION, 1)
     package = (pl.when(text.str.contains(RELEASE_TITLE)).then(pl.lit(None, pl.String))
                .otherwise(text.str.extract(_RELEASE_PACKAGE, 1)))

@@ -1143,3 +1143,22 @@ def test_a_fixup_joins_the_commit_it_names(tmp_path):
     assert wid[fix] == wid[target] != wid[other]
     assert wid[foreign] != wid[target]  # another person's marker names their own commit, not Ada's
     assert _item(items, wid[target])["title"] == "add gha-update"
+
+
+def test_titles_of_subversion_era_commits(tmp_path):
+    """A log copied from a CHANGES file opens with a list bullet, which names nothing; a commit
+    without a message is named by what it changed."""
+    repo = GitScript.init(tmp_path / "r")
+    repo.commit("- the raw 2to3 run\n\n- and the compat module", author=ADA, date=_at(1, 9),
+                files={"lib/compat.py": "PY3 = True\n"})
+    repo.commit("", author=ADA, date=_at(3, 9), files={"lib/orm/query.py": "class Query:\n    pass\n\n\n",
+                                                        "lib/orm/util.py": "X = 1\n"})
+    repo.commit("", author=BOB, date=_at(5, 9), files={"doc/notes.txt": "notes\n"})
+    repo.commit("- 2.1.0b3", author=ADA, date=_at(7, 9), files={"lib/__init__.py": "__version__ = '2.1.0b3'\n"})
+    out, items = _run(repo)
+    titles = set(items["title"].to_list())
+    assert "The raw 2to3 run" in titles or "the raw 2to3 run" in titles
+    assert "Change to lib/orm/query.py and 1 other file" in titles
+    assert "Change to doc/notes.txt" in titles
+    assert "Release 2.1.0b3" in titles
+    assert not any(t.startswith("-") or not t.strip() for t in titles)
