@@ -35,7 +35,7 @@ import re
 import polars as pl
 
 from exceeds_pipeline.classify.categories import FRAGMENT_TYPES
-from exceeds_pipeline.classify.changelog import CHANGELOG_FILE, FRAGMENT_PATH
+from exceeds_pipeline.classify.changelog import CHANGELOG_FILE, CHANGELOG_FOLDER_FILE, FRAGMENT_PATH
 from exceeds_pipeline.enrich.exclusions import RULES as EXCLUSION_RULES, excluded_as
 from exceeds_pipeline.themes.text import clean_title, display_words, lexicon, title_ngrams
 
@@ -43,8 +43,13 @@ from exceeds_pipeline.themes.text import clean_title, display_words, lexicon, ti
 # type, `changelog/12.feature`) and its prose files by name (AUTHORS, NOTICE, README). A work item
 # that changes nothing else (or nothing but vendored copies of other projects) names no area of
 # work: `history`, `AUTHORS` and a vendored `poster` are no themes of whoever keeps them current.
+# The changelog, its changesets and the entries waiting for a release: where every change is
+# recorded, so no area of anyone's work (SQLAlchemy's doc/build/changelog/unreleased_20/ had
+# read "Changelog docs" and "Unreleased 20 docs" for its main author).
+CHANGELOG_RECORD = "|".join(f"(?:{rx})" for rx in (
+    CHANGELOG_FILE, CHANGELOG_FOLDER_FILE, r"(?i)(?:^|/)\.(?:changes?|changesets?)/[^/]+\.md$"))
 RECORD_PATH = "|".join(f"(?:{rx})" for rx in (
-    CHANGELOG_FILE, r"(?i)(?:^|/)\.(?:changes?|changesets?)/[^/]+\.md$",
+    CHANGELOG_RECORD,
     r"(?i)(?:^|/)(?:" + "|".join(map(re.escape, EXCLUSION_RULES["prose_names"])) + r")(?:\.(?:md|markdown|rst|txt|adoc))?$",
 ))
 
@@ -192,6 +197,7 @@ def _own_commits(commits: pl.DataFrame, work_items: pl.DataFrame) -> pl.DataFram
 
 def _path_themes(own: pl.DataFrame, file_changes: pl.DataFrame) -> pl.DataFrame:
     kept = file_changes.filter(~pl.col("excluded").fill_null(False)) if "excluded" in file_changes.columns else file_changes
+    kept = kept.filter(~pl.col("path").fill_null("").str.contains(CHANGELOG_RECORD))
     rows = kept.select("repo", "sha", "path", (pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)).alias("lines")) \
         .join(own.select("person_id", "repo", "sha", "month", "item"), on=["repo", "sha"], how="inner")
     if rows.height == 0:

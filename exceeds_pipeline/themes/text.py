@@ -31,7 +31,8 @@ _PR_SUFFIX = re.compile(r"\s*\((?:#|PR\s*#?|GH-)\d+\)\s*")
 # Credit and tracker clauses that end a subject: `..., reported by David C.`, `GitHub issue 2996`.
 _CREDIT = re.compile(r"(?:[,.;:]|\s-)?\s*(?:\b(?:reported|suggested|requested|noticed|diagnosed|found|prompted|pointed out)"
                      r"\s+by\b.*|\b(?:GitHub|GH)\s+issue\s+#?\d+.*)$", re.I)
-_PR_REFS = re.compile(r"\s*(?:\((?:fixes|closes|refs?|see)\s+#\d+\)|\b(?:fixes|closes|refs?)\s+#\d+\.?)\s*", re.I)
+_PR_REFS = re.compile(r"\s*(?:\((?:fixes|closes|refs?|see)\s+#\d+\)|\b(?:fixes|closes|refs?)\s+#\d+\.?"
+                      r"|,?\s*\[ticket:\d+\]|\(ticket\s*#\d+\))\s*", re.I)  # and Trac's `[ticket:742]`
 _TAGS = re.compile(r"^\s*\[(?P<tag>[^\]\n]{1,40})\]\s*")
 _CONVENTIONAL = re.compile(r"^\s*(?P<type>[A-Za-z]+)(?:\((?P<scope>[^)\n]{1,60})\))?!?:\s+")
 _COMPONENT = re.compile(r"^\s*(?P<comp>[A-Za-z0-9_][A-Za-z0-9_./-]{0,40}):\s+")

@@ -172,6 +172,9 @@ def test_module_names(path, name):
      "Paul Marquis fixed the config parsing", (), None),
     ("- Fixed return types, bug report #1823487 (http://curl.haxx.se/bug/view.cgi?id=1823487) pointed out",
      "Fixed return types, bug report #1823487 pointed out", (), None),
+    # Trac's ticket references name the tracker, not the change (SQLAlchemy)
+    ("engine.url cleanups [ticket:742]", "engine.url cleanups", (), None),  # (code stays as written)
+    ("Fix the pool size (ticket #12)", "Fix the pool size", (), None),
 ])
 def test_clean_titles(raw, text, tags, wrapper):
     clean = clean_title(raw)
@@ -314,3 +317,27 @@ def test_contraction_halves_and_release_numbering_are_no_themes():
     terms = title_terms("Option prompt doesn't show the default for 8.0.0.dev0")
     assert not {"doesn", "dev0", "t"} & terms
     assert "option prompt" in terms
+
+
+def test_pointing_words_of_prose_are_no_themes():
+    """SQLAlchemy: Mike Bayer's term themes read 'ticket', 'here' and 'whereby'."""
+    terms = title_terms("Add a check here for the ticket whereby the pool resets")
+    assert not {"here", "ticket", "whereby"} & terms and "pool resets" in terms
+
+
+def test_the_changelog_folder_is_no_area_of_work(make_repo):
+    """SQLAlchemy: every change adds its entry under doc/build/changelog/unreleased_20/, and its
+    author's summary read 'works mainly on ORM, SQL and Changelog docs'."""
+    repo = make_repo("changelog-folder")
+    for day in range(1, 25, 3):
+        repo.commit(f"retransmit timer step {day}", author=ADA, date=f"2025-01-{day:02d}T18:00:00+00:00",
+                    files={"lib/net/tcp.py": "a\n" + "".join(f"t{i}\n" for i in range(day)),
+                           f"doc/build/changelog/unreleased_20/{100 + day}.rst":
+                           ".. change::\n    :tags: bug\n\n" + "".join(f"    Line {i}.\n" for i in range(3 * day)),
+                           "doc/build/changelog/changelog_20.rst": "".join(f"- entry {i}\n" for i in range(day))})
+    t = tables((repo, "acme/stack"))
+    themes = person_themes(t["commits"], t["work_items"], t["file_changes"])
+    ada_id = t["people"].filter(pl.col("display_name") == "Ada Lovelace")["person_id"][0]
+    names = {name.lower() for name in themes_of(themes, ada_id)}
+    assert not any("changelog" in n or "unreleased" in n for n in names), names
+    assert names  # the code work still names areas
