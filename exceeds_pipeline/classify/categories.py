@@ -614,10 +614,25 @@ def categorize_commits(
     if changelog is not None and changelog.height and {"repo", "sha", "subject"} <= set(cols):
         out = _with_changelog(out, file_changes, changelog)
     if commit_links is not None and commit_links.height and {"repo", "sha"} <= set(cols):
-        reverting = commit_links.filter(pl.col("link_type") == "reverts").select("repo", "sha").unique()
+        # A reland reverts a revert (git's `Reapply "…"`, or `This reverts commit <the revert>`):
+        # it re-does the change, so it is the change's kind, not a revert. SQLAlchemy's
+        # "modernize annotationlib approach" restores a reverted fix and was titled as a revert.
+        relanding = commit_links.filter(pl.col("link_type") == "relands").select("repo", "sha", "target_sha")
+        reverting = commit_links.filter(pl.col("link_type") == "reverts").select("repo", "sha").unique() \
+            .join(relanding.select("repo", "sha"), on=["repo", "sha"], how="anti")
         out = out.with_columns(
             pl.when(pl.struct("repo", "sha").is_in(reverting.to_struct().implode()))
             .then(pl.lit("revert")).otherwise(pl.col("category")).alias("category"))
+        relanded = (
+            relanding.join(out.select("repo", pl.col("sha").alias("target_sha"), pl.col("category").alias("_relanded")),
+                           on=["repo", "target_sha"])
+            .filter(pl.col("_relanded") != "revert")
+            .group_by("repo", "sha").agg(pl.col("_relanded").first())
+        )
+        if relanded.height:
+            out = out.join(relanded, on=["repo", "sha"], how="left", maintain_order="left").with_columns(
+                pl.when(pl.col("_relanded").is_not_null() & (pl.col("category") == "revert"))
+                .then(pl.col("_relanded")).otherwise(pl.col("category")).alias("category")).drop("_relanded")
     return out.select(*cols, "category")
 
 

@@ -1162,3 +1162,26 @@ def test_titles_of_subversion_era_commits(tmp_path):
     assert "Change to doc/notes.txt" in titles
     assert "Release 2.1.0b3" in titles
     assert not any(t.startswith("-") or not t.strip() for t in titles)
+
+
+def test_a_reland_that_reverts_the_revert_is_the_change_not_a_revert(tmp_path):
+    """SQLAlchemy's "modernize annotationlib approach": `This reverts commit <the revert>, which
+    reverted this change originally, so it restores the change`. It re-does a fix: the item is
+    the fix, named by it, landed in the end."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"core.py": "0\n"})
+    original = repo.commit("Restore annotations after building the dataclass", author=ADA, date=_at(1, 9),
+                           files={"dc.py": "def restore(cls):\n    return cls.__annotations__\n"})
+    revert = repo.revert(original, author=ADA, date=_at(2, 9), reason="New tests fail on GH actions.")
+    reland = repo.commit(f"modernize annotationlib approach\n\nThis reverts commit {revert} which reverted this "
+                         "change originally, so it restores the change.", author=ADA, date=_at(5, 9),
+                         files={"dc.py": "def restore(cls):\n    return get_annotations(cls)\n"})
+    out, items = _run(repo)
+    cat = dict(zip(out["sha"], out["category"]))
+    assert cat[revert] == "revert"
+    assert cat[reland] == cat[original] != "revert"
+    item = _item(items, by_subject(out, "work_item_id")["Restore annotations after building the dataclass"])
+    assert item["commits"] == 3  # the change, its own revert and its reland: one chain
+    assert item["title"] == "Restore annotations after building the dataclass"
+    assert item["category"] == cat[original]
+    assert item["later_reverted"] is False and item["relanded_by"] == [reland]
