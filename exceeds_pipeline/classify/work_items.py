@@ -559,6 +559,7 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
         )
         fc = fc.with_columns(pl.col("path").fill_null("").str.contains(DOCS_PATH).alias("_doc"))
         docs_only = fc.group_by("repo", "sha").agg(pl.col("_doc").all().alias("_docs_only"))
+        files_per_commit = fc.group_by("repo", "sha").len()
         hub_fc = fc.join(hubs, on=["repo", "path"], how="semi").drop("_doc")
         fc = fc.join(hubs, on=["repo", "path"], how="anti")
         pa = pair_ids.join(sha_of.rename({"_n": "_a", "sha": "sha_a"}), on="_a").join(
@@ -593,6 +594,14 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
                 pl.col("_both_docs") | ((pl.col("_gap") <= FOLLOW_UP_GAP) & pl.col("_follow"))
             ).select("_a", "_b")
             files = pl.concat([files, named, quick])
+        # A sweep over the tree (a reformat, a copyright-year bump, a branch merged by hand)
+        # shares a file with every neighbour and relates to none by it: SQLAlchemy's "happy new
+        # year" (254 files) had joined a MariaDB split and a docs fix into one item.
+        sweeps = (files_per_commit.filter(pl.col("len") >= SWEEP_FILES)
+                  .join(sha_of, on="sha").select("_n"))
+        if sweeps.height:
+            files = files.join(sweeps.rename({"_n": "_a"}), on="_a", how="anti") \
+                .join(sweeps.rename({"_n": "_b"}), on="_b", how="anti")
     counts = words.group_by("_n").agg(pl.len().alias("_cnt"))
     shared = (
         pair_ids.join(words.rename({"_n": "_a"}), on="_a", how="inner")
@@ -617,6 +626,11 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
             .select("_a", "_b")
         )
     return _one_declared_change_each(stream, _apart_by_issue(work, related))
+
+
+# A commit changing this many files (by hand: machine-made and generic files aside) sweeps
+# over the tree: a shared file relates it to nothing.
+SWEEP_FILES = 50
 
 
 # A quick follow-up of a change: at most FOLLOW_UP_GAP later, and worded as one (a small size

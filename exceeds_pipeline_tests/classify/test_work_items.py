@@ -1185,3 +1185,23 @@ def test_a_reland_that_reverts_the_revert_is_the_change_not_a_revert(tmp_path):
     assert item["title"] == "Restore annotations after building the dataclass"
     assert item["category"] == cat[original]
     assert item["later_reverted"] is False and item["relanded_by"] == [reland]
+
+
+def test_a_sweep_over_the_tree_relates_to_no_neighbour_by_a_shared_file(tmp_path):
+    """SQLAlchemy: "happy new year" (a copyright line in 254 files) joined the MariaDB split of
+    the hour before and a docs fix of the hour after into one item."""
+    repo = GitScript.init(tmp_path / "repo")
+    modules = [f"lib/m{i:02d}.py" for i in range(60)]
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={m: f"# (c) 2024\nX{i} = {i}\n" for i, m in enumerate(modules)})
+    repo.commit("Separate out the MariaDB dialect", author=ADA, date=_at(2, 9),
+                files={"lib/m00.py": "# (c) 2024\nX0 = 0\nMARIADB = True\n", "lib/mariadb.py": "NAME = 'mariadb'\n"})
+    repo.commit("happy new year", author=ADA, date=_at(2, 10),
+                files={m: f"# (c) 2025\nX{i} = {i}\n" + ("MARIADB = True\n" if i == 0 else "")
+                       for i, m in enumerate(modules)})
+    repo.commit("Clarify how the pool recycles connections", author=ADA, date=_at(2, 11),
+                files={"lib/m01.py": "# (c) 2025\nX1 = 1\n# recycled after an hour\n"})
+    out, items = _run(repo)
+    wid = by_subject(out, "work_item_id")
+    three = {wid["Separate out the MariaDB dialect"], wid["happy new year"], wid["Clarify how the pool recycles connections"]}
+    assert len(three) == 3
