@@ -668,3 +668,18 @@ def test_a_code_change_with_its_pages_is_the_change_not_documentation(tmp_path):
     got = _categorize_cases(repo, cases)
     assert got["tool: warn when --ssl and --ftp-ssl-control override each other"] in ("feature", "bug")
     assert got["docs: mention that --ssl warns"] == "docs"
+
+
+def test_keeping_the_tooling_current_is_chore_work(tmp_path):
+    """SQLAlchemy and tornado: 'support mypy 2.0' and 'Enable mypy ignore-without-code rule' were
+    their authors' key features, 'Remove noqa tags' a fix; a newer language version's idioms are
+    a refactoring. A feature of the tool's plugin, or a fix of a crash, stays what it says."""
+    msgs = ["support mypy 2.0", "Enable mypy ignore-without-code rule", "lint: Update flake8 and friends",
+            "Remove noqa tags",
+            "Use pyupgrade to adopt python 3.9 and 3.10 features", "Support mypy plugin for declarative mappings",
+            "Fix crash when mypy is not installed"]
+    got = _classify_messages(tmp_path, msgs)
+    assert [got[m] for m in msgs[:4]] == ["chore"] * 4
+    assert got["Use pyupgrade to adopt python 3.9 and 3.10 features"] == "refactor"
+    assert got["Support mypy plugin for declarative mappings"] == "feature"
+    assert got["Fix crash when mypy is not installed"] == "bug"
