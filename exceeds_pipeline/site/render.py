@@ -58,7 +58,7 @@ METRIC_LABELS = {
     "correctness": "Correctness",
     "maintainability": "Maintainability",
     "architecture": "Architecture",
-    "performance": "Performance",
+    "performance": "Performance (code survival)",  # not runtime speed: how much of the added code stays
     "ai_usage": "AI usage",
 }
 MONTHS = ["", "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]

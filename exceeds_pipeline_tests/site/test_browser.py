@@ -178,7 +178,8 @@ def test_figures_shown_equal_the_profile_json(browser, site, demo_exports):
             assert row[2:6] == [_n(repo["months_active"]), _n(repo["commits"]), _n(repo["features"]), _n(repo["bugs"])]
         assert shown["langs"] == [[lang["name"], _n(lang["commits"]), _n(lang["lines_added"] + lang["lines_deleted"])]
                                   for lang in profile["skills"]["languages"]]
-        assert shown["skills"] == [[t["name"], _n(t["commits"])] for t in profile["skills"]["technical"]]
+        # in the unit the summary uses ("Networking (722 work items)")
+        assert shown["skills"] == [[t["name"], _n(t["work_items"])] for t in profile["skills"]["technical"]]
         # items of a repository on GitHub link to the commit there; the others show the short sha
         items = [i for m in profile["work_history"] for i in m["key_features"] + m["bugs_fixed"] + m["reverts"]]
         shas = [(i["repo"], sha) for i in items for sha in i["shas"][:4] + i.get("reverted_by", [])[:2]]
