@@ -683,3 +683,25 @@ def test_keeping_the_tooling_current_is_chore_work(tmp_path):
     assert got["Use pyupgrade to adopt python 3.9 and 3.10 features"] == "refactor"
     assert got["Support mypy plugin for declarative mappings"] == "feature"
     assert got["Fix crash when mypy is not installed"] == "bug"
+
+
+def test_a_subject_saying_what_something_should_do_is_a_repair(tmp_path):
+    """pnpm: 'pnpm should run lifecycle events same way as npm' and 'self-update should not
+    install @pnpm/exe >= 11' (typed `fix:`) read as chores; the subject states the behaviour the
+    change restores. A subject that opens with the modal is not such a statement."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000",
+                files={"src/lifecycle.ts": "export const a = 1\n", "src/self_update.ts": "export const b = 1\n",
+                       "src/build.rs": "fn main() {}\n"})
+    cases = [
+        ("pnpm should run lifecycle events same way as npm\n\nref #892",
+         {"src/lifecycle.ts": "export const a = 1\nexport const order = ['pre', 'main', 'post']\n"}),
+        ("self-update should not install @pnpm/exe >= 11 (#10190)",
+         {"src/self_update.ts": "export const b = 1\nexport const max = 11\n", "src/lifecycle.ts": "export const a = 2\n"}),
+        ("build-binding script should reuse passed args (#3774)",
+         {"src/build.rs": "fn main() { let args = std::env::args(); }\n"}),
+    ]
+    got = _categorize_cases(repo, cases)
+    assert got["pnpm should run lifecycle events same way as npm"] == "bug"
+    assert got["self-update should not install @pnpm/exe >= 11 (#10190)"] == "bug"
+    assert got["build-binding script should reuse passed args (#3774)"] == "bug"
