@@ -705,3 +705,22 @@ def test_a_subject_saying_what_something_should_do_is_a_repair(tmp_path):
     assert got["pnpm should run lifecycle events same way as npm"] == "bug"
     assert got["self-update should not install @pnpm/exe >= 11 (#10190)"] == "bug"
     assert got["build-binding script should reuse passed args (#3774)"] == "bug"
+
+
+def test_a_title_that_fixes_an_issue_is_a_repair(tmp_path):
+    """vite: 'add direct query to html-proxy css (fixes #8091)' (typed `fix:`) read as a feature.
+    The word fix names a repair; GitHub's other closing keywords (`closes #12`) do not say which
+    kind of issue was closed."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000",
+                files={"src/html.ts": "export const a = 1\n", "src/css.ts": "export const b = 1\n"})
+    cases = [
+        ("add direct query to html-proxy css (fixes #8091) (#8094)",
+         {"src/html.ts": "export const a = 1\nexport const direct = '?direct'\n",
+          "src/css.ts": "export const b = 1\nexport const q = 1\n"}),
+        ("add support for css layers (closes #8100)",
+         {"src/css.ts": "export const b = 1\nexport const q = 1\nexport const layers = true\n"}),
+    ]
+    got = _categorize_cases(repo, cases)
+    assert got["add direct query to html-proxy css (fixes #8091) (#8094)"] == "bug"
+    assert got["add support for css layers (closes #8100)"] == "feature"
