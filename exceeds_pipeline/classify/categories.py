@@ -378,11 +378,13 @@ def normalise_messages(lf: pl.LazyFrame, message: pl.Expr, subject: pl.Expr) -> 
     # otherwise until their typed bullets, `* fix: ...`, were stripped like the subject: with the
     # label no longer leaking, leaving the bullets out scores litestar .720 -> .727.)
     squash_log = pl.col("_text").str.contains(SQUASH_LOG)
+    # A pull-request template's hidden comments (`<!-- Thank you for contributing! ... -->`) are
+    # the same words in every body, not the author's: left out of the body that is read.
     lf = lf.with_columns(
         pl.when(squash_log).then(first_line).otherwise(pl.col("_text")).alias("_text"),
         pl.coalesce(pl.col("_subject_in"), first_line).fill_null("").str.strip_chars().str.to_lowercase().alias("_subj"),
         pl.when(squash_log).then(pl.lit(""))
-        .otherwise(pl.col("_text").str.replace(r"^[^\n]*\n?", "").str.slice(0, _BODY_CHARS)
+        .otherwise(pl.col("_text").str.replace(r"^[^\n]*\n?", "").str.replace_all(r"<!--[\s\S]*?(?:-->|$)", "").str.slice(0, _BODY_CHARS)
                    .str.replace_all(_TRAILERS, "").str.to_lowercase()).alias("_body"),
     )
     # A reland reads as what it re-lands: `Reland "Add x"`, `Reapply "x"`, `reland: x` -> `x`.

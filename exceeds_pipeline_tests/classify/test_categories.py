@@ -724,3 +724,18 @@ def test_a_title_that_fixes_an_issue_is_a_repair(tmp_path):
     got = _categorize_cases(repo, cases)
     assert got["add direct query to html-proxy css (fixes #8091) (#8094)"] == "bug"
     assert got["add support for css layers (closes #8100)"] == "feature"
+
+
+def test_a_pull_request_templates_hidden_comments_are_not_the_description(tmp_path):
+    """rolldown: a third of the bodies open with the pull-request template's hidden HTML comment
+    (`<!-- Thank you for contributing! ... -->`); its words (bug, crash, error, feature) are the
+    same in every body and were read as the change's own; what the author wrote follows it."""
+    template = ("<!-- Thank you for contributing! If this fixes a bug, crash, error or regression, link the "
+                "issue it fixes; if it is a feature, describe the problem it solves. -->\n\n")
+    messages = [
+        "chunk import maps\n\n" + template + "### Description\n\nNew option `chunkImportMap` lets users emit an import map.",
+        "plugin hook order\n\n" + template + "### Description\n\nThe renderChunk hook crashed with an error on empty chunks.",
+    ]
+    got = _classify_messages(tmp_path, messages)
+    assert got["chunk import maps"] == "feature"
+    assert got["plugin hook order"] == "bug"
