@@ -67,7 +67,6 @@ hand-labelled CSV; figures in the training JSON's `trained_on` list never includ
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 from functools import lru_cache
@@ -78,6 +77,7 @@ import yaml
 
 from exceeds_pipeline.classify.changelog import CHANGELOG_PATH, FRAGMENT_PATH, changelog_categories
 from exceeds_pipeline.classify.conventional import declared_type
+from exceeds_pipeline.common.fingerprint import source_fingerprint
 from exceeds_pipeline.common.parquet_cache import read_cache, write_cache
 from exceeds_pipeline.enrich.exclusions import excluded_as
 from exceeds_pipeline.schemas import COMMIT_CATEGORIES
@@ -655,17 +655,6 @@ def classifier_fingerprint() -> str:
 # The files that decide `file_changes.exclusion_reason` (the categories read `vendored`).
 EXCLUSION_SOURCES = tuple(Path(__file__).parent.parent / "enrich" / name
                           for name in ("exclusions.py", "exclusions.yaml", "generated.py"))
-
-
-def source_fingerprint(*paths: Path) -> str:
-    """A hash of these files and of the code, rule and weight files (.py, .yaml, .json) of
-    these folders."""
-    digest = hashlib.sha256()
-    for given in paths:
-        files = sorted(p for p in given.iterdir() if p.suffix in (".py", ".yaml", ".json")) if given.is_dir() else [given]
-        for path in files:
-            digest.update(f"{path.parent.name}/{path.name}".encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:16]
 
 
 def _cached_classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None, folder: Path) -> pl.DataFrame:

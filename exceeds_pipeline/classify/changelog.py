@@ -24,7 +24,6 @@ disagree, an entry under a heading that names no kind of change (`Breaking Chang
 
 from __future__ import annotations
 
-import hashlib
 import re
 from pathlib import Path
 
@@ -32,6 +31,7 @@ import polars as pl
 import yaml
 
 from exceeds_pipeline.classify.conventional import PREFIX, TYPE_LABELS
+from exceeds_pipeline.common.fingerprint import source_fingerprint
 from exceeds_pipeline.ingest.gitcmd import read_blobs, tree_blobs
 
 _RULES = yaml.safe_load((Path(__file__).with_name("changelog.yaml")).read_text(encoding="utf-8"))
@@ -203,7 +203,7 @@ def read_changelogs(git_dir: Path, repo: str, tip: str) -> pl.DataFrame:
 def parser_fingerprint() -> str:
     """A hash of this parser's code and headings: entries read by another version are read again."""
     here = Path(__file__)
-    return hashlib.sha256(here.read_bytes() + here.with_name("changelog.yaml").read_bytes()).hexdigest()[:16]
+    return source_fingerprint(here, here.with_name("changelog.yaml"))
 
 
 def update_changelog_entries(previous: pl.DataFrame | None, git_dir: Path, repo: str, tip: str) -> pl.DataFrame:
