@@ -77,6 +77,7 @@ import yaml
 
 from exceeds_pipeline.classify.changelog import CHANGELOG_PATH, FRAGMENT_PATH, changelog_categories
 from exceeds_pipeline.classify.conventional import declared_type
+from exceeds_pipeline.classify.links import undoing_commits
 from exceeds_pipeline.common.fingerprint import source_fingerprint
 from exceeds_pipeline.common.parquet_cache import read_cache, write_cache
 from exceeds_pipeline.enrich.exclusions import excluded_as
@@ -616,15 +617,12 @@ def categorize_commits(
     if changelog is not None and changelog.height and {"repo", "sha", "subject"} <= set(cols):
         out = _with_changelog(out, file_changes, changelog)
     if commit_links is not None and commit_links.height and {"repo", "sha"} <= set(cols):
-        # A reland reverts a revert (git's `Reapply "…"`, or `This reverts commit <the revert>`):
-        # it re-does the change, so it is the change's kind, not a revert. SQLAlchemy's
-        # "modernize annotationlib approach" restores a reverted fix and was titled as a revert.
-        relanding = commit_links.filter(pl.col("link_type") == "relands").select("repo", "sha", "target_sha")
-        reverting = commit_links.filter(pl.col("link_type") == "reverts").select("repo", "sha").unique() \
-            .join(relanding.select("repo", "sha"), on=["repo", "sha"], how="anti")
         out = out.with_columns(
-            pl.when(pl.struct("repo", "sha").is_in(reverting.to_struct().implode()))
+            pl.when(pl.struct("repo", "sha").is_in(undoing_commits(commit_links).to_struct().implode()))
             .then(pl.lit("revert")).otherwise(pl.col("category")).alias("category"))
+        # A reland is the kind of the change it re-does, where its own words read as a revert:
+        # SQLAlchemy's "modernize annotationlib approach" restores a reverted fix.
+        relanding = commit_links.filter(pl.col("link_type") == "relands").select("repo", "sha", "target_sha")
         relanded = (
             relanding.join(out.select("repo", pl.col("sha").alias("target_sha"), pl.col("category").alias("_relanded")),
                            on=["repo", "target_sha"])

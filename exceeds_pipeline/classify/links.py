@@ -322,6 +322,18 @@ def _reland_of_revert(named: pl.DataFrame, found: pl.DataFrame) -> pl.DataFrame:
     return joined.select("repo", "sha", "link_type", pl.col("_rsha").alias("target_sha"), "evidence")
 
 
+def undoing_commits(links: pl.DataFrame) -> pl.DataFrame:
+    """(repo, sha) of the commits that undo a change: they revert one and reland nothing. A
+    reland (git's `Reapply "…"`, `This reverts commit <the revert>`) also reverts a revert; it
+    re-does the change, so it is the change, not a revert."""
+    if links.height == 0:
+        return pl.DataFrame(schema={"repo": pl.String, "sha": pl.String})
+    return (
+        links.filter(pl.col("link_type") == "reverts").select("repo", "sha").unique()
+        .join(links.filter(pl.col("link_type") == "relands").select("repo", "sha"), on=["repo", "sha"], how="anti")
+    )
+
+
 MAX_REVERT_DEPTH = 8
 
 

@@ -130,7 +130,7 @@ from exceeds_pipeline.common.union_find import components
 from exceeds_pipeline.classify.categories import MIN_TITLE_WORDS, headline, project_labels, stated_subject
 from exceeds_pipeline.classify.changelog import pull_request_categories
 from exceeds_pipeline.classify.conventional import declared_type
-from exceeds_pipeline.classify.links import PR_MERGE, pr_number_expr
+from exceeds_pipeline.classify.links import PR_MERGE, pr_number_expr, undoing_commits
 from exceeds_pipeline.enrich.exclusions import excluded_as
 from exceeds_pipeline.history.tables import empty_commit_expr
 
@@ -938,12 +938,7 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         unnamed = pl.DataFrame(schema={"_root": pl.UInt32, "_files_title": pl.String})
     if work.height == 0:
         return pl.DataFrame(schema=WORK_ITEMS_SCHEMA), work.with_columns(pl.lit(None, pl.String).alias("work_item_id"))
-    reverting: set[str] = set()
-    if links.height:
-        # A reland (git's `Reapply`) also reverts a revert; it re-does the change, so it counts.
-        reverting = set(links.filter(pl.col("link_type") == "reverts")["sha"].to_list()) - set(
-            links.filter(pl.col("link_type") == "relands")["sha"].to_list()
-        )
+    reverting = set(undoing_commits(links)["sha"].to_list())
     work = work.with_columns(
         (pl.col("sha").is_in(list(reverting)) | (pl.col("category") == "revert")).alias("_is_revert")
     ).sort("_root", "_t", "_n")
