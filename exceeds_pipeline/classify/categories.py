@@ -243,6 +243,10 @@ _CONTINUES = (r"(?i)(?:[,(/-]|\b(?:a|an|the|to|of|by|and|or|but|with|without|fro
 # A component prefix is kept when what follows is a fragment (`RELEASE-NOTES: synced`,
 # `mailmap: Ralf Mueller`, `docs: minor polish`): it is then what names the change.
 MIN_TITLE_WORDS = 3
+# A list bullet opening a subject, as CVS and Subversion logs copied from a CHANGES file begin
+# (`- the raw 2to3 run`, `- [bug] Added BINARY`): no part of the change's name (for titles
+# and for their prose; Polars and `re` read it alike).
+LEADING_BULLET = r"^\s*[-*•]\s+"
 HEADLINE_MAX = 160  # a longer first sentence is a paragraph, not a title: keep the first line
 # A first line shorter than this was not wrapped: it ends where its author ended it (curl's
 # "removed handles and states from the main structs" above "renamed prefixes ...").

@@ -127,7 +127,7 @@ import polars as pl
 
 from exceeds_pipeline.common.union_find import components
 
-from exceeds_pipeline.classify.categories import MIN_TITLE_WORDS, headline, project_labels, stated_subject
+from exceeds_pipeline.classify.categories import LEADING_BULLET, MIN_TITLE_WORDS, headline, project_labels, stated_subject
 from exceeds_pipeline.classify.changelog import pull_request_categories
 from exceeds_pipeline.classify.conventional import declared_type
 from exceeds_pipeline.classify.links import PR_MERGE, pr_number_expr, undoing_commits
@@ -223,11 +223,6 @@ VAGUE_SUBJECT = (
 
 # The pull request number a squash merge or a merge titled with it ends in: `Title (#123)`.
 PR_SUFFIX = r"\s*\(#\d+\)\s*$"
-
-
-# A list bullet opening a subject, as CVS and Subversion logs copied from a CHANGES file begin
-# (`- the raw 2to3 run`, `- [bug] Added BINARY`): no part of the change's name.
-LEADING_BULLET = r"^\s*[-*+•]\s+"
 
 
 def _title(subject: pl.Expr) -> pl.Expr:
