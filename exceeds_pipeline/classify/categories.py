@@ -533,9 +533,7 @@ def project_labels(commits: pl.DataFrame, file_changes: pl.DataFrame | None,
             file_changes.filter(pl.col("path").str.contains(FRAGMENT_PATH))
             .select("repo", "sha", _fragment_label(pl.col("path"), status).alias("label")).drop_nulls("label"))
     if changelog is not None and changelog.height:
-        need = commits.select("repo", "sha", "subject", *(["message"] if "message" in commits.columns else []),
-                              pl.col("is_merge") if "is_merge" in commits.columns else pl.lit(False).alias("is_merge"))
-        parts.append(changelog_categories(need, changelog).rename({"changelog_category": "label"}))
+        parts.append(changelog_categories(commits, changelog).rename({"changelog_category": "label"}))
     labels = pl.concat(parts).unique()
     # the declared type speaks first; otherwise only a single kind is a label
     return (
@@ -722,9 +720,7 @@ def _with_changelog(out: pl.DataFrame, file_changes: pl.DataFrame | None, change
     """A commit its repository's changelog lists under one kind of change takes that kind,
     unless its subject declares a type (`fix: …`, the author's own label), it is a revert, or
     the changelog calls a change of only docs or only tests a feature or a fix."""
-    need = out.select("repo", "sha", "subject", *(["message"] if "message" in out.columns else []),
-                      "is_merge" if "is_merge" in out.columns else pl.lit(False).alias("is_merge"))
-    listed = changelog_categories(need, changelog)
+    listed = changelog_categories(out, changelog)
     if listed.is_empty():
         return out
     if file_changes is not None and file_changes.height:

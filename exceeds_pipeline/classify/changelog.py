@@ -283,12 +283,13 @@ def pull_request_categories(prs: pl.DataFrame, entries: pl.DataFrame | None) -> 
 
 
 def changelog_categories(commits: pl.DataFrame, entries: pl.DataFrame) -> pl.DataFrame:
-    """(repo, sha, changelog_category) for the commits of `commits` (repo, sha, subject,
-    is_merge) that `entries` (ENTRIES_SCHEMA plus repo) name with one category."""
+    """(repo, sha, changelog_category) for the commits of `commits` (repo, sha, subject; message
+    and is_merge when present) that `entries` (ENTRIES_SCHEMA plus repo) name with one category."""
     out_schema = {"repo": pl.String, "sha": pl.String, "changelog_category": pl.String}
     if entries.is_empty():
         return pl.DataFrame(schema=out_schema)
-    own = commits.filter(~pl.col("is_merge").fill_null(False)).select(
+    merge = pl.col("is_merge").fill_null(False) if "is_merge" in commits.columns else pl.lit(False)
+    own = commits.filter(~merge).select(
         "repo", "sha",
         pl.col("subject").str.extract(r"\(#(\d+)\)\s*$", 1).cast(pl.Int64).alias("pr"),
         _words(pl.col("subject")).alias("words"),

@@ -875,8 +875,7 @@ def assign_work_items(
     roots = components(work.height, edges["_a"].to_list(), edges["_b"].to_list())
     work = work.with_columns(pl.Series("_root", roots, dtype=pl.UInt32))
     if work.height:
-        labels = project_labels(work.select("repo", "sha", "subject", *(["message"] if "message" in work.columns else []),
-                                            "is_merge"), file_changes, changelog)
+        labels = project_labels(work, file_changes, changelog)
         work = work.join(labels.rename({"label": "_label"}), on=["repo", "sha"], how="left")
     else:
         work = work.with_columns(pl.lit(None, pl.String).alias("_label"))
