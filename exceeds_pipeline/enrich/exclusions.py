@@ -37,7 +37,7 @@ path rules, only where the earlier ones gave no reason):
 7. ``data_file`` / ``prose_file`` -- the file's Linguist language is of type data (JSON, YAML,
    CSV, XML, ...) or prose (Markdown, Text, reStructuredText, ...), unless that type is the
    repository's product (at least ``product_share`` of the distinct paths of its history that
-   have a language). Needs the ``language`` column (``enrich.languages.with_language``);
+   have a language, and of the lines changed in them). Needs the ``language`` column (``enrich.languages.with_language``);
    without it the rule is skipped. A file without a Linguist language whose extension is one
    of ``data_extensions`` (certificates, keys, vector artwork saved as text) is a data file too,
    and one whose name is one of ``prose_names`` (``AUTHORS``, ``NOTICE``, ``HACKING``) a prose file.
@@ -301,14 +301,28 @@ def _data_type_reason(frame: pl.DataFrame) -> pl.Series:
     types = {lang: linguist_type(lang) for lang in langs}
     kinds = frame.get_column("language").replace_strict(types, default=None, return_dtype=pl.String)
     tagged = frame.select("repo", "path").with_columns(kinds.alias("_type"))
+    typed = tagged.filter(pl.col("_type").is_not_null())
+    share = RULES["product_share"]
     product = (
-        tagged.filter(pl.col("_type").is_not_null())
-        .unique(["repo", "path"])
+        typed.unique(["repo", "path"])
         .group_by("repo", "_type").agg(pl.len().alias("_n"))
         .with_columns((pl.col("_n") / pl.col("_n").sum().over("repo")).alias("_share"))
-        .filter(pl.col("_share") >= RULES["product_share"])
-        .select("repo", "_type", pl.lit(True).alias("_product"))
+        .filter(pl.col("_share") >= share)
+        .select("repo", "_type")
     )
+    if {"lines_added", "lines_deleted"} <= set(frame.columns):
+        # ... and of the lines changed: one small file per change (SQLAlchemy's 2,136 changelog
+        # fragments beside 1,382 Python modules) makes many paths of a library's notes.
+        changed = (frame.get_column("lines_added").fill_null(0) + frame.get_column("lines_deleted").fill_null(0))
+        by_lines = (
+            typed.with_columns(changed.filter(kinds.is_not_null()).alias("_lines"))
+            .group_by("repo", "_type").agg(pl.col("_lines").sum())
+            .with_columns((pl.col("_lines") / pl.col("_lines").sum().over("repo")).alias("_share"))
+            .filter(pl.col("_share") >= share)
+            .select("repo", "_type")
+        )
+        product = product.join(by_lines, on=["repo", "_type"], how="semi")
+    product = product.with_columns(pl.lit(True).alias("_product"))
     reasons = RULES["excluded_types"]
     return (
         tagged.with_row_index("_i")

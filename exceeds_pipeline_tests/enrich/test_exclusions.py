@@ -258,6 +258,28 @@ def test_data_files_count_where_they_are_the_product():
     assert out["exclusion_reason"].to_list() == [None] * 7 + ["prose_file"]
 
 
+def test_changelog_fragments_do_not_make_prose_the_product():
+    """SQLAlchemy: one small changelog fragment per change (2,136 of them) outnumbers the Python
+    modules by path, but most of the lines changed are code: its notes and call-count files
+    are prose, not its product. A documentation repository, prose by paths and by lines, keeps
+    its prose."""
+    frags = [f"doc/changelog/unreleased/{i}.rst" for i in range(6)]
+    paths = frags + ["lib/orm.py", "lib/sql.py", "test/profiles.txt"]
+    n = len(paths)
+    library = pl.DataFrame({
+        "repo": ["library"] * n, "sha": [f"{i:040x}" for i in range(n)], "path": paths,
+        "old_path": [None] * n, "status": ["A"] * 6 + ["M"] * 3, "lines_added": [8] * 6 + [400, 300, 90],
+        "lines_deleted": [0] * 6 + [100, 50, 80], "is_binary": [False] * n, "is_submodule": [False] * n,
+        "language": ["reStructuredText"] * 6 + ["Python", "Python", "Text"],
+    })
+    book = library.with_columns(pl.lit("book").alias("repo"),
+                                pl.Series("lines_added", [300] * 6 + [40, 30, 9]))
+    out = classify_exclusions(pl.concat([library, book]))
+    reasons = out["exclusion_reason"].to_list()
+    assert reasons[:n] == ["prose_file"] * 6 + [None, None, "prose_file"]
+    assert reasons[n:] == [None] * n
+
+
 def test_vendored_trees_named_by_the_history(make_repo):
     """`requests/packages/urllib3` updated by `Update urllib3 to v1.21.1`: every change under it,
     in any commit, is vendored; so are the subdirectories of its parent holding two such trees. A monorepo's version bump
