@@ -1290,8 +1290,9 @@ def chain_status(work: pl.DataFrame, links: pl.DataFrame, everything: pl.DataFra
     is_revert = pl.col("_is_revert") if "_is_revert" in work.columns else pl.lit(False)
     size = (pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)) \
         if {"lines_added", "lines_deleted"} <= set(work.columns) else pl.lit(0)
+    pr = pl.col("pr_number") if "pr_number" in work.columns else pl.lit(None, pl.Int64)
     members = work.select("repo", "sha", "_root", time.alias("_ct"), is_revert.alias("_rev"),
-                          size.cast(pl.Int64).alias("_size"))
+                          size.cast(pl.Int64).alias("_size"), pr.alias("_pr"))
     relanders = links.filter(pl.col("link_type") == "relands").select("repo", "sha").unique()
     reverts = links.filter(pl.col("link_type") == "reverts").join(relanders, on=["repo", "sha"], how="anti")
     relands = links.filter(pl.col("link_type") == "relands")
@@ -1306,12 +1307,23 @@ def chain_status(work: pl.DataFrame, links: pl.DataFrame, everything: pl.DataFra
     ]).join(members.rename({"sha": "target_sha"}).select("repo", "target_sha", "_root", "_rev", "_size"),
             on=["repo", "target_sha"], how="inner")
     events = events.join(links_times(links, times), on=["repo", "_by"], how="left")
+    # A commit that came in with a revert, in the revert's own pull request (tornado #3339: the
+    # revert of "Remove atexit hook" and a test fix), is that pull request's work: neither the
+    # change landed again nor part of what the revert undoes. A pull request that also holds
+    # commits the reverts name is the change's own (a revert, then a new attempt, in one PR).
+    revert_prs = (
+        members.filter(pl.col("_rev") & pl.col("_pr").is_not_null()).select("repo", "_root", "_pr").unique()
+        .join(events.filter(pl.col("_kind") == "revert").select("repo", "target_sha").unique()
+              .join(members.rename({"sha": "target_sha"}), on=["repo", "target_sha"], how="inner")
+              .select("repo", "_root", "_pr").drop_nulls(), on=["repo", "_root", "_pr"], how="anti")
+    )
+    change = members.join(revert_prs, on=["repo", "_root", "_pr"], how="anti")
     # The item's own landings: its non-revert commits (the original and relands inside it).
     landed = (
-        members.join(reverts.select("repo", "sha").unique(), on=["repo", "sha"], how="anti")
+        change.join(reverts.select("repo", "sha").unique(), on=["repo", "sha"], how="anti")
         .group_by("_root").agg(pl.col("_ct").max().alias("_landed"))
     )
-    whole = members.filter(~pl.col("_rev")).group_by("_root").agg(
+    whole = change.filter(~pl.col("_rev")).group_by("_root").agg(
         pl.col("_size").sum().alias("_lines"), pl.len().alias("_commits"))
     per = events.group_by("_root").agg(
         pl.col("_by").filter(pl.col("_kind") == "reland").unique().sort().alias("relanded_by"),

@@ -1205,3 +1205,27 @@ def test_a_sweep_over_the_tree_relates_to_no_neighbour_by_a_shared_file(tmp_path
     wid = by_subject(out, "work_item_id")
     three = {wid["Separate out the MariaDB dialect"], wid["happy new year"], wid["Clarify how the pool recycles connections"]}
     assert len(three) == 3
+
+
+def test_a_commit_beside_a_revert_in_its_pull_request_does_not_land_the_change_again(tmp_path):
+    """tornado: "asyncio: Remove atexit hook" (PR #3295) was reverted three months later by PR
+    #3339, which also closed a thread pool in a test. The test fix joins the chain through its
+    pull request, but it is not the change landed again: the change stays later reverted."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"asyncio.py": "import atexit\natexit.register(close)\n", "tests/t.py": "pool = Pool()\n"})
+    repo.branch("remove-atexit", checkout=True)
+    original = repo.commit("asyncio: Remove atexit hook", author=ADA, date=_at(2, 9),
+                           files={"asyncio.py": "def close():\n    pass\n"})
+    repo.checkout("main")
+    repo.merge("remove-atexit", "Merge pull request #3295 from ada/remove-atexit", author=ADA, date=_at(2, 10))
+    repo.branch("revert-atexit", checkout=True)
+    revert = repo.revert(original, author=ADA, date=_at(20, 9))
+    repo.commit("test: Close the thread pool in run_on_executor test", author=ADA, date=_at(21, 9),
+                files={"tests/t.py": "pool = Pool()\npool.shutdown()\nassert pool.closed\n" + "check()\n" * 30})
+    repo.checkout("main")
+    repo.merge("revert-atexit", "Merge pull request #3339 from ada/revert-atexit", author=ADA, date=_at(21, 10))
+    out, items = _run(repo)
+    item = _item(items, by_subject(out, "work_item_id")["asyncio: Remove atexit hook"])
+    assert item["later_reverted"] is True and item["reverted_by"] == [revert]
+    assert item["relanded_by"] == []
