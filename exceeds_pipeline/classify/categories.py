@@ -238,8 +238,11 @@ _CVSPS_LOG = r"(?m)^\|?Log:[ \t]*\n([\s\S]*)"
 # A first line that stops mid-sentence: the wrapped paragraph style of CVS-era and mailing-list
 # histories ("Add an option menu-selected-style to configure the currently selected\nmenu item,
 # from ..."). git's own subject (`%s`, `--oneline`) is the whole first paragraph joined.
-_CONTINUES = (r"(?i)(?:[,(/-]|\b(?:a|an|the|to|of|by|and|or|but|with|without|from|at|in|into|on|onto|for|"
-              r"is|are|was|be|if|when|that|which|as|than|so|not|no|its|their|this|these|those))\s*$")
+_CONTINUE_WORDS = (r"a|an|the|to|of|by|and|or|but|with|without|from|at|in|into|on|onto|for|"
+                   r"is|are|was|be|if|when|that|which|as|than|so|not|no|its|their|this|these|those")
+_CONTINUES = rf"(?i)(?:[,(/-]|\b(?:{_CONTINUE_WORDS}))\s*$"
+# What a cut paragraph may not end on: a dangling word or clause mark.
+_DANGLING = rf"(?i)(?:[\s,;(/-]+(?:(?:{_CONTINUE_WORDS})\b)?)+$"
 # A component prefix is kept when what follows is a fragment (`RELEASE-NOTES: synced`,
 # `mailmap: Ralf Mueller`, `docs: minor polish`): it is then what names the change.
 MIN_TITLE_WORDS = 3
@@ -257,18 +260,34 @@ def headline(message: pl.Expr) -> pl.Expr:
     """The first line of a message, or its first sentence when the first paragraph wraps it:
     the first line ends without a full stop and the next line carries on: the first line ends
     on a comma or a word such as `the`, `to`, `with`, or it is long (WRAP_MIN) and the next line
-    starts in lower case."""
+    starts in lower case. A sentence longer than HEADLINE_MAX after a first line that stops on
+    such a word is cut short, with an ellipsis."""
     first = message.str.extract(r"^([^\n]*)", 1).str.strip_chars()
     second = message.str.extract(r"^[^\n]*\n([^\n]*\S[^\n]*)", 1).str.strip_chars()
     paragraph = message.str.extract(r"^((?:[^\n]*\S[^\n]*(?:\n|$))+)", 1).str.replace_all(r"\s*\n\s*", " ").str.strip_chars()
     sentence = paragraph.str.extract(r"^(.+?[.!?])(?:\s+[A-Z(\"']|$)", 1).fill_null(paragraph)
+    carries_on = second.is_not_null() & ~first.str.contains(r"[.!?:;]$")
     wraps = (
-        second.is_not_null()
-        & ~first.str.contains(r"[.!?:;]$")
+        carries_on
         & ((second.str.contains(r"^[a-z0-9]") & (first.str.len_chars() >= WRAP_MIN)) | first.str.contains(_CONTINUES))
         & (sentence.str.len_chars() <= HEADLINE_MAX)
     )
-    return pl.when(wraps).then(sentence.str.replace(r"\.$", "")).otherwise(first)
+    # A first line that stops on "the" or "of" before a sentence too long for a title (SQLAlchemy:
+    # "Fixed bug whereby ORM would run the wrong kind of"): the paragraph up to its first full
+    # stop within HEADLINE_MAX (a lower-case sentence after it, as Subversion-era logs write),
+    # else its last clause break, else its last whole word, with an ellipsis.
+    window = paragraph.str.slice(0, HEADLINE_MAX + 1)
+    longer = lambda part: part.str.len_chars() > first.str.len_chars()  # noqa: E731
+    by_stop = window.str.extract(r"^(.*?[.!?])\s", 1)
+    by_stop = pl.when(longer(by_stop) & ~by_stop.str.contains(r"(?i)\b(?:etc|e\.g|i\.e|vs|cf|approx)\.$")).then(by_stop)
+    by_clause = window.str.extract(r"^(.*[,;])\s", 1)
+    by_word = window.str.extract(r"^(.*\S)\s+\S*$", 1)
+    cut = (pl.when(longer(by_clause)).then(by_clause).otherwise(by_word).str.replace(_DANGLING, "") + pl.lit("…"))
+    stops_mid_phrase = carries_on & ~wraps & first.str.contains(_CONTINUES)
+    return (pl.when(wraps).then(sentence.str.replace(r"\.$", ""))
+            .when(stops_mid_phrase & by_stop.is_not_null()).then(by_stop.str.replace(r"\.$", ""))
+            .when(stops_mid_phrase & longer(cut)).then(cut)
+            .otherwise(first))
 
 
 def stated_subject(subject: pl.Expr, message: pl.Expr) -> pl.Expr:

@@ -1008,7 +1008,7 @@ def test_release_subjects(subject, release, title):
 def test_an_item_is_titled_by_the_sentence_a_wrapped_first_line_starts(tmp_path):
     """CVS-era histories wrap the first sentence over several lines with no blank line (git's
     own subject joins them): the title is that sentence, not a first line cut mid-phrase; a
-    first line that is a heading, or a sentence that is a paragraph, stays as it is."""
+    first line that is a heading stays as it is; a sentence that is a paragraph is cut short."""
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Add an option menu-selected-style to configure the currently selected\n"
                 "menu item, from Alexis. Also fix a typo.\n\nMore words.", author=ADA, date=_at(3, 9),
@@ -1017,7 +1017,9 @@ def test_an_item_is_titled_by_the_sentence_a_wrapped_first_line_starts(tmp_path)
                 "menu if too close to the bottom.\n", author=ADA, date=_at(5, 9), files={"format.c": "2\n"})
     repo.commit("Update the billing report\nThis was wrong since March.\n", author=ADA, date=_at(7, 9),
                 files={"reports/billing.py": "3\n"})
-    repo.commit("Rework the scheduler so that\n" + "every queue drains in its own thread " * 6 + "\n",
+    repo.commit("Rework the scheduler so that\nevery queue drains in its own thread and the workers never wait on one "
+                "another while a queue is being resized, so that a slow consumer can no longer hold up the fast ones "
+                "and the latency stays flat under load\n",
                 author=ADA, date=_at(9, 9), files={"sched.c": "4\n"})
     # a short first line was not wrapped: the lines are a list (curl, 2000)
     repo.commit("removed handles and states from the main structs\nrenamed prefixes from curl_ to Curl_\n",
@@ -1028,7 +1030,9 @@ def test_an_item_is_titled_by_the_sentence_a_wrapped_first_line_starts(tmp_path)
         "Add an option menu-selected-style to configure the currently selected menu item, from Alexis",
         "Fix mouse_word format now word-separators has no space and position of menu if too close to the bottom",
         "Update the billing report",
-        "Rework the scheduler so that",
+        # a sentence too long for a title after a line that stops on "that": cut at a clause
+        "Rework the scheduler so that every queue drains in its own thread and the workers never wait on one "
+        "another while a queue is being resized…",
         "removed handles and states from the main structs",
     }
     # the commit's own subject stays its first line, as GitHub shows it
