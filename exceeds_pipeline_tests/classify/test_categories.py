@@ -739,3 +739,17 @@ def test_a_pull_request_templates_hidden_comments_are_not_the_description(tmp_pa
     got = _classify_messages(tmp_path, messages)
     assert got["chunk import maps"] == "feature"
     assert got["plugin hook order"] == "bug"
+
+
+def test_an_unsure_model_is_not_overruled_by_a_weak_reading_of_another_kind(tmp_path):
+    """ory/hydra: 'use correct struct for response' (typed `fix:`) read as a refactoring from the
+    verb `use`; pnpm: 'normalize peer specs for protocol deps' as build work from `deps`. The
+    model, unsure (p < 0.5), reads both as repairs; the rules decide for an unsure model only when
+    they read a feature or a repair."""
+    repo = GitScript.init(tmp_path / "repo")
+    msgs = ["use correct struct for response", "normalize peer specs for protocol deps"]
+    repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000",
+                files={f"src/m{i}.ts": f"export const a{i} = 1\n" for i in range(len(msgs))})
+    body = "".join(f"export const c{j} = {j} + 1\n" for j in range(40))
+    got = _categorize_cases(repo, [(m, {f"src/m{i}.ts": body}) for i, m in enumerate(msgs)])
+    assert [got[m] for m in msgs] == ["bug", "bug"]
