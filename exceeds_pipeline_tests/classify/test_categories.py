@@ -61,6 +61,7 @@ TAGGED = {
     "[inductor] Add support for channels-last convolutions": "feature",
     "[ROCm] Remove unused kernel launch helpers": "refactor",
     "[docs] Fix typo in the quantization tutorial": "docs",
+    "[doc fix] makes @command name arg docs consistent.": "docs",  # click
     "[CI] Bump the Ubuntu image to 22.04": "build",
     "[JIT][easy] Rename FusionGroup to FusedKernel": "refactor",
 }
@@ -625,9 +626,9 @@ def test_running_a_formatter_is_chore_work(tmp_path):
 def test_opening_the_next_version_is_release_bookkeeping(tmp_path):
     """click: 'start version 8.1.7' and 'start 7.1' (the version string bumped after a release)
     read as bug fixes."""
-    got = _classify_messages(tmp_path, ["start version 8.1.7", "start 7.1", "Begin 2.0 development",
-                                        "start the parser at the first token"])
-    assert [got[s] for s in ("start version 8.1.7", "start 7.1", "Begin 2.0 development")] == ["chore"] * 3
+    opening = ["start version 8.1.7", "start 7.1", "Begin 2.0 development", "start version 8.0.0a2", "start 2.0rc1"]
+    got = _classify_messages(tmp_path, [*opening, "start the parser at the first token"])
+    assert [got[s] for s in opening] == ["chore"] * len(opening)
     assert got["start the parser at the first token"] != "chore"
 
 
