@@ -229,7 +229,9 @@ def month_sentences(name: str, entry: dict, used: set[str] | None = None,
             options = [o.replace(", centred on {a}", "").replace("; most of it went into {a}", "")
                        .replace(", the bulk of it on {a}", "").replace(" worked mainly on {a}, with", " made")
                        .replace(", focused on {a}", "").replace("went into {a}: ", "work: ").replace(", touching {a}", "")
-                       .replace(", on {a}", "").replace(" dealt with {a}", " were small changes") for o in options]
+                       .replace(", on {a}", "")
+                       .replace(" dealt with {a}", " was a small change" if commits == 1 else " were small changes")
+                       for o in options]
         lead = _pick(key, options, used, lambda s: s.format(
             m=month, name=name, c=_plural(commits, "commit"), i=_plural(n_items or len(only) or 1, "work item"),
             w=where, a=areas), family=size)
@@ -248,7 +250,8 @@ def month_sentences(name: str, entry: dict, used: set[str] | None = None,
         if bugs:
             shown = bugs[:MAX_TITLES]
             extra = entry["bugs"] - len(shown)
-            more = _plural(extra, "more bug") if extra > 0 else ""
+            # "fixes", not "bugs": "On the fixing side: X and 1 more bug" read as adding one
+            more = _plural(extra, "more fix", "more fixes") if extra > 0 else ""
             # label shapes only: a title is not always a noun phrase (`also fixed preserve wrap state`)
             text = _pick(key + "b", [
                 "Fixed: {t}.", "Bug fixes: {t}.", "On the fixing side: {t}.", "Fixed in {m}: {t}.",
