@@ -452,7 +452,7 @@ def person_skills(
 ) -> pl.DataFrame:
     """``[person_id, skill, commits, work_items, examples]`` over counted commits: how many
     commits and work items show the skill, and up to ``max_examples`` work item ids (largest
-    number of the person's commits first, then id), most shown skill first per person."""
+    number of the person's commits first, then id), the skill of most work items first per person."""
     counted = commits.filter(pl.col("is_counted").fill_null(False)) if "is_counted" in commits.columns else commits
     rows = (
         commit_skills.select("repo", "sha", "skills")
@@ -467,5 +467,5 @@ def person_skills(
         .group_by("person_id", "skill", maintain_order=True)
         .agg(pl.col("n").sum().alias("commits"), pl.len().alias("work_items"),
              pl.col("item").head(max_examples).alias("examples"))
-        .sort(["person_id", "commits", "skill"], descending=[False, True, False])
+        .sort(["person_id", "work_items", "commits", "skill"], descending=[False, True, True, False])
     )

@@ -23,7 +23,7 @@ commit. Figures:
 * ``activity``: counted commits per author-local date.
 * ``quality``: the ``quality_metrics`` rows, values rounded to 4 decimals.
 * ``skills.languages``: Linguist languages by profile lines changed; ``skills.technical``: skills
-  by the number of counted commits showing them.
+  by the number of work items showing them (then of counted commits).
 * ``emails`` only when ``include_emails`` is true.
 """
 

@@ -74,7 +74,8 @@ def attach_story(
             profile["skills"]["technical"] = [
                 {"name": r["skill"], "commits": int(r["commits"]), "work_items": int(r["work_items"]),
                  "examples": list(r["examples"])}
-                for r in rows.sort(["commits", "skill"], descending=[True, False]).iter_rows(named=True)
+                # most work items first, the count the page shows and the summary quotes
+                for r in rows.sort(["work_items", "commits", "skill"], descending=[True, True, False]).iter_rows(named=True)
             ]
         write_story(profile)
     return profiles

@@ -206,3 +206,15 @@ def test_git_makes_no_text_diff_of_files_no_rule_reads_and_the_evidence_is_the_s
     assert got == expected
     assert got[shas[0]][0] == ["fs", "numpy"] and got[shas[1]][0] == ["scipy.linalg"]
     assert not (git_dir(r) / "info" / "attributes").exists()  # nothing written into the repository
+
+
+def test_person_skills_rank_by_work_items_the_count_the_page_shows():
+    """httpx: the page listed "Documentation 56" above "Concurrency 57": ranked by commits
+    while showing work items. Six commits of one item do not outrank three items."""
+    commits = pl.DataFrame({
+        "repo": ["r"] * 9, "sha": [f"{i:040x}" for i in range(9)], "person_id": ["tom"] * 9,
+        "work_item_id": ["r#pr-1"] * 6 + ["r#pr-2", "r#pr-3", "r#pr-4"], "is_counted": [True] * 9,
+    })
+    cs = commits.select("repo", "sha", pl.Series("skills", [["Documentation"]] * 6 + [["Concurrency"]] * 3))
+    ps = person_skills(cs, commits)
+    assert ps.select("skill", "commits", "work_items").rows() == [("Concurrency", 3, 3), ("Documentation", 6, 1)]
