@@ -224,6 +224,8 @@ FRAGMENT_TYPES: dict[str, str] = {
 TEST_PATH: str = _RULES["paths"]["test"]
 DOCS_PATH: str = _RULES["paths"]["docs"]
 BUILD_PATH: str = _RULES["paths"]["build"]
+PROJECT_META_PATH: str = _RULES["paths"]["project_meta"]
+DEV_SCRIPTS_PATH: str = _RULES["paths"]["dev_scripts"]
 DOCS_TREE: str = _RULES["paths"]["docs_tree"]
 BENCHMARKS_PATH: str = _RULES["paths"]["benchmarks"]
 STATEMENT: str = _RULES["statement"]
@@ -606,6 +608,8 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
             (status == "D").alias("x"),
             (status == "A").alias("ad"),
             (is_docs & path.str.contains(CHANGELOG_PATH)).alias("c"),
+            path.str.contains(PROJECT_META_PATH).alias("m"),
+            (path.str.contains(DEV_SCRIPTS_PATH) & ~is_test & ~is_docs & ~is_build).alias("s"),
             _fragment_label(path, status).alias("f"),
             # The kind of file: its extension, or its name when it has none (Makefile).
             path.str.extract(r"([^/]*)$", 1).str.to_lowercase().str.extract(r"(?:^.+\.([a-z0-9]{1,8})$|^([^.]+)$)", 1)
@@ -622,6 +626,8 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
             pl.col("x").sum().cast(pl.Int64).alias("_n_del"),
             pl.col("ad").sum().cast(pl.Int64).alias("_n_added"),
             pl.col("c").sum().cast(pl.Int64).alias("_n_changelog"),
+            pl.col("m").sum().cast(pl.Int64).alias("_n_meta"),
+            pl.col("s").sum().cast(pl.Int64).alias("_n_scripts"),
             pl.col("e").drop_nulls().unique().sort().head(12).alias("_exts"),
             # fragments of two kinds do not say which the change is
             pl.when(pl.col("f").drop_nulls().n_unique() == 1).then(pl.col("f").drop_nulls().first()).alias("_fragment"),
@@ -630,7 +636,8 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-_PATH_COUNTS = ("_n", "_n_test", "_n_docs", "_n_build", "_n_new_src", "_n_new_test", "_n_del", "_n_changelog", "_n_added")
+_PATH_COUNTS = ("_n", "_n_test", "_n_docs", "_n_build", "_n_new_src", "_n_new_test", "_n_del", "_n_changelog", "_n_added",
+                "_n_meta", "_n_scripts")
 
 
 def categorize_commits(
@@ -746,13 +753,17 @@ def prepare(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Data
 
 
 def _by_paths() -> pl.Expr:
-    """docs | test | build when every file of the change is of that kind (path counts `_n*`)."""
+    """docs | test | build | chore when every file of the change is of that kind (path counts
+    `_n*`): the repository's GitHub housekeeping alone is chore; its own scripts with or without
+    build files are build (the model still reads scripts as code and housekeeping as build)."""
     n = pl.col("_n").fill_null(0)
     return (
         pl.when(n == 0).then(pl.lit(None, pl.String))
+        .when(pl.col("_n_meta") == n).then(pl.lit("chore"))
         .when(pl.col("_n_docs") == n).then(pl.lit("docs"))
         .when((pl.col("_n_test") > 0) & (pl.col("_n_test") + pl.col("_n_docs") == n)).then(pl.lit("test"))
         .when(pl.col("_n_build") == n).then(pl.lit("build"))
+        .when((pl.col("_n_scripts") > 0) & (pl.col("_n_build") + pl.col("_n_scripts") == n)).then(pl.lit("build"))
     )
 
 

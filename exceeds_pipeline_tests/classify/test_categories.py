@@ -754,3 +754,27 @@ def test_an_unsure_model_is_not_overruled_by_a_weak_reading_of_another_kind(tmp_
     body = "".join(f"export const c{j} = {j} + 1\n" for j in range(40))
     got = _categorize_cases(repo, [(m, {f"src/m{i}.ts": body}) for i, m in enumerate(msgs)])
     assert [got[m] for m in msgs] == ["bug", "bug"]
+
+
+def test_github_housekeeping_is_chore_and_the_projects_scripts_are_build(tmp_path):
+    """httpx: "Update PULL_REQUEST_TEMPLATE.md" and "Create stale.yml" read as build (every file
+    under .github/ was a build file), and "Always use latest version of `pip`" (scripts/install
+    alone) as a bug fix. A workflow stays build; code beside a script is read as code."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date="2024-12-31T09:00:00+0000",
+                files={"httpx/_client.py": "a = 1\n", "scripts/install": "#!/bin/sh\npip install -e .\n"})
+    got = _categorize_cases(repo, [
+        ("Update PULL_REQUEST_TEMPLATE.md", {".github/PULL_REQUEST_TEMPLATE.md": "- [ ] tests\n"}),
+        ("Create stale.yml", {".github/stale.yml": "daysUntilStale: 60\n"}),
+        ("Update issue templates", {".github/ISSUE_TEMPLATE/bug.md": "Describe the bug\n",
+                                     ".github/ISSUE_TEMPLATE/config.yml": "blank_issues_enabled: false\n"}),
+        ("Always use latest version of `pip`", {"scripts/install": "#!/bin/sh\npip install -U pip\npip install -e .\n"}),
+        ("Run tests on Python 3.13", {".github/workflows/test.yml": "python: ['3.13']\n"}),
+        ("Fix the client timeout", {"httpx/_client.py": "a = 2\n", "scripts/install": "#!/bin/sh\npip install -e .[all]\n"}),
+    ])
+    assert got["Update PULL_REQUEST_TEMPLATE.md"] == "chore"
+    assert got["Create stale.yml"] == "chore"
+    assert got["Update issue templates"] == "chore"
+    assert got["Always use latest version of `pip`"] == "build"
+    assert got["Run tests on Python 3.13"] == "build"
+    assert got["Fix the client timeout"] == "bug"
