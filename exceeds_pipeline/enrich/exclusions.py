@@ -541,7 +541,9 @@ def classify_exclusions(file_changes: pl.DataFrame, commits: pl.DataFrame | None
         unknown = pl.col("exclusion_reason").is_null() & pl.col("language").is_null()
         out = out.with_columns(
             pl.when(unknown & ext.is_in(RULES["data_extensions"])).then(pl.lit("data_file"))
-            .when(unknown & name.is_in(RULES["prose_names"])).then(pl.lit("prose_file"))
+            # ... but `scripts/install` or `bin/changelog` is a program named by what it does
+            .when(unknown & name.is_in(RULES["prose_names"])
+                  & ~pl.col("path").fill_null("").str.contains(RULES["script_dirs"])).then(pl.lit("prose_file"))
             .otherwise(pl.col("exclusion_reason")).alias("exclusion_reason")
         )
     return out.with_columns(

@@ -306,6 +306,7 @@ def test_vendored_trees_named_by_the_history(make_repo):
                                                     "packages/app/CHANGELOG.md": "".join(f"- item {i}\n" for i in range(300))})
     cert = repo.commit("Add CA bundle", files={"lib/cacert.pem": "".join(f"QUJD{i:04d}\n" for i in range(500))})
     credits = repo.commit("Add Megan to the authors", files={"AUTHORS": "Megan\n", "docs/HACKING": "Run make.\n"})
+    script = repo.commit("Always use latest version of pip", files={"scripts/install": "#!/bin/sh\npip install -U pip\n"})
 
     shas = git_out(repo.path, "rev-list", "HEAD").split()
     commits, files = log_commits(repo.path / ".git", "acme/app", shas, repo.head())
@@ -326,6 +327,7 @@ def test_vendored_trees_named_by_the_history(make_repo):
     assert reason[(cert, "lib/cacert.pem")] == "data_file"  # no Linguist language, a certificate
     assert reason[(credits, "AUTHORS")] == "prose_file"  # no Linguist language, a project's credits
     assert reason[(credits, "docs/HACKING")] == "prose_file"
+    assert reason[(script, "scripts/install")] is None  # httpx: a shell script named by what it does
     # Without the commits the path rules alone apply (the old behaviour).
     plain = classify_exclusions(files)
     assert plain.filter(pl.col("path") == "lib/packages/urllib3/util.py")["exclusion_reason"].to_list() == [None]
