@@ -383,6 +383,10 @@ def test_releases_renames_and_docstrings_read_as_a_reader_reads_them(tmp_path):
           "tests/test_timeouts.py": "def test_pool_timeout():\n    pass\n"}),
         ("Add tests for the pool timeout",
          {"tests/test_timeouts.py": "def test_pool_timeout():\n    pass\ndef test_more():\n    pass\n"}),
+        # tests named by their source, with the helper they need
+        ("Add URL parsing tests from WHATWG",
+         {"tests/test_whatwg.py": "def test_whatwg():\n    pass\n", "tests/whatwg.json": "[]\n",
+          "httpx/models.py": "class Response:\n    protocol = None\ndef parse(url): ...\n"}),
     ]
     got = _categorize_cases(repo, cases)
     assert got["Version 0.10.0 (#691)"] == "chore"
@@ -397,6 +401,7 @@ def test_releases_renames_and_docstrings_read_as_a_reader_reads_them(tmp_path):
     # A feature with its tests is a feature; tests alone are tests.
     assert got["Add PoolTimeout, and timeout tests"] == "feature"
     assert got["Add tests for the pool timeout"] == "test"
+    assert got["Add URL parsing tests from WHATWG"] == "test"
     # Look-alikes keep their reading: a fix naming a version, a feature naming an arrow.
     more = _classify_messages(tmp_path / "more", ["Fix crash on Python 3.12", "Add a --> b arrow rendering to the CLI"])
     assert more["Fix crash on Python 3.12"] == "bug"
