@@ -85,6 +85,9 @@ VERBS = {
     "Upgrade Jackson to 2.15.2": "build",
     "Optimize hash join for small build sides": "perf",
     "Speed up startup by caching the plugin index": "perf",
+    "Import ssl on demand": "perf",  # httpx: a feature by its leading verb
+    "Fast path returns for normalize_path cases": "perf",
+    "Fix crash in the fast path for empty headers": "bug",
     "Fix compiler warnings": "chore",
     "Reformat code": "chore",
 }
