@@ -285,32 +285,55 @@ def headline(message: pl.Expr) -> pl.Expr:
     on a comma or a word such as `the`, `to`, `with`, or it is long (WRAP_MIN) and the next line
     starts in lower case. A sentence longer than HEADLINE_MAX after a first line that stops on
     such a word is cut short, with an ellipsis."""
-    first = message.str.extract(r"^([^\n]*)", 1).str.strip_chars()
-    second = message.str.extract(r"^[^\n]*\n([^\n]*\S[^\n]*)", 1).str.strip_chars()
-    paragraph = message.str.extract(r"^((?:[^\n]*\S[^\n]*(?:\n|$))+)", 1).str.replace_all(r"\s*\n\s*", " ").str.strip_chars()
-    sentence = paragraph.str.extract(r"^(.+?[.!?])(?:\s+[A-Z(\"']|$)", 1).fill_null(paragraph)
-    carries_on = second.is_not_null() & ~first.str.contains(r"[.!?:;]$")
-    wraps = (
-        carries_on
-        & ((second.str.contains(r"^[a-z0-9]") & (first.str.len_chars() >= WRAP_MIN)) | first.str.contains(_CONTINUES))
-        & (sentence.str.len_chars() <= HEADLINE_MAX)
+    # in stages over the whole column, each part computed once (as one expression its parts
+    # were re-evaluated in every branch: 5x the time on git/git's 82k messages)
+    return message.map_batches(_headlines, return_dtype=pl.String)
+
+
+def _headlines(messages: pl.Series) -> pl.Series:
+    c = pl.col
+    frame = pl.DataFrame({"m": messages.cast(pl.String)}).with_columns(
+        c("m").str.extract(r"^([^\n]*)", 1).str.strip_chars().alias("first"),
+        c("m").str.extract(r"^[^\n]*\n([^\n]*\S[^\n]*)", 1).str.strip_chars().alias("second"),
+    ).with_columns(
+        (c("second").is_not_null() & ~c("first").str.contains(r"[.!?:;]$")).alias("carries_on"),
+        c("first").str.contains(_CONTINUES).alias("on_word"),
+    ).with_columns(
+        (c("carries_on") & ((c("second").str.contains(r"^[a-z0-9]") & (c("first").str.len_chars() >= WRAP_MIN))
+                            | c("on_word"))).fill_null(False).alias("candidate"),
+    ).with_columns(
+        # the paragraph only where the first line may wrap (a few in a hundred)
+        pl.when(c("candidate")).then(
+            c("m").str.extract(r"^((?:[^\n]*\S[^\n]*(?:\n|$))+)", 1).str.replace_all(r"\s*\n\s*", " ").str.strip_chars()
+        ).alias("paragraph"),
+    ).with_columns(
+        c("paragraph").str.extract(r"^(.+?[.!?])(?:\s+[A-Z(\"']|$)", 1).fill_null(c("paragraph")).alias("sentence"),
+    ).with_columns(
+        (c("candidate") & (c("sentence").str.len_chars() <= HEADLINE_MAX)).fill_null(False).alias("wraps"),
+        # A first line that stops on "the" or "of" before a sentence too long for a title
+        # (SQLAlchemy: "Fixed bug whereby ORM would run the wrong kind of"): the paragraph up to
+        # its first full stop within HEADLINE_MAX (a lower-case sentence after it, as
+        # Subversion-era logs write), else its last clause break, else its last whole word,
+        # with an ellipsis.
+        (c("candidate") & c("on_word") & (c("sentence").str.len_chars() > HEADLINE_MAX)).fill_null(False).alias("mid_phrase"),
+    ).with_columns(
+        pl.when(c("mid_phrase")).then(c("paragraph").str.slice(0, HEADLINE_MAX + 1)).alias("window"),
+    ).with_columns(
+        c("window").str.extract(r"^(.*?[.!?])\s", 1).alias("by_stop"),
+        c("window").str.extract(r"^(.*[,;])\s", 1).alias("by_clause"),
+        c("window").str.extract(r"^(.*\S)\s+\S*$", 1).alias("by_word"),
+    ).with_columns(
+        pl.when((c("by_stop").str.len_chars() > c("first").str.len_chars())
+                & ~c("by_stop").str.contains(r"(?i)\b(?:etc|e\.g|i\.e|vs|cf|approx)\.$")).then(c("by_stop")).alias("by_stop"),
+        (pl.when(c("by_clause").str.len_chars() > c("first").str.len_chars()).then(c("by_clause")).otherwise(c("by_word"))
+         .str.replace(_DANGLING, "") + pl.lit("…")).alias("cut"),
     )
-    # A first line that stops on "the" or "of" before a sentence too long for a title (SQLAlchemy:
-    # "Fixed bug whereby ORM would run the wrong kind of"): the paragraph up to its first full
-    # stop within HEADLINE_MAX (a lower-case sentence after it, as Subversion-era logs write),
-    # else its last clause break, else its last whole word, with an ellipsis.
-    window = paragraph.str.slice(0, HEADLINE_MAX + 1)
-    longer = lambda part: part.str.len_chars() > first.str.len_chars()  # noqa: E731
-    by_stop = window.str.extract(r"^(.*?[.!?])\s", 1)
-    by_stop = pl.when(longer(by_stop) & ~by_stop.str.contains(r"(?i)\b(?:etc|e\.g|i\.e|vs|cf|approx)\.$")).then(by_stop)
-    by_clause = window.str.extract(r"^(.*[,;])\s", 1)
-    by_word = window.str.extract(r"^(.*\S)\s+\S*$", 1)
-    cut = (pl.when(longer(by_clause)).then(by_clause).otherwise(by_word).str.replace(_DANGLING, "") + pl.lit("…"))
-    stops_mid_phrase = carries_on & ~wraps & first.str.contains(_CONTINUES)
-    return (pl.when(wraps).then(sentence.str.replace(r"\.$", ""))
-            .when(stops_mid_phrase & by_stop.is_not_null()).then(by_stop.str.replace(r"\.$", ""))
-            .when(stops_mid_phrase & longer(cut)).then(cut)
-            .otherwise(first))
+    return frame.select(
+        pl.when(c("wraps")).then(c("sentence").str.replace(r"\.$", ""))
+        .when(c("mid_phrase") & c("by_stop").is_not_null()).then(c("by_stop").str.replace(r"\.$", ""))
+        .when(c("mid_phrase") & (c("cut").str.len_chars() > c("first").str.len_chars())).then(c("cut"))
+        .otherwise(c("first")).alias(messages.name)
+    ).to_series()
 
 
 def stated_subject(subject: pl.Expr, message: pl.Expr) -> pl.Expr:
