@@ -28,6 +28,7 @@ import hashlib
 import json
 import multiprocessing
 import os
+import re
 import secrets
 import shutil
 import signal
@@ -88,7 +89,19 @@ def _environment() -> jinja2.Environment:
     env.filters["num"] = _num
     env.filters["month_label"] = _month_label
     env.filters["pct"] = _pct
+    env.filters["code_spans"] = _code_spans
     return env
+
+
+# `code` and ``code`` in a commit's title (Markdown and reStructuredText): shown as code, not
+# as backticks (httpx: "Fix `verify=False`, `cert=...` case.")
+_CODE_SPAN = re.compile(r"(`{1,2})([^`]+?)\1")
+
+
+def _code_spans(text: str) -> Markup:
+    """The title escaped, its backtick spans as <code>."""
+    escaped = str(Markup.escape(text))
+    return Markup(_CODE_SPAN.sub(lambda m: f"<code>{m.group(2)}</code>", escaped))
 
 
 def _asset(name: str) -> str:

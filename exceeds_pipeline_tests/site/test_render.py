@@ -143,6 +143,23 @@ def test_everything_from_git_is_escaped(team):
     assert "&lt;script&gt;alert(&#39;name&#39;)&lt;/script&gt;" in index
 
 
+def test_backtick_spans_in_titles_show_as_code_and_stay_escaped(team):
+    """httpx: "Fix `verify=False`, `cert=...` case." showed its backticks; a span holding markup
+    stays text."""
+    person = copy.deepcopy(team[0])
+    month = person["work_history"][0]
+    month["key_features"] = [
+        {"title": "Fix `verify=False`, `cert=...` case.", "repo": "encode/httpx", "shas": ["abcdef1"]},
+        {"title": "Document ``Client.send()`` and `<script>alert(1)</script>`", "repo": "encode/httpx", "shas": ["abcdef2"]},
+        {"title": "Unbalanced ` tick stays", "repo": "encode/httpx", "shas": ["abcdef3"]},
+    ]
+    html = render.render_person(person)
+    assert "Fix <code>verify=False</code>, <code>cert=...</code> case." in html
+    assert "Document <code>Client.send()</code> and <code>&lt;script&gt;alert(1)&lt;/script&gt;</code>" in html
+    assert "Unbalanced ` tick stays" in html
+    assert html.count("<script") == 1
+
+
 def test_csp_allows_only_the_inline_script():
     static = render._static()
     assert "default-src 'none'" in static["csp"]
