@@ -325,6 +325,8 @@ def test_pointing_words_of_prose_are_no_themes():
     assert not {"here", "ticket", "whereby"} & terms and "pool resets" in terms
     terms = title_terms("Options would not be applied to the subclass loader")
     assert "would" not in terms and "subclass loader" in terms
+    terms = title_terms("Drop unneccessary optional fixture from the proxy transport")
+    assert not {"unneccessary", "optional", "fixture"} & terms and "proxy transport" in terms
 
 
 def test_the_changelog_folder_is_no_area_of_work(make_repo):
