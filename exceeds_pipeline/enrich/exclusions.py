@@ -300,28 +300,24 @@ def _data_type_reason(frame: pl.DataFrame) -> pl.Series:
     langs = [lang for lang in frame.get_column("language").unique().to_list() if lang is not None]
     types = {lang: linguist_type(lang) for lang in langs}
     kinds = frame.get_column("language").replace_strict(types, default=None, return_dtype=pl.String)
-    tagged = frame.select("repo", "path").with_columns(kinds.alias("_type"))
+    has_lines = {"lines_added", "lines_deleted"} <= set(frame.columns)
+    lines = [(pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)).alias("_lines")] if has_lines else []
+    tagged = frame.select("repo", "path", *lines).with_columns(kinds.alias("_type"))
     typed = tagged.filter(pl.col("_type").is_not_null())
-    share = RULES["product_share"]
-    product = (
-        typed.unique(["repo", "path"])
-        .group_by("repo", "_type").agg(pl.len().alias("_n"))
-        .with_columns((pl.col("_n") / pl.col("_n").sum().over("repo")).alias("_share"))
-        .filter(pl.col("_share") >= share)
-        .select("repo", "_type")
-    )
-    if {"lines_added", "lines_deleted"} <= set(frame.columns):
-        # ... and of the lines changed: one small file per change (SQLAlchemy's 2,136 changelog
-        # fragments beside 1,382 Python modules) makes many paths of a library's notes.
-        changed = (frame.get_column("lines_added").fill_null(0) + frame.get_column("lines_deleted").fill_null(0))
-        by_lines = (
-            typed.with_columns(changed.filter(kinds.is_not_null()).alias("_lines"))
-            .group_by("repo", "_type").agg(pl.col("_lines").sum())
-            .with_columns((pl.col("_lines") / pl.col("_lines").sum().over("repo")).alias("_share"))
-            .filter(pl.col("_share") >= share)
+
+    def holding(rows: pl.DataFrame, measure: pl.Expr) -> pl.DataFrame:
+        """(repo, _type) of the types holding at least `product_share` of `measure`."""
+        return (
+            rows.group_by("repo", "_type").agg(measure.alias("_m"))
+            .filter(pl.col("_m") / pl.col("_m").sum().over("repo") >= RULES["product_share"])
             .select("repo", "_type")
         )
-        product = product.join(by_lines, on=["repo", "_type"], how="semi")
+
+    product = holding(typed.unique(["repo", "path"]), pl.len())
+    if has_lines:
+        # ... and of the lines changed: one small file per change (SQLAlchemy's 2,136 changelog
+        # fragments beside 1,382 Python modules) makes many paths of a library's notes.
+        product = product.join(holding(typed, pl.col("_lines").sum()), on=["repo", "_type"], how="semi")
     product = product.with_columns(pl.lit(True).alias("_product"))
     reasons = RULES["excluded_types"]
     return (
