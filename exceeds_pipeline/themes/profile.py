@@ -59,7 +59,9 @@ def attach_story(
                mirror_sources(commits, per_person=True).select("person_id", "repo", "mirror_of").iter_rows()} \
         if commits.height else {}
     skills = person_skills(commit_skills, commits) if commit_skills is not None and commit_skills.height else None
-    skill_rows = {k[0]: g for k, g in skills.group_by("person_id")} if skills is not None and skills.height else {}
+    # each person's rows in person_skills' order: the skill of most work items first
+    skill_rows = {k[0]: g for k, g in skills.partition_by("person_id", as_dict=True).items()} \
+        if skills is not None and skills.height else {}
     for profile in profiles:
         pid = profile["id"]
         profile["themes"] = by_scope.get((pid, "all", "all"), [])[:PROFILE_THEMES]
@@ -74,8 +76,7 @@ def attach_story(
             profile["skills"]["technical"] = [
                 {"name": r["skill"], "commits": int(r["commits"]), "work_items": int(r["work_items"]),
                  "examples": list(r["examples"])}
-                # most work items first, the count the page shows and the summary quotes
-                for r in rows.sort(["work_items", "commits", "skill"], descending=[True, True, False]).iter_rows(named=True)
+                for r in rows.iter_rows(named=True)
             ]
         write_story(profile)
     return profiles
