@@ -55,6 +55,9 @@ RECORD_PATH = "|".join(f"(?:{rx})" for rx in (
 
 __all__ = ["MAX_THEMES", "MIN_LIFT", "MIN_TERM_ITEMS", "THEMES_SCHEMA", "module_name", "person_themes", "theme_key"]
 
+# A tool's configuration written as code: `vite.config.ts`, `jest.setup.js`, `.eslintrc.cjs`.
+_CONFIG_FILE = re.compile(r"(?i)^[^.]+\.(?:config|conf|setup)\.\w+$")
+
 MAX_THEMES = 8
 MIN_TERM_ITEMS = 2
 MIN_LIFT = 2.0
@@ -100,8 +103,9 @@ def module_name(path: str, repo: str = "") -> str | None:
     file_name = parts[-1]
     dirs = parts[:-1]
     stem = file_name.split(".")[0] if not file_name.startswith(".") else ""
-    if "." not in file_name or file_name.rsplit(".", 1)[-1].lower() not in lex["code_extensions"]:
-        stem = ""  # configuration, data and docs name only their area
+    if ("." not in file_name or file_name.rsplit(".", 1)[-1].lower() not in lex["code_extensions"]
+            or _CONFIG_FILE.match(file_name)):
+        stem = ""  # configuration, data and docs name only their area (vite.config.ts too)
     in_tests = any(d.lower() in lex["test_dirs"] for d in dirs)
     is_test_file = bool(re.match(r"(?i)^test_|.*_tests?$|.*\.test$|.*\.spec$", stem))
     if in_tests and not is_test_file:
@@ -115,7 +119,7 @@ def module_name(path: str, repo: str = "") -> str | None:
     meaningful = [d for d in dirs if d.lower() not in lex["generic_dirs"] and d.lower() not in lex["test_dirs"]
                   and d.lower() not in own]
     area = _words(meaningful[-1]) if meaningful else ""
-    stem_words = _words(stem) if stem and stem.lower() not in lex["generic_stems"] and stem.lower().lstrip("_") not in lex["generic_stems"] else ""
+    stem_words = _words(stem) if stem and stem.lower() not in lex["generic_stems"] and stem.lower().strip("_") not in lex["generic_stems"] else ""
     if stem_words.lower() in own:
         stem_words = ""
     if stem_words and area and stem_words.lower() == area.lower():

@@ -128,12 +128,20 @@ def clean_title(raw: str | None) -> CleanTitle:
     return CleanTitle(text=text or _SPACES.sub(" ", raw or "").strip(), tags=kept, wrapper=wrapper)
 
 
+def _file_name(lex: dict[str, frozenset[str]]) -> pl.Expr:
+    """A title word that names a file (`stale.yml`, `_utils.py`): no part of a theme term. A
+    capitalised `Node.js` names a product, not a file."""
+    extensions = "|".join(sorted(map(re.escape, lex["code_extensions"] | lex["data_extensions"])))
+    named = pl.col("_low").str.contains(rf"^[\w./+-]*\w\.(?:{extensions})$")
+    return named & ~pl.col("word").str.contains(r"^[A-Z][\w.]*\.js$")
+
+
 def title_ngrams(frame: pl.DataFrame, id_col: str, text_col: str, max_n: int = 3) -> pl.DataFrame:
     """Every word n-gram (1..max_n) of each text: ``[id_col, pos, written, gram, is_term]``.
 
     ``written`` is the n-gram as written (a sentence-initial capital lowered: "Add" -> "add"),
     ``gram`` lower-cased; ``is_term`` says whether it is a title term: it neither starts nor ends
-    with (nor holds) a stopword, a single word is not generic and has at least 3 letters, and
+    with (nor holds) a stopword or a file name, a single word is not generic and has at least 3 letters, and
     it is not only numbers. A version like ``3.14`` counts as a word. Vectorised: one row per
     n-gram, no per-text Python."""
     lex = lexicon()
@@ -149,7 +157,7 @@ def title_ngrams(frame: pl.DataFrame, id_col: str, text_col: str, max_n: int = 3
     same = [pl.col(id_col).shift(-k) == pl.col(id_col) for k in range(max_n)]
     words = words.with_columns(
         pl.int_range(pl.len()).over(id_col).alias("pos"),
-        pl.col("_low").is_in(stop).alias("_stop"),
+        (pl.col("_low").is_in(stop) | _file_name(lex)).alias("_stop"),
         pl.col("_low").str.contains(r"^[\d.]+$").alias("_num"),
     )
     lowered_first = pl.when((pl.col("pos") == 0) & pl.col("word").str.contains(r"^[A-Z][a-z0-9]+$")) \

@@ -140,6 +140,11 @@ def test_a_change_without_lines_gives_no_path_share(make_repo):
     ("src/flask/__init__.py", "Flask"),
     ("setup.py", None),
     ("README.md", None),
+    # a build tool's file or configuration names no module (httpx: "Noxfile" was a theme)
+    ("noxfile.py", None),
+    ("src/httpx/__version__.py", "Httpx"),  # a dunder module is its stem: generic (was "Httpx version")
+    ("packages/editor/vite.config.ts", "Editor"),
+    ("web/profile.py", "Web profile"),
 ])
 def test_module_names(path, name):
     assert module_name(path) == name
@@ -185,6 +190,13 @@ def test_title_terms_skip_stopwords_and_keep_versions():
     terms = title_terms("Support nested graph breaks on Python 3.14")
     assert {"nested graph breaks", "graph breaks", "python 3.14"} <= terms
     assert not any(t.split()[0] in ("support", "on") or t.split()[-1] == "on" for t in terms)
+
+
+def test_file_names_in_titles_are_no_theme_terms():
+    # httpx months read "Update stale.yml", "test_url.py" as themes
+    terms = title_terms("Update stale.yml and test_url.py cases for Node.js in Response.next")
+    assert not [t for t in terms if ".yml" in t or ".py" in t]
+    assert {"node.js", "response.next"} <= terms
 
 
 def test_title_ngrams_per_text_positions_written_forms_and_terms():
