@@ -17,6 +17,9 @@ are read by enry (the markers sit at the top); files over ``MAX_BYTES``, binary 
 that the path rules already leave out are not read. A nightly run reads the tip again (one
 `git ls-tree`, fast) and the deletions of its new commits only.
 
+The same read gives a file whose name has no extension the language of its `#!` line
+(`scripts/install` starting `#!/bin/sh` is Shell), as Linguist names it on GitHub.
+
 A repository's own `.gitattributes` at the tip says it first, as on GitHub: `linguist-generated`
 (set, or `=false` to keep a file the content rule would leave out) and `linguist-vendored`
 (jq's `src/parser.[ch] linguist-generated=true`, `vendor/** linguist-vendored`), read by git
@@ -37,8 +40,8 @@ from exceeds_pipeline.ingest.gitcmd import decode, git_env, read_blobs, run_git,
 
 HEAD_BYTES = 4096
 MAX_BYTES = 1 << 20
-GENERATED_PATHS_SCHEMA = {"path": pl.String, "generated": pl.Boolean, "linguist_generated": pl.Boolean,
-                          "linguist_vendored": pl.Boolean, "tip": pl.String}
+GENERATED_PATHS_SCHEMA = {"path": pl.String, "generated": pl.Boolean, "shebang_language": pl.String,
+                          "linguist_generated": pl.Boolean, "linguist_vendored": pl.Boolean, "tip": pl.String}
 LINGUIST_ATTRIBUTES = ("linguist-generated", "linguist-vendored")
 
 
@@ -63,22 +66,29 @@ def _path_rules_leave_out(paths: Iterable[str]) -> set[str]:
 
 
 def read_generated(git_dir: Path, repo: str, blobs: list[tuple[str, str, int]]) -> pl.DataFrame:
-    """(path, generated) for these blob versions, read in one `git cat-file --batch` stream."""
+    """(path, generated, shebang_language) for these blob versions, read in one `git cat-file
+    --batch` stream. ``shebang_language``: for a file whose name has no extension, the language
+    its `#!` line names (`scripts/install` starting `#!/bin/sh` is Shell, as on GitHub)."""
+    schema = {"path": pl.String, "generated": pl.Boolean, "shebang_language": pl.String}
     try:
         import enry
     except ImportError:  # no go-enry wheel for this platform: no verdicts (path rules still apply)
-        return pl.DataFrame(schema={"path": pl.String, "generated": pl.Boolean})
+        return pl.DataFrame(schema=schema)
 
     left_out = _path_rules_leave_out(p for p, _, _ in blobs)
     wanted = [(p, b) for p, b, size in blobs if p not in left_out and size <= MAX_BYTES]
     verdicts: dict[str, bool] = {}
+    interpreters: dict[str, str] = {}
     for i, head, size in read_blobs(git_dir, [b for _, b in wanted], HEAD_BYTES):
         if head is None or size > MAX_BYTES or b"\0" in head:
             continue
         path = wanted[i][0]
         verdicts[path] = verdicts.get(path, False) or bool(enry.is_generated(path, head))
-    return pl.DataFrame({"path": list(verdicts), "generated": list(verdicts.values())},
-                        schema={"path": pl.String, "generated": pl.Boolean})
+        if head.startswith(b"#!") and "." not in path.rsplit("/", 1)[-1] and path not in interpreters:
+            if language := enry.get_language_by_shebang(head).language:
+                interpreters[path] = language
+    return pl.DataFrame({"path": list(verdicts), "generated": list(verdicts.values()),
+                         "shebang_language": [interpreters.get(p) for p in verdicts]}, schema=schema)
 
 
 def linguist_attributes(git_dir: Path, repo: str, tip: str, paths: list[str]) -> pl.DataFrame:
@@ -119,7 +129,7 @@ def update_generated_paths(previous: pl.DataFrame | None, git_dir: Path, repo: s
     tip_files = tree_blobs(git_dir, tip, repo)
     deleted = read_generated(git_dir, repo, deleted_files)
     current = read_generated(git_dir, repo, tip_files)
-    parts = [current, deleted] + ([kept.select("path", "generated")] if kept is not None else [])
+    parts = [current, deleted] + ([kept.select("path", "generated", "shebang_language")] if kept is not None else [])
     # the tip's verdict first, then the newest deletion's, then what was known
     table = pl.concat(parts).unique("path", keep="first", maintain_order=True)
     # every path ever changed is a tip file or a deletion (renames included): the tip's

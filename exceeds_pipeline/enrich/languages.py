@@ -264,13 +264,16 @@ def header_language_by_repo(file_changes: pl.DataFrame) -> pl.DataFrame:
 
 
 def with_language(
-    file_changes: pl.DataFrame, header_languages: pl.DataFrame | None = None
+    file_changes: pl.DataFrame, header_languages: pl.DataFrame | None = None,
+    shebangs: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
     """Add (or replace) ``language: String`` on a file-changes frame (``repo``, ``path``).
 
     ``.h`` files get their repository's language from ``header_languages`` (``[repo,
     header_language]``, e.g. from :func:`header_language_by_repo` over the stored history);
-    when it is None it is computed from ``file_changes`` itself.
+    when it is None it is computed from ``file_changes`` itself. A file the name does not name
+    takes the language of its `#!` line from ``shebangs`` (``[repo, path, shebang_language]``:
+    ``enrich.generated``), as Linguist does.
     """
     if header_languages is None:
         header_languages = header_language_by_repo(file_changes)
@@ -295,7 +298,12 @@ def with_language(
         .when(path.str.contains(FRAGMENT_PATH) & ~path.str.contains(FRAGMENT_TEXT)).then(pl.lit("Text"))
         .otherwise(raw)
     ).to_series()
-    return file_changes.with_columns(language.alias("language"))
+    out = file_changes.with_columns(language.alias("language"))
+    if shebangs is not None and shebangs.height and out.height:
+        named = shebangs.select("repo", "path", "shebang_language").drop_nulls("shebang_language")
+        out = out.join(named, on=["repo", "path"], how="left").with_columns(
+            pl.coalesce("language", "shebang_language").alias("language")).drop("shebang_language")
+    return out
 
 
 def profile_language_expr() -> pl.Expr:

@@ -157,6 +157,27 @@ def test_file_changes_asset_leaves_out_files_whose_first_lines_name_their_genera
     assert sum(n for p, _, n in rows if "client" in p) == 125  # the lines that no longer count
 
 
+def test_file_changes_asset_names_a_script_without_extension_by_its_shebang(tmp_path):
+    # httpx's scripts/install (`#!/bin/sh -e`) had no language: its lines counted under none and
+    # Shell was missing from its authors' languages. A deleted script keeps the language it had.
+    repo = GitScript.init(tmp_path / "app")
+    repo.commit("Add the scripts", author=ANN, date="2025-03-01T10:00:00+0100",
+                files={"scripts/install": "#!/bin/sh -e\npip install -e .\n",
+                       "bin/serve": "#!/usr/bin/env python3\nimport app\n",
+                       "scripts/old": "#!/usr/bin/env bash\necho old\n",
+                       "NOTES": "remember the release\n", "app.py": "x = 1\n"})
+    repo.commit("Drop the old script", author=ANN, date="2025-03-02T10:00:00+0100", files={"scripts/old": None})
+    settings, resources = _one_repository(tmp_path)
+    repo_cfg = settings.config.repositories[0]
+    with instance_for_test() as instance:
+        assert materialize([raw_history_asset(repo_cfg), code_evidence_asset(repo_cfg),
+                            repositories_asset(settings.config), file_changes],
+                           resources=resources, instance=instance).success
+    language = dict(_warehouse(settings, "SELECT DISTINCT path, language FROM file_changes"))
+    assert language == {"scripts/install": "Shell", "bin/serve": "Python", "scripts/old": "Shell",
+                        "NOTES": None, "app.py": "Python"}
+
+
 def test_commits_asset_takes_the_kind_the_tip_changelog_lists_a_change_under(tmp_path):
     # "Allow a custom port (#7)" reads as a feature; the project's changelog files it as a fix.
     repo = GitScript.init(tmp_path / "app")

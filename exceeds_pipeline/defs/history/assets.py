@@ -55,18 +55,22 @@ def people_and_identities(context: AssetExecutionContext, settings: ExceedsSetti
 @asset(group_name="history", deps=["repositories"])
 def file_changes(context: AssetExecutionContext, settings: ExceedsSettings) -> Output[pl.DataFrame]:
     """One row per file changed by a non-merge commit, with git's exact line counts, its
-    Linguist language, and whether (and why) profile lines of code leave it out (the commits'
-    subjects name vendored trees: `Update urllib3 to v1.21.1`; the files' first lines name
-    their generator: `// Code generated ... DO NOT EDIT.`; the repository's `.gitattributes` marks
-    files `linguist-generated` or `linguist-vendored`)."""
+    Linguist language (a script without an extension by its `#!` line), and whether (and why)
+    profile lines of code leave it out (the commits' subjects name vendored trees: `Update
+    urllib3 to v1.21.1`; the files' first lines name their generator: `// Code generated ...
+    DO NOT EDIT.`; the repository's `.gitattributes` marks files `linguist-generated` or
+    `linguist-vendored`)."""
     store = settings.raw_store()
     raw_commits = store.scan(settings.repository_names, "commits").select("repo", "sha", "subject").collect()
-    generated = [frame.select("path", "generated", *[c for c in ("linguist_generated", "linguist_vendored") if c in frame.columns])
+    generated = [frame.select("path", "generated", *[c for c in ("shebang_language", "linguist_generated",
+                                                               "linguist_vendored") if c in frame.columns])
                  .with_columns(pl.lit(name).alias("repo"))
                  for name in settings.repository_names
                  if (frame := read_side_table(store, name, "generated_paths")) is not None]
-    table = classify_exclusions(with_language(_raw(settings, "file_changes")), raw_commits,
-                                pl.concat(generated) if generated else None)
+    generated = pl.concat(generated, how="diagonal_relaxed") if generated else None
+    shebangs = generated if generated is not None and "shebang_language" in generated.columns else None
+    table = classify_exclusions(with_language(_raw(settings, "file_changes"), shebangs=shebangs), raw_commits,
+                                generated)
     return Output(table, metadata=frame_metadata(table))
 
 
