@@ -116,6 +116,8 @@ _ISSUE_KEY = (
 CONVENTIONAL_TYPES: dict[str, str] = _RULES["conventional_types"]
 _CONV_TYPES = "|".join(re.escape(t) for t in sorted(CONVENTIONAL_TYPES, key=len, reverse=True))
 _CONVENTIONAL = rf"(?:{_CONV_TYPES})(?:\([^)\n]{{0,60}}\))?!?:\s*"
+# A Conventional-Commit type opening a subject as written (`feat(ui)!: `, `Fix: `).
+CONVENTIONAL_PREFIX = rf"(?i)^\s*(?:{_CONV_TYPES})(?:\([^)\n]{{0,60}}\))?!?:\s+"
 # One to three short words before a colon: `libvaladoc:`, `zen disco:`, `1.x:`, `net/tcp:`.
 _COMPONENT = r"[a-z0-9_./*{}+#@<>-]+(?:[ ,][a-z0-9_./*{}+#@<>-]+){0,2}:\s+"
 
@@ -267,8 +269,12 @@ _CONTINUES = rf"(?i)(?:[,(/-]|\b(?:{_CONTINUE_WORDS}))\s*$"
 # What a cut paragraph may not end on: a dangling word or clause mark.
 _DANGLING = rf"(?i)(?:[\s,;(/-]+(?:(?:{_CONTINUE_WORDS})\b)?)+$"
 # A component prefix is kept when what follows is a fragment (`RELEASE-NOTES: synced`,
-# `mailmap: Ralf Mueller`, `docs: minor polish`): it is then what names the change.
-MIN_TITLE_WORDS = 3
+# `mailmap: Ralf Mueller`) or a short phrase that needs its area (ripgrep's `changelog: start
+# next section`, `deps: update everything else`, `core: add index module`): it is then what
+# names the change.
+MIN_TITLE_WORDS = 4
+# A Conventional-Commit type (`feat:`, `docs:`) names a kind, not an area: it gives way sooner.
+MIN_TYPED_TITLE_WORDS = 3
 # A list bullet opening a subject, as CVS and Subversion logs copied from a CHANGES file begin
 # (`- the raw 2to3 run`, `- [bug] Added BINARY`): no part of the change's name (for titles
 # and for their prose; Polars and `re` read it alike).

@@ -127,7 +127,9 @@ import polars as pl
 
 from exceeds_pipeline.common.union_find import components
 
-from exceeds_pipeline.classify.categories import LEADING_BULLET, MIN_TITLE_WORDS, headline, project_labels, stated_subject
+from exceeds_pipeline.classify.categories import (
+    CONVENTIONAL_PREFIX, LEADING_BULLET, MIN_TITLE_WORDS, MIN_TYPED_TITLE_WORDS, headline, project_labels, stated_subject,
+)
 from exceeds_pipeline.classify.changelog import pull_request_categories
 from exceeds_pipeline.classify.conventional import declared_type
 from exceeds_pipeline.classify.links import PR_MERGE, pr_number_expr, undoing_commits
@@ -227,16 +229,20 @@ PR_SUFFIX = r"\s*\(#\d+\)\s*$"
 
 def _title(subject: pl.Expr) -> pl.Expr:
     """A subject without `(#N)`, a leading list bullet, bracket tags, conventional/component
-    prefixes (`feat(x):`, `net: tcp:`) and series numbering; a prefix stays when what follows is
-    a fragment of fewer than MIN_TITLE_WORDS words (`RELEASE-NOTES: synced`, `mailmap: Ralf Mueller`)."""
+    prefixes (`feat(x):`, `net: tcp:`) and series numbering; a component prefix stays when what
+    follows has fewer than MIN_TITLE_WORDS words (`RELEASE-NOTES: synced`, `changelog: start next
+    section`), a Conventional-Commit type when it has fewer than MIN_TYPED_TITLE_WORDS (`docs:
+    caveats`; `feat: add retry option` is "add retry option")."""
     base = (
         subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_BULLET, "")
         .str.replace_all(_SERIES_STRIP, "")
         .str.replace(r"^\s*(?:\[[^\]\n]*\]\s*)+", "")
         .str.strip_chars()
     )
-    bare = base.str.replace(r"^(?:\s*[A-Za-z0-9_][A-Za-z0-9_./-]{0,40}(?:\([^)\n]{0,60}\))?!?:\s+){1,3}", "").str.strip_chars()
-    return pl.when(bare.str.count_matches(r"\S+") >= MIN_TITLE_WORDS).then(bare).otherwise(base)
+    bare = base.str.replace(r"^(?:\s*[A-Za-z0-9_][A-Za-z0-9_./-]{0,40}(?:,\s?[A-Za-z0-9_][A-Za-z0-9_./-]{0,40}){0,3}"
+                            r"(?:\([^)\n]{0,60}\))?!?:\s+){1,3}", "").str.strip_chars()
+    needed = pl.when(base.str.contains(CONVENTIONAL_PREFIX)).then(MIN_TYPED_TITLE_WORDS).otherwise(MIN_TITLE_WORDS)
+    return pl.when(bare.str.count_matches(r"\S+") >= needed).then(bare).otherwise(base)
 
 
 def _component(subject: pl.Expr) -> pl.Expr:

@@ -16,7 +16,7 @@ from importlib import resources
 import polars as pl
 import yaml
 
-from exceeds_pipeline.classify.categories import LEADING_BULLET, MIN_TITLE_WORDS
+from exceeds_pipeline.classify.categories import LEADING_BULLET, MIN_TITLE_WORDS, MIN_TYPED_TITLE_WORDS
 
 __all__ = ["CleanTitle", "clean_title", "display_words", "lexicon", "title_ngrams", "title_terms"]
 
@@ -35,7 +35,7 @@ _PR_REFS = re.compile(r"\s*(?:\((?:fixes|closes|refs?|see)\s+#\d+\)|\b(?:fixes|c
                       r"|,?\s*\[ticket:\d+\]|\(ticket\s*#\d+\))\s*", re.I)  # and Trac's `[ticket:742]`
 _TAGS = re.compile(r"^\s*\[(?P<tag>[^\]\n]{1,40})\]\s*")
 _CONVENTIONAL = re.compile(r"^\s*(?P<type>[A-Za-z]+)(?:\((?P<scope>[^)\n]{1,60})\))?!?:\s+")
-_COMPONENT = re.compile(r"^\s*(?P<comp>[A-Za-z0-9_][A-Za-z0-9_./-]{0,40}):\s+")
+_COMPONENT = re.compile(r"^\s*(?P<comp>[A-Za-z0-9_][A-Za-z0-9_./-]{0,40}(?:,\s?[A-Za-z0-9_][A-Za-z0-9_./-]{0,40}){0,3}):\s+")
 _SERIES = re.compile(r"^\s*(?:\[?\s*(?:PATCH\s*)?(?:v\d+\s+)?\d{1,3}\s*/\s*\d{1,3}\s*\]?\s*:?\s*)", re.I)
 _MERGE_PR = re.compile(r"^Merge pull request #\d+ from \S+\s*", re.I)
 _CONVENTIONAL_TYPES = frozenset(
@@ -115,14 +115,18 @@ def clean_title(raw: str | None) -> CleanTitle:
             text = text[m.end():]
         else:
             m = _COMPONENT.match(text)
-            if m and m.group("comp").lower() not in _CONVENTIONAL_TYPES and len(text[m.end():].split()) >= MIN_TITLE_WORDS:
-                tags.append(m.group("comp").lower())
-                text = text[m.end():]
+            words = len(text[m.end():].split()) if m else 0
+            if m and m.group("comp").lower() not in _CONVENTIONAL_TYPES and words >= MIN_TYPED_TITLE_WORDS:
+                # the area is a tag before a phrase; it stays in the text before a short one
+                tags.extend(c.strip().lower() for c in m.group("comp").split(","))
+                if words >= MIN_TITLE_WORDS:
+                    text = text[m.end():]
         if text == before:
             break
     text = _SERIES_MARK.sub(" ", text)
     text = _SPACES.sub(" ", text).strip().rstrip(".,;:").strip()  # `…, fixes #608` leaves a comma
-    if text and text[0].islower() and not _CODE_START.match(text):
+    # a component kept before a short phrase stays as the project writes it (`cli: add --foo`)
+    if text and text[0].islower() and not _CODE_START.match(text) and not _COMPONENT.match(text):
         text = text[0].upper() + text[1:]
     kept = tuple(dict.fromkeys(t for t in tags if t and t not in generic and not _NUMBERS_ONLY.fullmatch(t)))
     return CleanTitle(text=text or _SPACES.sub(" ", raw or "").strip(), tags=kept, wrapper=wrapper)

@@ -1059,8 +1059,16 @@ def test_a_component_prefix_stays_in_a_title_when_the_rest_is_a_fragment(tmp_pat
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("RELEASE-NOTES: synced", author=ADA, date=_at(3, 9), files={"RELEASE-NOTES": "1\n"})
     repo.commit("cookie: trim trailing dots when checking PSL", author=ADA, date=_at(6, 9), files={"lib/cookie.c": "2\n"})
+    # ripgrep: a three-word phrase needs its area ("start next section", "ensure full index");
+    # a Conventional-Commit type names a kind, not an area, and gives way
+    repo.commit("changelog: start next section", author=ADA, date=_at(9, 9), files={"CHANGELOG.md": "3\n"})
+    repo.commit("ignore,globset: increase pool capacity", author=ADA, date=_at(12, 9), files={"pool.rs": "4\n"})
+    repo.commit("feat(pool): add retry option", author=ADA, date=_at(15, 9), files={"retry.rs": "5\n"})
+    repo.commit("ignore, globset: share one pool between walkers", author=ADA, date=_at(18, 9), files={"walk.rs": "6\n"})
     _, items = _run(repo)
-    assert set(items["title"]) == {"RELEASE-NOTES: synced", "trim trailing dots when checking PSL"}
+    assert set(items["title"]) == {"RELEASE-NOTES: synced", "trim trailing dots when checking PSL",
+                                   "changelog: start next section", "ignore,globset: increase pool capacity",
+                                   "add retry option", "share one pool between walkers"}
 
 
 def test_a_pull_request_number_that_several_forks_merged_is_not_the_repositorys(tmp_path):

@@ -168,8 +168,14 @@ def test_module_names(path, name):
     ("Found by fuzzing: fix overflow", "Found by fuzzing: fix overflow", (), None),
     # curl: a component before a fragment is what names the change
     ("RELEASE-NOTES: synced", "RELEASE-NOTES: synced", (), None),
-    ("mailmap: Ralf Mueller", "Mailmap: Ralf Mueller", (), None),
-    ("net: tcp: fix the window", "Fix the window", ("net", "tcp"), None),
+    ("mailmap: Ralf Mueller", "mailmap: Ralf Mueller", (), None),
+    ("net: tcp: fix the window in the stack", "Fix the window in the stack", ("net", "tcp"), None),
+    # ripgrep: a short phrase keeps its area ("start next section" alone names nothing); the
+    # area is still a tag, and a list of areas is several
+    ("changelog: start next section", "changelog: start next section", (), None),  # (a generic tag)
+    ("globset: support backslash escaping", "globset: support backslash escaping", ("globset",), None),
+    ("ignore,globset: increase pool capacity", "ignore,globset: increase pool capacity", ("ignore", "globset"), None),
+    ("net: tcp: fix the window", "tcp: fix the window", ("net", "tcp"), None),
     # a project's record file is no area of work (curl's summary: 'works mainly on URL, Docs and known_bugs')
     ("KNOWN_BUGS: remove the mention of the proxy bug", "Remove the mention of the proxy bug", (), None),
     # CHANGES-style first lines: no bullet, no address, no link in prose
