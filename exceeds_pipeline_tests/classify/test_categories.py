@@ -779,7 +779,12 @@ def test_github_housekeeping_is_chore_and_the_projects_scripts_are_build(tmp_pat
         ("Always use latest version of `pip`", {"scripts/install": "#!/bin/sh\npip install -U pip\npip install -e .\n"}),
         ("Run tests on Python 3.13", {".github/workflows/test.yml": "python: ['3.13']\n"}),
         ("Fix the client timeout", {"httpx/_client.py": "a = 2\n", "scripts/install": "#!/bin/sh\npip install -e .[all]\n"}),
+        # ripgrep: the author's editor settings were a key feature
+        ("nvim: enable all Cargo features", {".nvim.lua": "vim.g.features = 'all'\n"}),
+        ("Add recommended extensions", {".vscode/extensions.json": "{}\n"}),
     ])
+    assert got["nvim: enable all Cargo features"] == "chore"
+    assert got["Add recommended extensions"] == "chore"
     assert got["Update PULL_REQUEST_TEMPLATE.md"] == "chore"
     assert got["Create stale.yml"] == "chore"
     assert got["Update issue templates"] == "chore"
