@@ -205,6 +205,12 @@ def test_file_names_in_titles_are_no_theme_terms():
     assert {"node.js", "response.next"} <= terms
 
 
+def test_words_for_everything_are_no_themes_and_acronyms_are_written_as_such():
+    # ripgrep months read "dealt with everything" and "went into Pcre2, CLI and Msrv"
+    assert not [t for t in title_terms("update everything else in various places") if "everything" in t]
+    assert module_name("crates/pcre2/src/matcher.rs", "BurntSushi/ripgrep") == "PCRE2 matcher"
+
+
 def test_title_ngrams_per_text_positions_written_forms_and_terms():
     frame = pl.DataFrame({"id": [1, 2], "text": ["Speed up CUDA graphs", "Cygwin: CUDA graphs on Python 3.14"]})
     grams = title_ngrams(frame, "id", "text")
