@@ -680,12 +680,21 @@ def _hub_files(work: pl.DataFrame, file_changes: pl.DataFrame) -> pl.DataFrame:
 ISSUE_REF = r"(?i)(?:^|[^\w&/#])(?:#|gh-|issues/|pull/)(\d{1,7})\b"
 
 
+# A closing clause: `Fixes #3180`, `closes: #12, #13`, `Resolves GH-7 and #8`.
+CLOSING_REFS = (r"(?i)\b(?:fix(?:e[sd])?|close[sd]?|resolve[sd]?)\b\s*:?\s*"
+                r"(?:(?:#|gh-)\d{1,7}\b(?:\s*(?:,|and|&)\s*)?)+")
+
+
 def issue_refs(columns: list[str]) -> pl.Expr:
     """The issue numbers a commit's message (its subject without one) names: `assign_work_items`
-    keeps them as `_refs` for `issue_edges` and `_apart_by_issue`."""
+    keeps them as `_refs` for `issue_edges` and `_apart_by_issue`. A message that says which
+    issues it closes is about those: ripgrep's "printer: fix panic ... Fixes #3180" also says
+    "update the CHANGELOG to include the fix for #2111", another change's issue."""
     text = pl.col("message") if "message" in columns else pl.col("subject")
-    return text.fill_null("").str.extract_all(ISSUE_REF).list.eval(
-        pl.element().str.extract(r"(\d+)$", 1)).list.unique()
+    text = text.fill_null("")
+    named = text.str.extract_all(ISSUE_REF).list.eval(pl.element().str.extract(r"(\d+)$", 1))
+    closed = text.str.extract_all(CLOSING_REFS).list.join(" ").str.extract_all(r"\d+")
+    return pl.when(closed.list.len() > 0).then(closed).otherwise(named).list.unique()
 
 
 def issue_edges(work: pl.DataFrame) -> pl.DataFrame:

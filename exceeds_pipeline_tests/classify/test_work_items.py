@@ -885,6 +885,28 @@ def test_commits_naming_different_issues_are_separate_changes(tmp_path):
     assert wid[plain] == wid[again]  # a commit naming no issue still joins by the shared file
 
 
+def test_a_commit_that_closes_an_issue_is_about_that_issue(tmp_path):
+    """ripgrep: "printer: fix panic in replacements ... Fixes #3180" also said "update the
+    CHANGELOG to include the fix for #2111", which "core: don't build decompression reader"
+    had closed two hours before: the two fixes were one item."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"core/search.rs": "a\n", "printer/util.rs": "p\n"})
+    core = repo.commit("core: don't build decompression reader unless we intend to use it\n\nFixes #2111",
+                       author=ADA, date=_at(2, 9), files={"core/search.rs": "a\nb\n"})
+    printer = repo.commit("printer: fix panic in replacements in look-around corner case\n\nAlso, update the "
+                          "CHANGELOG to include the fix for #2111.\n\nFixes #3180",
+                          author=ADA, date=_at(2, 11), files={"printer/util.rs": "p\nq\n", "CHANGELOG.md": "x\n"})
+    stdin = repo.commit("core: also skip the reader for stdin\n\ncloses: #2112 and #2113",
+                        author=ADA, date=_at(2, 13), files={"core/search.rs": "a\nb\nc\n"})
+    test = repo.commit("tests: cover stdin without a decompression reader\n\nFixes #2113",
+                       author=ADA, date=_at(2, 14), files={"tests/stdin.rs": "t\n"})
+    out, _ = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[core] != wid[printer]
+    assert wid[stdin] != wid[core]  # it closes other issues, in the same file and area
+    assert wid[test] == wid[stdin]  # the second of the issues it closes
+
+
 def test_a_file_nearly_every_commit_touches_relates_nothing(tmp_path, monkeypatch):
     """sinatra: lib/sinatra/base.rb is in 21% of the commits; two commits an hour apart that
     share only it ('add multi route extension', 'add cookies extension') are two changes."""
