@@ -820,6 +820,9 @@ def _with_changelog(out: pl.DataFrame, file_changes: pl.DataFrame | None, change
     )
 
 
+_VERSION_WORDS = r"\b(?:bump(?:s|ed|ing)?|version(?:s|ed|ing)?|releas(?:e|es|ed|ing)|v?\d+\.\d+)\b"
+
+
 def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
     from exceeds_pipeline.classify.model import features, predict
 
@@ -827,7 +830,18 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
     is_merge = pl.col("is_merge").fill_null(False) if "is_merge" in cols else pl.lit(False)
     frame = prepare(commits, file_changes)
 
-    score_cols = [f"_s_{c}" for c in SCORED]
+    # The rules may call a change build work only when it touches a build file, as the model
+    # may not (`untouched_kind` below): ripgrep's `ignore: fix global gitignore bug that arises
+    # with absolute paths` changes the code that reads .gitignore files, not the build. The
+    # decisions read these scores; the model's features keep the rule scores as they are.
+    # A version bump or release is build work wherever the version is written (click's
+    # `Bump to dev version` edits src/click/__init__.py).
+    no_build_file = ((pl.col("_n").fill_null(0) > 0) & (pl.col("_n_build").fill_null(0) == 0)
+                     & ~pl.col("_head").str.contains(_VERSION_WORDS))
+    frame = frame.with_columns(
+        (pl.when(no_build_file).then(0).otherwise(pl.col(f"_s_{c}")) if c == "build" else pl.col(f"_s_{c}"))
+        .alias(f"_r_{c}") for c in SCORED)
+    score_cols = [f"_r_{c}" for c in SCORED]
     best_idx = pl.concat_list(score_cols).list.arg_max()
     by_message = pl.when(pl.max_horizontal(score_cols) > 0).then(
         best_idx.replace_strict(list(range(len(SCORED))), list(SCORED), return_dtype=pl.String)

@@ -764,6 +764,31 @@ def test_an_unsure_model_is_not_overruled_by_a_weak_reading_of_another_kind(tmp_
     assert [got[m] for m in msgs] == ["bug", "bug"]
 
 
+def test_build_words_make_build_work_only_where_a_build_file_changes(tmp_path):
+    """ripgrep's "ignore: fix global gitignore bug ..." changes the code that reads .gitignore
+    files (build, by its words); curl's Makefile.vc6, Makefile.m32 and Makefile.inc are build
+    files (its "added NetWare makefile" is build work, and so is a version bump wherever the
+    version is written)."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date="2024-12-31T09:00:00+0000",
+                files={"crates/ignore/src/gitignore.rs": "fn a() {}\n", "src/pkg/__init__.py": "__version__ = '1.0'\n"})
+    got = _categorize_cases(repo, [
+        ("ignore: fix global gitignore bug that arises with absolute paths\n\nThe `ignore` crate handles "
+         "two kinds of global gitignore files. In contrast to any other kind of gitignore file, these "
+         "gitignore files should have their patterns interpreted relative to the current directory.",
+         {"crates/ignore/src/gitignore.rs": "fn a() { b() }\nfn b() {}\n"}),
+        ("added NetWare makefile", {"lib/Makefile.netware": "all:\n\tcc -o curl\n"}),
+        ("Fixed Watcom makefile", {"lib/Makefile.Watcom": "all:\n\twcc -o curl\n"}),
+        ("Bump to dev version", {"src/pkg/__init__.py": "__version__ = '1.1.dev0'\n"}),
+        ("added vc-ssl-zlib target.", {"lib/Makefile.vc6": "vc-ssl-zlib:\n\tnmake\n"}),
+    ])
+    assert got["added vc-ssl-zlib target."] == "build"
+    assert got["ignore: fix global gitignore bug that arises with absolute paths"] == "bug"
+    assert got["added NetWare makefile"] == "build"
+    assert got["Fixed Watcom makefile"] == "build"
+    assert got["Bump to dev version"] in ("build", "chore")
+
+
 def test_github_housekeeping_is_chore_and_the_projects_scripts_are_build(tmp_path):
     """httpx: "Update PULL_REQUEST_TEMPLATE.md" and "Create stale.yml" read as build (every file
     under .github/ was a build file), and "Always use latest version of `pip`" (scripts/install
