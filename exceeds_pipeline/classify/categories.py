@@ -235,6 +235,7 @@ STATEMENT: str = _RULES["statement"]
 # repository; the model, trained where subjects rarely repeat their `refactor:` type, does not
 # know these verbs (hold-outs: +6 commits; `clean`/`extract` alone are often fixes/features).
 REFACTOR_LEAD: str = _RULES["refactor_lead"]
+DOCS_LEAD: str = _RULES["docs_lead"]
 _TOKEN = r"[a-z0-9][a-z0-9'_]*"
 _PATH_TOKEN = r"\S*[a-z0-9_-]/[a-z0-9_.-]\S*|\S+\.(?:js|mjs|cjs|ts|tsx|jsx|py|go|rs|c|h|cc|cpp|hpp|java|kt|rb|php|cs|swift|json|ya?ml|toml|html|css|scss|sh)\b"
 # Subjects a tool wrote with no words of their own, over a body that lists the real commits:
@@ -862,7 +863,8 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
         confident = (pl.max_horizontal(score_cols) >= RULE_CONFIDENT) | (
             (((pl.col("_lead_cat") == "bug") & (pl.col("_lead_w") >= LEAD_CONFIDENT))
              | ((pl.col("_lead_cat") == "feature") & (pl.col("_lead_w") >= LEAD_CONFIDENT_FEATURE))
-             | ((pl.col("_lead_cat") == "refactor") & pl.col("_head").str.contains(REFACTOR_LEAD)))
+             | ((pl.col("_lead_cat") == "refactor") & pl.col("_head").str.contains(REFACTOR_LEAD))
+             | ((pl.col("_lead_cat") == "docs") & pl.col("_head").str.contains(DOCS_LEAD)))
             & (pl.col("_lead_cat") == by_message)
         )
         # No word of the message speaks, and the change adds new source modules: a feature.

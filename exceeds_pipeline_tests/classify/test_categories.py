@@ -789,6 +789,26 @@ def test_build_words_make_build_work_only_where_a_build_file_changes(tmp_path):
     assert got["Bump to dev version"] in ("build", "chore")
 
 
+def test_a_change_that_leads_with_documenting_is_docs_in_code_too(tmp_path):
+    """ripgrep: "ignore: clarify `WalkBuilder::filter_entry`" (4 doc-comment lines, "Fixes
+    #2913") and "cli: document that ..." (a body about a known bug and its work-around) were
+    bug fixes by the words of their bodies."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date="2024-12-31T09:00:00+0000",
+                files={"crates/ignore/src/walk.rs": "pub fn filter_entry() {}\n", "crates/core/flags/defs.rs": "// -c\n"})
+    got = _categorize_cases(repo, [
+        ("ignore: clarify `WalkBuilder::filter_entry`\n\nFixes #2913",
+         {"crates/ignore/src/walk.rs": "/// Yields only entries the predicate accepts.\n/// Directories it rejects are not "
+                                       "descended into.\npub fn filter_entry() {}\n"}),
+        ("cli: document that `-c/--count` can be inconsistent with `-l/--files-with-matches`\n\nThis is "
+         "unfortunate, but is a known bug that I don't think can be fixed. The actual work-around is to disable "
+         "binary filtering.\n\nCloses #3131",
+         {"crates/core/flags/defs.rs": "// -c\n/// Note: may disagree with -l when binary filtering is on.\n"}),
+    ])
+    assert got["ignore: clarify `WalkBuilder::filter_entry`"] == "docs"
+    assert got["cli: document that `-c/--count` can be inconsistent with `-l/--files-with-matches`"] == "docs"
+
+
 def test_github_housekeeping_is_chore_and_the_projects_scripts_are_build(tmp_path):
     """httpx: "Update PULL_REQUEST_TEMPLATE.md" and "Create stale.yml" read as build (every file
     under .github/ was a build file), and "Always use latest version of `pip`" (scripts/install
