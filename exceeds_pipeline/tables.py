@@ -54,6 +54,8 @@ COLUMN_DOCS: dict[str, str] = {
     "excluded": "left out of profile lines of code",
     "exclusion_reason": "binary, vendored, generated, lock_file, submodule, bulk_import, data_file or prose_file",
     "emails": "e-mail addresses joined into this person",
+    "commits": "commits: in `people` every commit of the identity (merges and other windows included, what names "
+               "the person); in work items the item's commits; in rollups the counted commits",
     "tip": "sha of the branch tip that was ingested",
     "scope": "all, month or repo: what the theme summarises",
     "scope_key": "'all', the month (YYYY-MM) or the repository",
