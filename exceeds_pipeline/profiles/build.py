@@ -145,7 +145,7 @@ def _month_items(credit: pl.DataFrame, loc: pl.DataFrame, links: pl.DataFrame | 
     else:
         items = items.with_columns(pl.lit(None, _EMPTY_STR_LIST).alias("reverted_by"))
     items = (
-        items.filter(pl.col("category").is_in(["feature", "bug", "revert"]))
+        items.filter(pl.col("category").is_in(["feature", "bug", "revert", "perf"]))
         .with_columns((pl.col("lines_added") + pl.col("lines_deleted")).alias("_size"))
         .sort(["person_id", "month", "category", "_size", "landed_at", "work_item_id"],
               descending=[False, False, False, True, True, False])
@@ -310,6 +310,7 @@ def build_profiles(
                 "key_features": month_items.get((pid, m["month"], "feature"), []),
                 "bugs_fixed": month_items.get((pid, m["month"], "bug"), []),
                 "reverts": month_items.get((pid, m["month"], "revert"), []),
+                "performance": month_items.get((pid, m["month"], "perf"), []),
             }
             work_history.append(entry)
         features = sum(e["features"] for e in work_history)

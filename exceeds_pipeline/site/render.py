@@ -316,6 +316,7 @@ def _person_view(profile: dict) -> dict:
             "key_features": _items(m.get("key_features"), repo_urls),
             "bugs_fixed": _items(m.get("bugs_fixed"), repo_urls),
             "reverts": _items(m.get("reverts"), repo_urls),
+            "performance": _items(m.get("performance"), repo_urls),
         })
     quality = []
     for key, label in METRIC_LABELS.items():

@@ -51,6 +51,32 @@ def profile(tmp_path_factory):
     return {p["name"]: p for p in built}, items
 
 
+def test_a_months_performance_work_is_named(tmp_path):
+    """ripgrep, August 2026: "The work was 3 chore changes, 1 build change and 1 performance
+    change" never said what was made faster."""
+    from exceeds_pipeline_tests.gitscript import GitScript
+
+    repo = GitScript.init(tmp_path / "lib")
+    repo.commit("Add the tokenizer", author=ADA, date="2025-05-02T10:00:00+00:00", files={"lib/tok.py": "t = 1\n"})
+    repo.commit("Speed up the tokenizer by caching compiled patterns", author=ADA, date="2025-05-06T10:00:00+00:00",
+                files={"lib/tok.py": "t = 1\ncache = {}\n"})
+    repo.commit("Update the contributing guide", author=ADA, date="2025-05-20T10:00:00+00:00",
+                files={"CONTRIBUTING.md": "be kind\n"})
+    t = tables((repo, "acme/lib"))
+    commits, items, files = t["commits"], t["work_items"], t["file_changes"]
+    skills = skills_per_commit(commits, files, load_skill_rules())
+    built = build_profiles(
+        t["people"], commits, items, monthly_rollups(commits, items, files),
+        repo_rollups(commits, items, files, skills), quality_metrics(commits, items, t["commit_links"], files),
+        files, skills, {"since": None, "until": None}, datetime(2025, 6, 1, tzinfo=timezone.utc),
+        commit_links=t["commit_links"])
+    ada = built[0]
+    validate_profile(ada)
+    may = ada["work_history"][0]
+    assert [i["title"] for i in may["performance"]] == ["Speed up the tokenizer by caching compiled patterns"]
+    assert "1 performance change (speed up the tokenizer by caching compiled patterns)" in may["summary"].lower()
+
+
 def test_profile_carries_themes_and_validates(profile):
     profiles, items = profile
     ada = profiles["Ada Lovelace"]

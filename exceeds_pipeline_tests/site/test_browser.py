@@ -181,7 +181,8 @@ def test_figures_shown_equal_the_profile_json(browser, site, demo_exports):
         # in the unit the summary uses ("Networking (722 work items)")
         assert shown["skills"] == [[t["name"], _n(t["work_items"])] for t in profile["skills"]["technical"]]
         # items of a repository on GitHub link to the commit there; the others show the short sha
-        items = [i for m in profile["work_history"] for i in m["key_features"] + m["bugs_fixed"] + m["reverts"]]
+        items = [i for m in profile["work_history"]
+                 for i in m["key_features"] + m["bugs_fixed"] + m.get("performance", []) + m["reverts"]]
         shas = [(i["repo"], sha) for i in items for sha in i["shas"][:4] + i.get("reverted_by", [])[:2]]
         assert sorted(shown["links"]) == sorted(f"{urls[repo]}/commit/{sha}" for repo, sha in shas if urls.get(repo))
         assert sorted(shown["codes"]) == sorted(sha[:7] for repo, sha in shas if not urls.get(repo))

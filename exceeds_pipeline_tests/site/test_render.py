@@ -368,3 +368,15 @@ def test_a_month_list_cut_short_says_it_shows_the_largest(team):
     article = re.search(rf'<article class="month" data-month="{month["month"]}".*?</article>', html, re.S).group(0)
     headings = [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", h)).strip() for h in re.findall(r"<h4>(.*?)</h4>", article, re.S)]
     assert headings[:2] == ["Key features", "Bugs fixed · the 10 largest of 12"]
+
+
+def test_a_months_performance_work_is_listed(team):
+    """A month's performance items are listed under their own heading, as features and fixes are."""
+    profile = copy.deepcopy(next(p for p in team if any(m["bugs_fixed"] for m in p["work_history"])))
+    month = next(m for m in profile["work_history"] if m["bugs_fixed"])
+    month["performance"] = [dict(month["bugs_fixed"][0], title="Cache compiled `patterns`")]
+    validate_profile(profile)
+    html = render.render_person(profile)
+    article = re.search(rf'<article class="month" data-month="{month["month"]}".*?</article>', html, re.S).group(0)
+    assert "<h4>Performance</h4>" in article
+    assert '<ul class="items performance">' in article and "Cache compiled <code>patterns</code>" in article
