@@ -18,16 +18,18 @@ Cost and bounds. Measuring a commit means diffing it and parsing every changed f
   history alone: counted commits (reverts left out: they restore earlier code) that change at
   least one non-excluded file lizard can read,
   with at most :data:`MAX_DMM_LINES` changed lines and :data:`MAX_DMM_FILES` files; of those,
-  for every person with at least :data:`DMM_MIN_COMMITS` such commits, the ``per_person``
-  (default :data:`DMM_PER_PERSON`) with the smallest shas (a sha is a hash: a fixed,
-  content-independent, uniform choice). Many commits give no DMM (they change no method
-  volume: a struct, a macro, a constant), so :func:`dmm_for_repository` goes further down each
-  person's sha order until ``per_person`` commits have a value, trying at most
-  :data:`DMM_MAX_TRIED` of them: the measured set is the shortest sha-ordered prefix of the
-  person's eligible commits holding ``per_person`` values. The sample is the same whatever the
-  number of earlier runs; a new commit enters it only if its sha is among its author's
-  smallest, so a nightly run measures few commits per new commit. The number of commits with a
-  value is each person's evidence count.
+  for every person with at least :data:`DMM_MIN_COMMITS` such commits, the *wanted* number
+  with the smallest shas (a sha is a hash: a fixed, content-independent, uniform choice): the
+  square root of their eligible commits, rounded, from :data:`DMM_MIN_SAMPLE` to
+  :data:`DMM_MAX_SAMPLE` (:func:`dmm_wanted`; a caller may fix it with ``per_person``), so a
+  prolific person's figure rests on more of their work. Many commits give no DMM (they change
+  no method volume: a struct, a macro, a constant), so :func:`dmm_for_repository` goes further
+  down each person's sha order until the wanted number have a value, trying at most
+  :data:`DMM_TRIED_FACTOR` times as many: the measured set is the shortest sha-ordered prefix
+  of the person's eligible commits holding that many values. The sample is the same whatever
+  the number of earlier runs; a new commit enters it only if its sha is among its author's
+  smallest (or their count crosses a square), so a nightly run measures few commits per new
+  commit. The number of commits with a value is each person's evidence count.
 * **Per repository.** :func:`dmm_for_repository` is the per-repository fact (one cache file per
   repository, keyed by sha; a damaged cache is read as empty and rebuilt); it measures the
   uncached part of the sample in parallel processes (one per core).
@@ -64,6 +66,8 @@ __all__ = [
     "DMM_MAX_NEW_PER_RUN",
     "DMM_MAX_TRIED",
     "DMM_MIN_COMMITS",
+    "DMM_MAX_SAMPLE",
+    "DMM_MIN_SAMPLE",
     "DMM_PER_PERSON",
     "DMM_PER_PERSON_MONTH",
     "dmm_for_repository",
@@ -71,11 +75,18 @@ __all__ = [
     "MAX_DMM_LINES",
     "compute_dmm",
     "dmm_sample",
+    "dmm_wanted",
     "lizard_supported",
 ]
 
-DMM_PER_PERSON = 5  # commits with a DMM value wanted per person
-DMM_MAX_TRIED = 2 * DMM_PER_PERSON  # eligible commits tried per person at most
+# Commits with a DMM value wanted per person: the square root of their eligible commits, at
+# least DMM_MIN_SAMPLE and at most DMM_MAX_SAMPLE (ripgrep's main author, 1,512 commits, had a
+# maintainability figure from 5 of them; git/git measures 2,801 commits instead of 2,547)
+DMM_MIN_SAMPLE = 3
+DMM_MAX_SAMPLE = 40
+DMM_TRIED_FACTOR = 2  # eligible commits tried per person at most: this many times the wanted
+DMM_PER_PERSON = 5  # a fixed sample size some callers ask for
+DMM_MAX_TRIED = DMM_TRIED_FACTOR * DMM_PER_PERSON
 DMM_MIN_COMMITS = 3  # people with fewer eligible commits get no DMM-based value (null)
 DMM_PER_PERSON_MONTH = DMM_PER_PERSON  # old name, kept for callers
 MAX_DMM_LINES = 2000  # raw lines added + deleted
@@ -106,16 +117,26 @@ def lizard_supported(paths: pl.Series) -> pl.Series:
     return ext.replace_strict(table, default=False, return_dtype=pl.Boolean).fill_null(False).alias("lizard")
 
 
+def dmm_wanted(eligible: pl.Expr) -> pl.Expr:
+    """Commits with a DMM value wanted of a person with ``eligible`` such commits: the square
+    root, rounded, at least DMM_MIN_SAMPLE and at most DMM_MAX_SAMPLE."""
+    root = eligible.cast(pl.Float64).sqrt().round().cast(pl.Int64)
+    return pl.min_horizontal(pl.lit(DMM_MAX_SAMPLE), pl.max_horizontal(pl.lit(DMM_MIN_SAMPLE), root))
+
+
 def dmm_sample(
     commits: pl.DataFrame,
     file_changes: pl.DataFrame,
-    per_person: int = DMM_PER_PERSON,
+    per_person: int | None = None,
     min_commits: int = DMM_MIN_COMMITS,
     *,
+    tried_factor: int = 1,
     per_person_month: int | None = None,
 ) -> pl.DataFrame:
-    """``[repo, sha, person_id, month]``: the commits whose DMM is measured (see module doc),
-    ordered by person and sha. (``per_person_month`` is an old alias of ``per_person``.)"""
+    """``[repo, sha, person_id, month, wanted]``: the commits whose DMM is measured (see module
+    doc), ordered by person and sha: each person's ``wanted`` (``per_person``, else
+    :func:`dmm_wanted` of their eligible commits) times ``tried_factor`` smallest shas.
+    (``per_person_month`` is an old alias of ``per_person``.)"""
     if per_person_month is not None:
         per_person = per_person_month
     files = file_changes.filter(~pl.col("excluded").fill_null(False)).select("repo", "sha", "path")
@@ -142,8 +163,10 @@ def dmm_sample(
         .unique(["repo", "sha"])
         .join(readable.lazy(), on=["repo", "sha"], how="semi")
         .filter(pl.len().over("person_id") >= min_commits)
+        .with_columns((pl.lit(per_person, pl.Int64) if per_person is not None
+                       else dmm_wanted(pl.len().over("person_id"))).alias("wanted"))
         .sort("person_id", "sha", "repo")
-        .filter(pl.int_range(pl.len()).over("person_id") < per_person)
+        .filter(pl.int_range(pl.len()).over("person_id") < pl.col("wanted") * tried_factor)
         .collect()
     )
 
@@ -155,13 +178,14 @@ def dmm_for_repository(
     file_changes_of_repo: pl.DataFrame,
     cache_dir: str | os.PathLike,
     *,
-    per_person: int = DMM_PER_PERSON,
-    max_tried: int = DMM_MAX_TRIED,
+    per_person: int | None = None,
+    max_tried: int | None = None,
     workers: int | None = None,
 ) -> pl.DataFrame:
     """DMM of the repository's sample (:data:`DMM_CACHE_SCHEMA` rows plus ``repo``): per person,
-    the shortest sha-ordered prefix of their eligible commits (at most ``max_tried``) in which
-    ``per_person`` commits have a value (see module doc).
+    the shortest sha-ordered prefix of their eligible commits (at most ``max_tried``, default
+    DMM_TRIED_FACTOR times the wanted) in which ``per_person`` commits (default: :func:`dmm_wanted`
+    of their eligible commits) have a value (see module doc).
 
     Cached per sha under ``cache_dir`` (one file per repository); only uncached sample commits
     cost anything, measured by ``workers`` processes (default: one per core).
@@ -170,15 +194,23 @@ def dmm_for_repository(
 
     commits = commits_of_repo.filter(pl.col("repo") == repo_name)
     files = file_changes_of_repo.filter(pl.col("repo") == repo_name)
-    candidates = dmm_sample(commits, files, per_person=max(max_tried, per_person))
-    people = candidates.group_by("person_id", maintain_order=True).agg("sha")["sha"].to_list()
+    if per_person is None:
+        candidates = dmm_sample(commits, files, tried_factor=DMM_TRIED_FACTOR)
+        if max_tried is not None:
+            candidates = candidates.filter(pl.int_range(pl.len()).over("person_id") < max_tried)
+    else:
+        tried = max_tried if max_tried is not None else DMM_TRIED_FACTOR * per_person
+        candidates = dmm_sample(commits, files, per_person=max(tried, per_person)).with_columns(
+            pl.lit(per_person, pl.Int64).alias("wanted"))
+    grouped = candidates.group_by("person_id", maintain_order=True).agg("sha", pl.col("wanted").first())
+    people = list(zip(grouped["sha"].to_list(), grouped["wanted"].to_list()))
     dmm_cache, _ = cache_files(cache_dir, repo_name)
     cached = read_cache(dmm_cache, DMM_CACHE_SCHEMA)
     known = dict(zip(cached["sha"].to_list(), cached["status"].to_list()))
     # One job per person whose prefix still holds an unmeasured commit; a worker walks the
     # person's candidates in sha order, measuring until `per_person` have a value.
-    jobs = [(shas, {s: known[s] for s in shas if s in known}, per_person) for shas in people
-            if any(s not in known for s in _prefix(shas, known, per_person))]
+    jobs = [(shas, {s: known[s] for s in shas if s in known}, wanted) for shas, wanted in people
+            if any(s not in known for s in _prefix(shas, known, wanted))]
     if jobs:
         rows = _run_jobs(os.fspath(git_dir), jobs, workers or os.cpu_count() or 1)
         if rows:
@@ -187,7 +219,7 @@ def dmm_for_repository(
             write_cache(dmm_cache, cached)
             known = dict(zip(cached["sha"].to_list(), cached["status"].to_list()))
         log.info("DMM: measured %d commits of %d people in %s", len(rows), len(jobs), repo_name)
-    taken = [s for shas in people for s in _prefix(shas, known, per_person) if s in known]
+    taken = [s for shas, wanted in people for s in _prefix(shas, known, wanted) if s in known]
     return (
         pl.DataFrame({"sha": taken}, schema={"sha": pl.String})
         .join(cached, on="sha", how="inner", maintain_order="left")

@@ -94,7 +94,7 @@ METHODS = {
         "unit complexity (share of changed method volume that is low-risk: <= 15 lines, "
         "cyclomatic complexity <= 5); measured on the person's commits that change lizard-readable "
         "code (<= 2000 lines, <= 50 files, not reverts; people with >= 3 such commits), in sha order until {k} "
-        "have a DMM value (at most {tried} tried); null below 3 measured commits; evidence_count = "
+        "have a DMM value (at most {tried}); null below 3 measured commits; evidence_count = "
         "measured commits with a value."
     ),
     "architecture": (
@@ -369,7 +369,7 @@ def quality_metrics(
     survival); correctness without szz rests on reverts and Fixes: links only.
     ``dmm_per_person_month`` is only quoted in the method text (default: the sampling default).
     """
-    from exceeds_pipeline.quality.dmm import DMM_MAX_TRIED, DMM_PER_PERSON
+    from exceeds_pipeline.quality.dmm import DMM_MAX_SAMPLE, DMM_MIN_SAMPLE, DMM_TRIED_FACTOR
     from exceeds_pipeline.quality.szz import SZZ_HORIZON_DAYS, SZZ_SAMPLE
 
     counted = counted_commits(commits)
@@ -387,8 +387,11 @@ def quality_metrics(
         "ai_usage": _ai_usage(counted, evidence_cap),
     }
     methods = {
-        name: text.format(k=dmm_per_person_month or DMM_PER_PERSON, days=rework_days, szz=SZZ_SAMPLE,
-                          horizon=SZZ_HORIZON_DAYS, tried=DMM_MAX_TRIED)
+        name: text.format(k=dmm_per_person_month or f"the square root of the n such commits (rounded, "
+                                                       f"{DMM_MIN_SAMPLE} to {DMM_MAX_SAMPLE})",
+                          days=rework_days, szz=SZZ_SAMPLE, horizon=SZZ_HORIZON_DAYS,
+                          tried=f"{dmm_per_person_month * DMM_TRIED_FACTOR} tried" if dmm_per_person_month
+                          else f"{DMM_TRIED_FACTOR} times as many tried")
         for name, text in METHODS.items()
     }
     failures = failures or {}

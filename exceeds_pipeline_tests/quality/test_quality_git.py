@@ -115,7 +115,7 @@ def test_reverted_item_and_szz_trace_lower_correctness(story):
 
 def test_dmm_matches_pydriller_and_cache_is_reused(story, tmp_path, monkeypatch):
     repo, s, commits, files = story
-    sample = dmm_sample(commits, files, min_commits=1)
+    sample = dmm_sample(commits, files, per_person=5, min_commits=1)
     # README-only commits are not measured, nor a revert (it restores earlier code: its DMM is
     # the undone change's, not its author's).
     assert s["docs"] not in sample["sha"].to_list() and s["revert"] not in sample["sha"].to_list()
@@ -161,16 +161,27 @@ def test_dmm_sample_is_the_smallest_shas_per_person_and_deterministic(story):
     ada = sorted([s["parser"], s["cache"], s["fix"], s["util"], s["complex"]])[0]  # smallest sha wins
     assert sorted(sample["sha"]) == sorted([ada, s["lexer"]])  # bob's revert is not his design
     # Bob has only 1 measurable commit: below the minimum, nobody measures him by default.
+    # Ada has 5: the square root, rounded (2), raised to the minimum of 3.
     default = dmm_sample(commits, files)
-    assert set(default["person_id"]) == {"ada"} and default.height == 5
+    ada_shas = sorted([s["parser"], s["cache"], s["fix"], s["util"], s["complex"]])
+    assert set(default["person_id"]) == {"ada"} and sorted(default["sha"]) == ada_shas[:3]
     # The same sample whatever the row order (no run history, no caps).
     assert dmm_sample(commits.reverse(), files.reverse()).equals(default)
+
+
+def test_a_prolific_persons_dmm_rests_on_more_of_their_commits():
+    """ripgrep's main author had a maintainability figure from 5 of his 1,512 commits: the
+    sample grows with the square root of a person's eligible commits, from 3 to 40."""
+    from exceeds_pipeline.quality.dmm import dmm_wanted
+
+    eligible = pl.Series("n", [3, 5, 9, 20, 100, 1000, 1512, 5000])
+    assert pl.select(dmm_wanted(pl.lit(eligible))).to_series().to_list() == [3, 3, 3, 4, 10, 32, 39, 40]
 
 
 def test_maintainability_and_architecture_from_measured_commits(story, tmp_path):
     repo, s, commits, files = story
     items = work_items_of(commits)
-    dmm = compute_dmm(repo.path, dmm_sample(commits, files)["sha"], tmp_path / "dmm.parquet")
+    dmm = compute_dmm(repo.path, dmm_sample(commits, files, per_person=5)["sha"], tmp_path / "dmm.parquet")
     q = quality_metrics(commits, items, None, files, dmm=dmm)
     ada_rows = dmm.join(commits.select("sha", "person_id"), on="sha").filter(pl.col("person_id") == "ada")
     scores = [
