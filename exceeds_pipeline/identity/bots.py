@@ -15,9 +15,10 @@ Built-in rules (any match makes the whole person a bot):
 6. The config's `bots.extra_patterns` (regular expressions searched in the name and e-mail).
 
 One rule is per commit, not per person: a commit whose Conventional-Commit type declares it
-machine-made (`autogen(docs): regenerate the changelog`; `bots.yaml` `automation_types`) is a
-bot's commit (`commits.is_bot`) whoever its author is: CI pipelines commit their output under
-the identity of the person who triggered them.
+machine-made (`autogen(docs): regenerate the changelog`; `bots.yaml` `automation_types`), or
+whose subject a deploy action wrote (`Deploying to master from @ junegunn/fzf@<sha>`;
+`automation_subjects`), is a bot's commit (`commits.is_bot`) whoever its author is: CI
+pipelines commit their output under the identity of the person who triggered them.
 
 The lists are data: `bots.yaml` next to this module.
 """
@@ -36,10 +37,12 @@ KNOWN_BOT_NAMES = frozenset(n.lower() for n in _DATA["known_names"])
 SERVICE_ACCOUNTS = tuple(re.compile(p, re.IGNORECASE) for p in _DATA["service_accounts"])
 SYNC_HANDLE = re.compile(rf"^[^\s]*\d{{{int(_DATA['sync_handle_min_digits'])},}}[^\s]*$")
 
-# A subject whose Conventional-Commit type declares automation (`autogen(sdk): bump to 0f7be9e`).
-AUTOMATED_SUBJECT = (
-    r"^\s*(?i:" + "|".join(re.escape(t) for t in _DATA["automation_types"]) + r")(?:\([^)\n]{0,80}\))?!?:"
-)
+# A subject whose Conventional-Commit type declares automation (`autogen(sdk): bump to 0f7be9e`),
+# or that a deploy action writes (`Deploying to master from @ owner/repo@<sha>`).
+AUTOMATED_SUBJECT = "|".join([
+    r"^\s*(?i:" + "|".join(re.escape(t) for t in _DATA["automation_types"]) + r")(?:\([^)\n]{0,80}\))?!?:",
+    *(f"(?i:{p})" for p in _DATA["automation_subjects"]),
+])
 
 _APP = re.compile(r"\[bot\]", re.IGNORECASE)
 _BOT_WORD = re.compile(r"(?:^|[-_.\s])(?:ro)?bot$", re.IGNORECASE)

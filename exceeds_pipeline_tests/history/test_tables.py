@@ -39,6 +39,9 @@ class History:
         # CI output committed under the person who triggered it declares itself by its type
         self.autogen = c(ADA, "2025-02-12T10:00:00+0000", "autogen(docs): regenerate and update changelog")
         self.autogenerate = c(ADA, "2025-02-13T10:00:00+0000", "feat: autogenerate the API reference")
+        # ... and so does a deploy action's commit (fzf: 123 of them made a second "person")
+        self.deploy = c(ADA, "2025-02-14T10:00:00+0000",
+                        "Deploying to master from @ acme/app@55d5b153e627784fa43982fa3c01d0ab86ef0224 🚀")
         r.branch("topic", checkout=True)
         self.topic = c(BOB, "2025-03-01T10:00:00+0000")
         r.checkout("main")
@@ -80,7 +83,7 @@ def test_merges_and_bots_are_recorded_but_not_counted(hist):
     t = rows(build(hist))
     assert t[hist.merge]["is_merge"] is True and t[hist.merge]["is_counted"] is False
     assert t[hist.merge]["lines_added"] == 0
-    for sha in (hist.bot, hist.generated, hist.autogen):
+    for sha in (hist.bot, hist.generated, hist.autogen, hist.deploy):
         assert t[sha]["is_bot"] is True and t[sha]["is_counted"] is False
     for sha in (hist.topic, hist.main_side, hist.jan_end, hist.autogenerate):
         assert t[sha]["is_counted"] is True and t[sha]["is_bot"] is False
@@ -94,7 +97,7 @@ def test_merges_and_bots_are_recorded_but_not_counted(hist):
 
 def test_no_window_counts_every_human_non_merge_commit(hist):
     t = build(hist, since=None, until=None)
-    assert t.filter("is_counted").height == t.height - 4  # merge, dependabot, generated, autogen
+    assert t.filter("is_counted").height == t.height - 5  # merge, dependabot, generated, autogen, deploy
     only_since = rows(build(hist, since=SINCE, until=None))
     assert only_since[hist.after_local]["is_counted"] is True
     assert only_since[hist.before_local]["is_counted"] is False
