@@ -629,10 +629,13 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
     is_build = (path.str.contains(BUILD_PATH) & ~is_test & ~in_docs) | vendored
     is_docs = (path.str.contains(DOCS_PATH) | in_docs) & ~is_test & ~is_build
     status = pl.col("status").fill_null("") if "status" in file_changes.columns else pl.lit("")
+    lines = (pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)).cast(pl.Int64) \
+        if {"lines_added", "lines_deleted"} <= set(file_changes.columns) else pl.lit(0, pl.Int64)
     return (
         file_changes.lazy()
         .select(
             "repo", "sha", is_test.alias("t"), is_docs.alias("d"), is_build.alias("b"),
+            pl.when(is_docs).then(lines).otherwise(0).alias("ld"), pl.when(is_build).then(lines).otherwise(0).alias("lb"),
             ((status == "A") & ~is_test & ~is_docs & ~is_build).alias("a"),
             ((status == "A") & is_test).alias("at"),
             (status == "D").alias("x"),
@@ -658,6 +661,8 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
             pl.col("c").sum().cast(pl.Int64).alias("_n_changelog"),
             pl.col("m").sum().cast(pl.Int64).alias("_n_meta"),
             pl.col("s").sum().cast(pl.Int64).alias("_n_scripts"),
+            pl.col("ld").sum().cast(pl.Int64).alias("_l_docs"),
+            pl.col("lb").sum().cast(pl.Int64).alias("_l_build"),
             pl.col("e").drop_nulls().unique().sort().head(12).alias("_exts"),
             # fragments of two kinds do not say which the change is
             pl.when(pl.col("f").drop_nulls().n_unique() == 1).then(pl.col("f").drop_nulls().first()).alias("_fragment"),
@@ -667,7 +672,7 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
 
 
 _PATH_COUNTS = ("_n", "_n_test", "_n_docs", "_n_build", "_n_new_src", "_n_new_test", "_n_del", "_n_changelog", "_n_added",
-                "_n_meta", "_n_scripts")
+                "_n_meta", "_n_scripts", "_l_docs", "_l_build")
 
 
 def categorize_commits(
@@ -794,6 +799,13 @@ def _by_paths() -> pl.Expr:
         .when((pl.col("_n_test") > 0) & (pl.col("_n_test") + pl.col("_n_docs") == n)).then(pl.lit("test"))
         .when(pl.col("_n_build") == n).then(pl.lit("build"))
         .when((pl.col("_n_scripts") > 0) & (pl.col("_n_build") + pl.col("_n_scripts") == n)).then(pl.lit("build"))
+        # build files with the page that documents them, the build files holding most of the
+        # lines (fzf's "Add GitHub Actions release workflow" with RELEASE.md): build work; not a
+        # release (package manifests with their changelog), nor a page with an incidental
+        # build-file line (curl's docs/HTTP3.md with .github/scripts/spellcheck.words)
+        .when((pl.col("_n_build") > 0) & (pl.col("_l_build").fill_null(0) > pl.col("_l_docs").fill_null(0))
+              & (pl.col("_n_build") + pl.col("_n_docs") == n) & (pl.col("_n_changelog").fill_null(0) == 0))
+        .then(pl.lit("build"))
     )
 
 
@@ -926,6 +938,9 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
         .when(holds(by_conv)).then(by_conv)
         .when(holds(pl.col("_tag"))).then(pl.col("_tag"))
         .when(holds(pl.col("_fragment"))).then(pl.col("_fragment"))
+        # build files beside pages, when the message says it documents (`cmake: document the
+        # OpenSSL variables`, `Update README`): docs
+        .when((by_paths == "build") & (pl.col("_n_docs").fill_null(0) > 0) & (by_message == "docs")).then(pl.lit("docs"))
         .when(by_paths.is_not_null()).then(by_paths)
         .otherwise(by_content)
     )

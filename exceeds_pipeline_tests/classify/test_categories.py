@@ -809,6 +809,30 @@ def test_a_change_that_leads_with_documenting_is_docs_in_code_too(tmp_path):
     assert got["cli: document that `-c/--count` can be inconsistent with `-l/--files-with-matches`"] == "docs"
 
 
+def test_release_tooling_with_its_page_is_build(tmp_path):
+    """fzf: "Publish .deb package for each release" (.goreleaser.yml) was a fix, "Add GitHub
+    Actions release workflow" (the workflow and RELEASE.md) and "Add `make tag` for release
+    tagging" (Makefile and RELEASE.md) features."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date="2024-12-31T09:00:00+0000",
+                files={"main.go": "package main\n", "Makefile": "all:\n", "RELEASE.md": "# Release\n"})
+    got = _categorize_cases(repo, [
+        ("Publish .deb package for each release", {".goreleaser.yml": "nfpms:\n  - formats: [deb]\n"}),
+        ("Add GitHub Actions release workflow", {".github/workflows/release.yml": "on: push\njobs:\n  release:\n"
+                                                 "    runs-on: ubuntu-latest\n    steps:\n      - run: make release\n",
+                                                 "RELEASE.md": "# Release\n\nPush a tag.\n"}),
+        ("Add `make tag` for release tagging", {"Makefile": "all:\ntag:\n\tgit tag v1\n\tgit push --tags\n",
+                                                "RELEASE.md": "# Release\n\nRun make tag.\n"}),
+        # curl: a page with one incidental line of a build file is documentation
+        ("HTTP3: mention what needs to be in place to remove EXPERIMENTAL label",
+         {"docs/HTTP3.md": "# HTTP/3\n\nExperimental until:\n- a\n- b\n- c\n", ".github/scripts/spellcheck.words": "ngtcp2\n"}),
+    ])
+    assert got["Publish .deb package for each release"] == "build"
+    assert got["Add GitHub Actions release workflow"] == "build"
+    assert got["Add `make tag` for release tagging"] == "build"
+    assert got["HTTP3: mention what needs to be in place to remove EXPERIMENTAL label"] != "build"
+
+
 def test_github_housekeeping_is_chore_and_the_projects_scripts_are_build(tmp_path):
     """httpx: "Update PULL_REQUEST_TEMPLATE.md" and "Create stale.yml" read as build (every file
     under .github/ was a build file), and "Always use latest version of `pip`" (scripts/install
