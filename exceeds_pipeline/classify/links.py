@@ -21,7 +21,9 @@ Sources, all read from the full message:
   `[reland] <subject>`, `Reland <subject>`, `Reapply "<subject>"` (git's wording for reverting a revert),
   `Reland <sha>` / `relands commit <sha>`, and `Relanding #N` / `Reland of #N` (the commit that
   carries pull request N). When the commit found is itself a revert (a `Reapply` is a revert of
-  the revert), the link follows it to the original change.
+  the revert), the link follows it to the original change. And without any wording: the first
+  commit after a revert whose subject is the reverted change's own (ignoring case, spacing,
+  tags and `(#N)`; at least MIN_RELAND_SUBJECT_WORDS words) lands it again.
 
 Vectorised: regex extraction over the table, prefix resolution by one join per distinct
 reference length, subject matches by an as-of join. No per-commit Python.
@@ -322,6 +324,39 @@ def _reland_of_revert(named: pl.DataFrame, found: pl.DataFrame) -> pl.DataFrame:
     return joined.select("repo", "sha", "link_type", pl.col("_rsha").alias("target_sha"), "evidence")
 
 
+# A reland by subject alone names its change in at least this many words (`Update README`, said
+# again after a revert, is no reland of it).
+MIN_RELAND_SUBJECT_WORDS = 4
+
+
+def _same_subject_relands(links: pl.DataFrame, base: pl.DataFrame) -> pl.DataFrame:
+    """A change that was reverted and then landed again under the same subject (ignoring case,
+    spacing, tags and `(#N)`), without reland wording: the first such commit after the revert
+    relands it (fzf: `[shell][zsh] Don't resolve symlinks in ALT-c (#4816) (#4817)`, reverted,
+    then landed again by its co-author as `... (#4816)`)."""
+    cols = ["repo", "sha", "link_type", "target_sha", "evidence"]
+    reverts = links.filter(pl.col("link_type") == "reverts").select("repo", pl.col("sha").alias("_by"), "target_sha")
+    if reverts.height == 0:
+        return pl.DataFrame(schema={c: pl.String for c in cols})
+    norm = base.select("repo", "sha", "time", _normalise_subject(pl.col("subject")).alias("_norm"))
+    linked = links.filter(pl.col("link_type").is_in(["reverts", "relands"])).select("repo", "sha").unique()
+    targets = (
+        reverts.join(linked.rename({"sha": "target_sha"}), on=["repo", "target_sha"], how="anti")  # not a revert itself
+        .join(norm.select("repo", pl.col("sha").alias("target_sha"), "_norm"), on=["repo", "target_sha"])
+        .join(norm.select("repo", pl.col("sha").alias("_by"), pl.col("time").alias("_rt")), on=["repo", "_by"])
+        .filter(pl.col("_norm").str.count_matches(r"\S+") >= MIN_RELAND_SUBJECT_WORDS)
+    )
+    return (
+        targets.join(norm, on=["repo", "_norm"])
+        .join(linked, on=["repo", "sha"], how="anti")
+        .filter((pl.col("sha") != pl.col("target_sha")) & (pl.col("time") > pl.col("_rt")))
+        .sort("time", "sha")
+        .group_by("repo", "target_sha", maintain_order=True).first()
+        .select("repo", "sha", pl.lit("relands").alias("link_type"), "target_sha",
+                pl.lit("the reverted change's subject, landed again").alias("evidence"))
+    )
+
+
 def undoing_commits(links: pl.DataFrame) -> pl.DataFrame:
     """(repo, sha) of the commits that undo a change: they revert one and reland nothing. A
     reland (git's `Reapply "…"`, `This reverts commit <the revert>`) also reverts a revert; it
@@ -393,6 +428,7 @@ def commit_links(commits: pl.DataFrame) -> pl.DataFrame:
         "repo", "sha", pl.lit("relands").alias("link_type"), pl.col("_original").alias("target_sha"), "evidence"
     )
     links = pl.concat([links.select(cols), reapply.select(cols)]).filter(pl.col("sha") != pl.col("target_sha"))
+    links = pl.concat([links, _same_subject_relands(links, base).cast(schema)])
     authors = base.select("repo", "sha", "author_email").unique(["repo", "sha"])
     return (
         links.unique(["repo", "sha", "link_type", "target_sha"], keep="first", maintain_order=True)

@@ -134,6 +134,7 @@ from exceeds_pipeline.classify.changelog import pull_request_categories
 from exceeds_pipeline.classify.conventional import declared_type
 from exceeds_pipeline.classify.links import PR_MERGE, pr_number_expr, undoing_commits
 from exceeds_pipeline.enrich.exclusions import excluded_as
+from exceeds_pipeline.history.counted_once import PR_SUFFIXES
 from exceeds_pipeline.history.tables import empty_commit_expr
 
 RELATED_GAP = timedelta(hours=48)
@@ -223,8 +224,9 @@ VAGUE_SUBJECT = (
 )
 
 
-# The pull request number a squash merge or a merge titled with it ends in: `Title (#123)`.
-PR_SUFFIX = r"\s*\(#\d+\)\s*$"
+# The pull request numbers a squash merge or a merge titled with them ends in: `Title (#123)`,
+# `Title (#4816) (#4817)` (a pull request that carried another).
+PR_SUFFIX = PR_SUFFIXES
 
 
 def _title(subject: pl.Expr) -> pl.Expr:

@@ -151,6 +151,30 @@ def test_revert_by_someone_else_is_a_link_and_the_reland_joins_the_item(tmp_path
         ("reverts", original, BOB[1])]
 
 
+def test_a_reverted_change_landed_again_under_its_own_subject_is_relanded(tmp_path):
+    """fzf: "[shell][zsh] Don't resolve symlinks in ALT-c (#4816) (#4817)" was reverted, then
+    landed again by its co-author as "... (#4816)": it read "later reverted". A short subject
+    said again (`Update README`) relands nothing."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"shell/key-bindings.zsh": "0\n", "README.md": "r\n"})
+    original = repo.commit("[shell][zsh] Don't resolve symlinks in ALT-c (#4816) (#4817)", author=ADA,
+                           date=_at(2, 9), files={"shell/key-bindings.zsh": "cd -P\n"})
+    repo.revert(original, author=ADA, date=_at(3, 9))
+    again = repo.commit("[shell][zsh] Don't resolve symlinks in ALT-c (#4816)", author=BOB, date=_at(5, 9),
+                        files={"shell/key-bindings.zsh": "cd -L\n"})
+    readme = repo.commit("Update README", author=ADA, date=_at(6, 9), files={"README.md": "r2\n"})
+    repo.revert(readme, author=ADA, date=_at(7, 9))
+    repo.commit("Update README", author=ADA, date=_at(9, 9), files={"README.md": "r3\n"})
+    out, items = _run(repo)
+    links = commit_links(out)
+    assert links.filter((pl.col("sha") == again) & (pl.col("link_type") == "relands"))["target_sha"].to_list() == [original]
+    wid = dict(out.select("sha", "work_item_id").rows())
+    item = _item(items, wid[original])
+    assert item["later_reverted"] is False and item["relanded_by"] == [again]
+    assert item["title"] == "Don't resolve symlinks in ALT-c"  # every `(#N)` off, not only the last
+    assert links.filter(pl.col("link_type") == "relands").height == 1  # not the README
+
+
 def test_reverted_and_never_relanded_is_later_reverted(tmp_path):
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"core.py": "0\n"})
