@@ -386,13 +386,19 @@ def profile_sentences(profile: dict) -> list[dict]:
         + (f", mostly in {_join(langs)}" if langs else "") + ".", []))
     # what the person worked on before how (curl's author read "Testing, Build Systems,
     # Documentation and Networking"): domains first, each group by how much it shows
+    # The two groups are named as such: in one list, "Command-Line Tools (5), Performance (1),
+    # Text Processing (1) and Testing (3)" read as unsorted (ripgrep's and fzf's readers).
     practices = _practice_skills()
     skills = sorted(profile["skills"]["technical"], key=lambda s: s["name"] in practices)[:MAX_NAMES + 1]
     if skills:
-        out.append(_sentence(
-            "Skills shown in their changes: " + _join([f"{s['name']} ({_plural(s.get('work_items', s['commits']), 'work item')})"
-                                                      for s in skills]) + ".",
-            [w for s in skills for w in s.get("examples", [])]))
+        def listed(group: list[dict]) -> str:
+            return _join([f"{s['name']} ({_plural(s.get('work_items', s['commits']), 'work item')})" for s in group])
+
+        domains = [s for s in skills if s["name"] not in practices]
+        habits = [s for s in skills if s["name"] in practices]
+        text = ("Skills shown in their changes: " + listed(domains) + ("; practices: " + listed(habits) if habits else "")
+                if domains else "Practices shown in their changes: " + listed(habits))
+        out.append(_sentence(text + ".", [w for s in skills for w in s.get("examples", [])]))
     q = profile["quality"]
     corr = q["correctness"]
     if corr["value"] is not None:

@@ -224,6 +224,11 @@ def test_the_summary_names_domains_before_practices():
     names = re.findall(r"([A-Z][\w/ ]+?) \(", text)
     assert names[:2] == ["Networking", "Security"]
     assert names[2:] == ["Testing", "Build Systems"][: len(names) - 2]
+    # the practices are named as a group of their own (a single list read as unsorted)
+    assert "work items); practices: Testing (2,974 work items)" in text
+    profile["skills"]["technical"] = profile["skills"]["technical"][:1]
+    text = next(s["text"] for s in profile_sentences(profile) if "shown in their changes" in s["text"])
+    assert text == "Practices shown in their changes: Testing (2,974 work items)."
 
 
 def test_a_fix_verb_that_is_one_of_two_stays_in_a_fix_title():
