@@ -549,7 +549,7 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
     ).explode("_w", empty_as_null=False).filter(~pl.col("_w").is_in(_STOPWORDS))
     files = _no_pairs()
     if file_changes is not None and file_changes.height:
-        from exceeds_pipeline.classify.categories import DOCS_PATH
+        from exceeds_pipeline.classify.categories import DOCS_PATH, TEST_PATH
 
         # Files no one writes by hand (generated, vendored, lock files: `file_changes` says so)
         # change with every regeneration: sharing one relates nothing.
@@ -560,26 +560,32 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
             .filter(~pl.col("path").fill_null("").str.contains(GENERIC_FILES))
             .unique()
         )
-        fc = fc.with_columns(pl.col("path").fill_null("").str.contains(DOCS_PATH).alias("_doc"))
-        docs_only = fc.group_by("repo", "sha").agg(pl.col("_doc").all().alias("_docs_only"))
+        fc = fc.with_columns(pl.col("path").fill_null("").str.contains(DOCS_PATH).alias("_doc"),
+                             pl.col("path").fill_null("").str.contains(TEST_PATH).alias("_test"))
+        docs_only = fc.group_by("repo", "sha").agg(pl.col("_doc").all().alias("_docs_only"),
+                                                   (~pl.col("_doc") & ~pl.col("_test")).any().alias("_code"))
         files_per_commit = fc.group_by("repo", "sha").len()
-        hub_fc = fc.join(hubs, on=["repo", "path"], how="semi").drop("_doc")
+        hub_fc = fc.join(hubs, on=["repo", "path"], how="semi").drop("_doc", "_test")
         fc = fc.join(hubs, on=["repo", "path"], how="anti")
         pa = pair_ids.join(sha_of.rename({"_n": "_a", "sha": "sha_a"}), on="_a").join(
             sha_of.rename({"_n": "_b", "sha": "sha_b"}), on="_b"
         )
         pa = (
-            pa.join(docs_only.rename({"sha": "sha_a", "_docs_only": "_da"}), on=["repo", "sha_a"], how="left")
-            .join(docs_only.rename({"sha": "sha_b", "_docs_only": "_db"}), on=["repo", "sha_b"], how="left")
-            .with_columns((pl.col("_da").fill_null(False) & pl.col("_db").fill_null(False)).alias("_both_docs"))
+            pa.join(docs_only.rename({"sha": "sha_a", "_docs_only": "_da", "_code": "_ca"}), on=["repo", "sha_a"], how="left")
+            .join(docs_only.rename({"sha": "sha_b", "_docs_only": "_db", "_code": "_cb"}), on=["repo", "sha_b"], how="left")
+            .with_columns((pl.col("_da").fill_null(False) & pl.col("_db").fill_null(False)).alias("_both_docs"),
+                          (pl.col("_ca").fill_null(False) & pl.col("_cb").fill_null(False)).alias("_both_code"))
         )
         # A documentation file (README, docs/) everyone edits relates two documentation
         # changes, not a code change to the README edit next to it (`Reorganise structure`
         # and `Update README`): between those, only a shared non-documentation file counts.
+        # Likewise a test file relates a change to its tests, not two changes of code that both
+        # add a case to it (fzf's test/test_core.rb joined a highlight fix and a fast path).
         left = pa.join(fc.rename({"sha": "sha_a"}), on=["repo", "sha_a"], how="inner").filter(
-            pl.col("_both_docs") | ~pl.col("_doc")
+            (pl.col("_both_docs") | ~pl.col("_doc")) & ~(pl.col("_both_code") & pl.col("_test"))
         )
-        files = left.join(fc.rename({"sha": "sha_b"}).drop("_doc"), on=["repo", "sha_b", "path"], how="semi").select("_a", "_b").unique()
+        files = left.join(fc.rename({"sha": "sha_b"}).drop("_doc", "_test"), on=["repo", "sha_b", "path"],
+                          how="semi").select("_a", "_b").unique()
         if hub_fc.height:
             # A hub relates a follow-up to its change when their subjects also share a word the
             # repository rarely uses (`Add 'transform' action`, `Change transform action to ...`).

@@ -631,6 +631,24 @@ def test_a_readme_edit_does_not_pull_a_code_change_into_a_docs_item(tmp_path):
     assert _item(items, wid[reorg])["commits"] == 2
 
 
+def test_a_shared_test_file_relates_a_change_to_its_tests_not_two_changes(tmp_path):
+    """fzf: a highlight fix and "Add fast path for single-character patterns", each with a case
+    in test/test_core.rb, were one item; a commit of tests alone still joins the change."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"src/terminal.go": "package fzf\n", "src/algo.go": "package algo\n", "test/test_core.rb": "t0\n"})
+    fix = repo.commit("Fix highlight offset after a wide character", author=ADA, date=_at(2, 9),
+                      files={"src/terminal.go": "package fzf\n// wide\n", "test/test_core.rb": "t0\nt1\n"})
+    fast = repo.commit("Add fast path for single-character patterns", author=ADA, date=_at(2, 11),
+                       files={"src/algo.go": "package algo\n// fast\n", "test/test_core.rb": "t0\nt1\nt2\n"})
+    more = repo.commit("More cases for the fast path", author=ADA, date=_at(2, 12),
+                       files={"test/test_core.rb": "t0\nt1\nt2\nt3\n"})
+    out, _ = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[fix] != wid[fast]
+    assert wid[more] == wid[fast]
+
+
 def test_empty_commits_are_no_work_item(tmp_path):
     # A security-advisory squash ("Merge commit from fork") followed by two empty commits that
     # repeat its commits' subjects, and an empty release pin: nothing changed, nothing fixed.
