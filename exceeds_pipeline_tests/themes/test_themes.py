@@ -145,6 +145,10 @@ def test_a_change_without_lines_gives_no_path_share(make_repo):
     ("src/httpx/__version__.py", "Httpx"),  # a dunder module is its stem: generic (was "Httpx version")
     ("packages/editor/vite.config.ts", "Editor"),
     ("web/profile.py", "Web profile"),
+    # a platform's variant names its module (fzf's months read "TUI light unix", "Algo runeindex x86")
+    ("src/tui/light_unix.go", "TUI light"),
+    ("src/algo/runeindex_x86.go", "Algo runeindex"),
+    ("src/tui/tcell_windows_amd64.go", "TUI tcell"),
 ])
 def test_module_names(path, name):
     assert module_name(path) == name
