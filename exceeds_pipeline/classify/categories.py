@@ -238,6 +238,7 @@ REFACTOR_LEAD: str = _RULES["refactor_lead"]
 DOCS_LEAD: str = _RULES["docs_lead"]
 MEASURED_GAIN: str = _RULES["measured_gain"]
 SPEEDUP: str = _RULES["speedup"]
+VERSION_WORDS: str = _RULES["version_words"]
 _TOKEN = r"[a-z0-9][a-z0-9'_]*"
 _PATH_TOKEN = r"\S*[a-z0-9_-]/[a-z0-9_.-]\S*|\S+\.(?:js|mjs|cjs|ts|tsx|jsx|py|go|rs|c|h|cc|cpp|hpp|java|kt|rb|php|cs|swift|json|ya?ml|toml|html|css|scss|sh)\b"
 # Subjects a tool wrote with no words of their own, over a body that lists the real commits:
@@ -835,9 +836,6 @@ def _with_changelog(out: pl.DataFrame, file_changes: pl.DataFrame | None, change
     )
 
 
-_VERSION_WORDS = r"\b(?:bump(?:s|ed|ing)?|version(?:s|ed|ing)?|releas(?:e|es|ed|ing)|v?\d+\.\d+)\b"
-
-
 def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
     from exceeds_pipeline.classify.model import features, predict
 
@@ -852,7 +850,7 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
     # A version bump or release is build work wherever the version is written (click's
     # `Bump to dev version` edits src/click/__init__.py).
     no_build_file = ((pl.col("_n").fill_null(0) > 0) & (pl.col("_n_build").fill_null(0) == 0)
-                     & ~pl.col("_head").str.contains(_VERSION_WORDS))
+                     & ~pl.col("_head").str.contains(VERSION_WORDS))
     frame = frame.with_columns(
         (pl.when(no_build_file).then(0).otherwise(pl.col(f"_s_{c}")) if c == "build" else pl.col(f"_s_{c}"))
         .alias(f"_r_{c}") for c in SCORED)
@@ -921,7 +919,7 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
         by_content = pl.coalesce(by_message, rules_only)
 
     by_paths = _by_paths()
-    _described = pl.concat_str([pl.col("_subj"), pl.col("_body")], separator="\n", ignore_nulls=True)
+    described = pl.concat_str([pl.col("_subj"), pl.col("_body")], separator="\n", ignore_nulls=True)
     by_conv = pl.col("_conv").replace_strict(CONVENTIONAL_TYPES, default=None, return_dtype=pl.String)
     is_reland = pl.col("_text").str.contains(RELAND_RE)
     is_revert = (pl.col("_text").str.contains(REVERT_RE) & ~is_reland) | (by_conv == "revert")
@@ -951,8 +949,8 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
         # fixes, "Add fast path for two-character patterns" a feature).
         # (read in the lower-cased subject and start of the body: the full messages of git/git
         # cost 1.2 s a pattern)
-        .when(((_described.str.contains(MEASURED_GAIN) & (pl.col("_s_perf") > 0))
-               | _described.str.contains(SPEEDUP))
+        .when(((described.str.contains(MEASURED_GAIN) & (pl.col("_s_perf") > 0))
+               | described.str.contains(SPEEDUP))
               & by_content.is_in(["feature", "bug", "refactor"])
               & (pl.col("_n_build").fill_null(0) * 2 < pl.col("_n").fill_null(0))  # a faster build is build work
               & ~((pl.col("_lead_cat") == "bug") & (pl.col("_lead_w") >= LEAD_CONFIDENT))).then(pl.lit("perf"))

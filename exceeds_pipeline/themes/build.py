@@ -31,6 +31,7 @@ first (ties by name); weights are rounded to 4 decimals.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 import polars as pl
 
@@ -55,11 +56,6 @@ RECORD_PATH = "|".join(f"(?:{rx})" for rx in (
 
 __all__ = ["MAX_THEMES", "MIN_LIFT", "MIN_TERM_ITEMS", "THEMES_SCHEMA", "module_name", "person_themes", "theme_key"]
 
-# The platform suffix of a file built for one system or architecture (Go build constraints,
-# C sources): `terminal_windows.go`, `indexbyte_amd64.s`, `light_unix.go`.
-_PLATFORM_SUFFIX = re.compile(r"(?i)(?:_(?:unix|windows|linux|darwin|macos|bsd|freebsd|openbsd|netbsd|dragonfly|"
-                              r"solaris|plan9|posix|win32|win64|amd64|arm64|arm|386|x86|x86_64|ppc64le|s390x|"
-                              r"riscv64|wasm|js|others?|generic|nocgo|cgo))+$")
 # A tool's configuration written as code: `vite.config.ts`, `jest.setup.js`, `.eslintrc.cjs`.
 _CONFIG_FILE = re.compile(r"(?i)^[^.]+\.(?:config|conf|setup)\.\w+$")
 
@@ -95,6 +91,13 @@ def _display(name: str) -> str:
     return name
 
 
+@lru_cache(maxsize=1)
+def _platform_suffix() -> re.Pattern[str]:
+    """The `_<platform>` endings of a file stem (lexicon ``platform_suffixes``), any number."""
+    words = "|".join(sorted(map(re.escape, lexicon()["platform_suffixes"]), key=len, reverse=True))
+    return re.compile(rf"(?i)(?:_(?:{words}))+$")
+
+
 def module_name(path: str, repo: str = "") -> str | None:
     """The module a path belongs to, as a theme name, or None when it names nothing.
 
@@ -109,7 +112,7 @@ def module_name(path: str, repo: str = "") -> str | None:
     dirs = parts[:-1]
     stem = file_name.split(".")[0] if not file_name.startswith(".") else ""
     # a platform's variant of a module names the module (Go's `light_unix.go`, `runeindex_x86`)
-    stem = _PLATFORM_SUFFIX.sub("", stem) or stem
+    stem = _platform_suffix().sub("", stem) or stem
     if ("." not in file_name or file_name.rsplit(".", 1)[-1].lower() not in lex["code_extensions"]
             or _CONFIG_FILE.match(file_name)):
         stem = ""  # configuration, data and docs name only their area (vite.config.ts too)
