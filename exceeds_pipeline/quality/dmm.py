@@ -81,7 +81,7 @@ __all__ = [
 
 # Commits with a DMM value wanted per person: the square root of their eligible commits, at
 # least DMM_MIN_SAMPLE and at most DMM_MAX_SAMPLE (ripgrep's main author, 1,512 commits, had a
-# maintainability figure from 5 of them; git/git measures 2,801 commits instead of 2,547)
+# maintainability figure from 5 of them; git/git has 3,654 measured values instead of 3,119)
 DMM_MIN_SAMPLE = 3
 DMM_MAX_SAMPLE = 40
 DMM_TRIED_FACTOR = 2  # eligible commits tried per person at most: this many times the wanted
