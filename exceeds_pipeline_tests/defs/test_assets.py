@@ -53,6 +53,17 @@ def deployment(tmp_path):
     return repo, settings, resources
 
 
+def _file_changes_of(tmp_path):
+    """Materialize the repository at tmp_path/app up to `file_changes`; its settings."""
+    settings, resources = _one_repository(tmp_path)
+    repo_cfg = settings.config.repositories[0]
+    with instance_for_test() as instance:
+        assert materialize([raw_history_asset(repo_cfg), code_evidence_asset(repo_cfg),
+                            repositories_asset(settings.config), file_changes],
+                           resources=resources, instance=instance).success
+    return settings
+
+
 def _warehouse(settings, sql):
     with duckdb.connect(str(settings.warehouse), read_only=True) as con:
         return con.execute(sql).fetchall()
@@ -142,12 +153,7 @@ def test_file_changes_asset_leaves_out_files_whose_first_lines_name_their_genera
                 renames={"internal/client/api.go": "pkg/client/api.go"}, files={"old.go": None})
     repo.commit("Regenerate the client", author=BO, date="2025-03-03T10:00:00+0100",
                 files={"pkg/client/api.go": api + "func More() {}\n", "core.go": "package app\n\nvar x = 1\n"})
-    settings, resources = _one_repository(tmp_path)
-    repo_cfg = settings.config.repositories[0]
-    with instance_for_test() as instance:
-        assert materialize([raw_history_asset(repo_cfg), code_evidence_asset(repo_cfg),
-                            repositories_asset(settings.config), file_changes],
-                           resources=resources, instance=instance).success
+    settings = _file_changes_of(tmp_path)
     rows = _warehouse(settings, "SELECT path, exclusion_reason, lines_added + lines_deleted FROM file_changes")
     reasons = {}
     for path, reason, _ in rows:
@@ -167,12 +173,7 @@ def test_file_changes_asset_names_a_script_without_extension_by_its_shebang(tmp_
                        "scripts/old": "#!/usr/bin/env bash\necho old\n",
                        "NOTES": "remember the release\n", "app.py": "x = 1\n"})
     repo.commit("Drop the old script", author=ANN, date="2025-03-02T10:00:00+0100", files={"scripts/old": None})
-    settings, resources = _one_repository(tmp_path)
-    repo_cfg = settings.config.repositories[0]
-    with instance_for_test() as instance:
-        assert materialize([raw_history_asset(repo_cfg), code_evidence_asset(repo_cfg),
-                            repositories_asset(settings.config), file_changes],
-                           resources=resources, instance=instance).success
+    settings = _file_changes_of(tmp_path)
     language = dict(_warehouse(settings, "SELECT DISTINCT path, language FROM file_changes"))
     assert language == {"scripts/install": "Shell", "bin/serve": "Python", "scripts/old": "Shell",
                         "NOTES": None, "app.py": "Python"}

@@ -40,7 +40,13 @@ def profile(tmp_path_factory):
     for i in range(3):
         repo.commit(f"Document the install step {i}", author=BOB, date=f"2025-04-{i + 2:02d}T09:00:00+00:00",
                     files={"docs/index.md": f"step {i}\n"})
-    t = tables((repo, "acme/compiler"))
+    built, items = _profiles_of(repo, "acme/compiler")
+    return {p["name"]: p for p in built}, items
+
+
+def _profiles_of(repo, name: str) -> tuple[list[dict], pl.DataFrame]:
+    """(profiles, work items) of one scripted repository, built as the pipeline builds them."""
+    t = tables((repo, name))
     commits, items, files = t["commits"], t["work_items"], t["file_changes"]
     skills = skills_per_commit(commits, files, load_skill_rules())
     built = build_profiles(
@@ -48,7 +54,7 @@ def profile(tmp_path_factory):
         repo_rollups(commits, items, files, skills), quality_metrics(commits, items, t["commit_links"], files),
         files, skills, {"since": None, "until": None}, datetime(2025, 6, 1, tzinfo=timezone.utc),
         commit_links=t["commit_links"])
-    return {p["name"]: p for p in built}, items
+    return built, items
 
 
 def test_a_months_performance_work_is_named(tmp_path):
@@ -62,14 +68,7 @@ def test_a_months_performance_work_is_named(tmp_path):
                 files={"lib/tok.py": "t = 1\ncache = {}\n"})
     repo.commit("Update the contributing guide", author=ADA, date="2025-05-20T10:00:00+00:00",
                 files={"CONTRIBUTING.md": "be kind\n"})
-    t = tables((repo, "acme/lib"))
-    commits, items, files = t["commits"], t["work_items"], t["file_changes"]
-    skills = skills_per_commit(commits, files, load_skill_rules())
-    built = build_profiles(
-        t["people"], commits, items, monthly_rollups(commits, items, files),
-        repo_rollups(commits, items, files, skills), quality_metrics(commits, items, t["commit_links"], files),
-        files, skills, {"since": None, "until": None}, datetime(2025, 6, 1, tzinfo=timezone.utc),
-        commit_links=t["commit_links"])
+    built, _ = _profiles_of(repo, "acme/lib")
     ada = built[0]
     validate_profile(ada)
     may = ada["work_history"][0]
