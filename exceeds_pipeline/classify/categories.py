@@ -279,6 +279,9 @@ _DANGLING = rf"(?i)(?:[\s,;(/-]+(?:(?:{_CONTINUE_WORDS})\b)?)+$"
 MIN_TITLE_WORDS = 4
 # A Conventional-Commit type (`feat:`, `docs:`) names a kind, not an area: it gives way sooner.
 MIN_TYPED_TITLE_WORDS = 3
+# The area a subject opens with, as written, or a list of them (`printer`, `ignore,globset`,
+# `net/tcp`): the component prefix titles keep or drop (work items and their prose alike).
+COMPONENT_NAMES = r"[A-Za-z0-9_][A-Za-z0-9_./-]{0,40}(?:,\s?[A-Za-z0-9_][A-Za-z0-9_./-]{0,40}){0,3}"
 # A list bullet opening a subject, as CVS and Subversion logs copied from a CHANGES file begin
 # (`- the raw 2to3 run`, `- [bug] Added BINARY`): no part of the change's name (for titles
 # and for their prose; Polars and `re` read it alike).

@@ -128,7 +128,7 @@ import polars as pl
 from exceeds_pipeline.common.union_find import components
 
 from exceeds_pipeline.classify.categories import (
-    CONVENTIONAL_PREFIX, LEADING_BULLET, MIN_TITLE_WORDS, MIN_TYPED_TITLE_WORDS, headline, project_labels, stated_subject,
+    COMPONENT_NAMES, CONVENTIONAL_PREFIX, LEADING_BULLET, MIN_TITLE_WORDS, MIN_TYPED_TITLE_WORDS, headline, project_labels, stated_subject,
 )
 from exceeds_pipeline.classify.changelog import pull_request_categories
 from exceeds_pipeline.classify.conventional import declared_type
@@ -241,8 +241,7 @@ def _title(subject: pl.Expr) -> pl.Expr:
         .str.replace(r"^\s*(?:\[[^\]\n]*\]\s*)+", "")
         .str.strip_chars()
     )
-    bare = base.str.replace(r"^(?:\s*[A-Za-z0-9_][A-Za-z0-9_./-]{0,40}(?:,\s?[A-Za-z0-9_][A-Za-z0-9_./-]{0,40}){0,3}"
-                            r"(?:\([^)\n]{0,60}\))?!?:\s+){1,3}", "").str.strip_chars()
+    bare = base.str.replace(rf"^(?:\s*{COMPONENT_NAMES}(?:\([^)\n]{{0,60}}\))?!?:\s+){{1,3}}", "").str.strip_chars()
     needed = pl.when(base.str.contains(CONVENTIONAL_PREFIX)).then(MIN_TYPED_TITLE_WORDS).otherwise(MIN_TITLE_WORDS)
     return pl.when(bare.str.count_matches(r"\S+") >= needed).then(bare).otherwise(base)
 

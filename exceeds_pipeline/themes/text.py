@@ -16,7 +16,7 @@ from importlib import resources
 import polars as pl
 import yaml
 
-from exceeds_pipeline.classify.categories import LEADING_BULLET, MIN_TITLE_WORDS, MIN_TYPED_TITLE_WORDS
+from exceeds_pipeline.classify.categories import COMPONENT_NAMES, LEADING_BULLET, MIN_TITLE_WORDS, MIN_TYPED_TITLE_WORDS
 
 __all__ = ["CleanTitle", "clean_title", "display_words", "lexicon", "title_ngrams", "title_terms"]
 
@@ -35,7 +35,7 @@ _PR_REFS = re.compile(r"\s*(?:\((?:fixes|closes|refs?|see)\s+#\d+\)|\b(?:fixes|c
                       r"|,?\s*\[ticket:\d+\]|\(ticket\s*#\d+\))\s*", re.I)  # and Trac's `[ticket:742]`
 _TAGS = re.compile(r"^\s*\[(?P<tag>[^\]\n]{1,40})\]\s*")
 _CONVENTIONAL = re.compile(r"^\s*(?P<type>[A-Za-z]+)(?:\((?P<scope>[^)\n]{1,60})\))?!?:\s+")
-_COMPONENT = re.compile(r"^\s*(?P<comp>[A-Za-z0-9_][A-Za-z0-9_./-]{0,40}(?:,\s?[A-Za-z0-9_][A-Za-z0-9_./-]{0,40}){0,3}):\s+")
+_COMPONENT = re.compile(rf"^\s*(?P<comp>{COMPONENT_NAMES}):\s+")
 _SERIES = re.compile(r"^\s*(?:\[?\s*(?:PATCH\s*)?(?:v\d+\s+)?\d{1,3}\s*/\s*\d{1,3}\s*\]?\s*:?\s*)", re.I)
 _MERGE_PR = re.compile(r"^Merge pull request #\d+ from \S+\s*", re.I)
 _CONVENTIONAL_TYPES = frozenset(
