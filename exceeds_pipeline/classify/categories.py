@@ -116,8 +116,13 @@ _ISSUE_KEY = (
 CONVENTIONAL_TYPES: dict[str, str] = _RULES["conventional_types"]
 _CONV_TYPES = "|".join(re.escape(t) for t in sorted(CONVENTIONAL_TYPES, key=len, reverse=True))
 _CONVENTIONAL = rf"(?:{_CONV_TYPES})(?:\([^)\n]{{0,60}}\))?!?:\s*"
-# A Conventional-Commit type opening a subject as written (`feat(ui)!: `, `Fix: `).
-CONVENTIONAL_PREFIX = rf"(?i)^\s*(?:{_CONV_TYPES})(?:\([^)\n]{{0,60}}\))?!?:\s+"
+# A Conventional-Commit type opening a subject as written (`feat(ui)!: `, `Fix: `), of a kind
+# of change (`feat`, `fix`, `refactor`), not of an area of the project: `ci:`,
+# `deps:`, `docs:`, `test:` (types of build, docs and test work) name where the change is, as a
+# component does (ripgrep's `ci: fix binary discovery` is not a product fix).
+_KIND_TYPES = "|".join(re.escape(t) for t, c in sorted(CONVENTIONAL_TYPES.items(), key=lambda tc: -len(tc[0]))
+                       if c not in ("build", "docs", "test"))
+KIND_PREFIX = rf"(?i)^\s*(?:{_KIND_TYPES})(?:\([^)\n]{{0,60}}\))?!?:\s+"
 # One to three short words before a colon: `libvaladoc:`, `zen disco:`, `1.x:`, `net/tcp:`.
 _COMPONENT = r"[a-z0-9_./*{}+#@<>-]+(?:[ ,][a-z0-9_./*{}+#@<>-]+){0,2}:\s+"
 
@@ -277,7 +282,8 @@ _DANGLING = rf"(?i)(?:[\s,;(/-]+(?:(?:{_CONTINUE_WORDS})\b)?)+$"
 # next section`, `deps: update everything else`, `core: add index module`): it is then what
 # names the change.
 MIN_TITLE_WORDS = 4
-# A Conventional-Commit type (`feat:`, `docs:`) names a kind, not an area: it gives way sooner.
+# A Conventional-Commit type of a kind of change (`feat:`, `fix:`; KIND_PREFIX) names no area:
+# it gives way sooner.
 MIN_TYPED_TITLE_WORDS = 3
 # The area a subject opens with, as written, or a list of them (`printer`, `ignore,globset`,
 # `net/tcp`): the component prefix titles keep or drop (work items and their prose alike).

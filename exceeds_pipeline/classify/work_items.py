@@ -128,7 +128,7 @@ import polars as pl
 from exceeds_pipeline.common.union_find import components
 
 from exceeds_pipeline.classify.categories import (
-    COMPONENT_NAMES, CONVENTIONAL_PREFIX, LEADING_BULLET, MIN_TITLE_WORDS, MIN_TYPED_TITLE_WORDS, headline, project_labels, stated_subject,
+    COMPONENT_NAMES, KIND_PREFIX, LEADING_BULLET, MIN_TITLE_WORDS, MIN_TYPED_TITLE_WORDS, headline, project_labels, stated_subject,
 )
 from exceeds_pipeline.classify.changelog import pull_request_categories
 from exceeds_pipeline.classify.conventional import declared_type
@@ -233,8 +233,9 @@ def _title(subject: pl.Expr) -> pl.Expr:
     """A subject without `(#N)`, a leading list bullet, bracket tags, conventional/component
     prefixes (`feat(x):`, `net: tcp:`) and series numbering; a component prefix stays when what
     follows has fewer than MIN_TITLE_WORDS words (`RELEASE-NOTES: synced`, `changelog: start next
-    section`), a Conventional-Commit type when it has fewer than MIN_TYPED_TITLE_WORDS (`docs:
-    caveats`; `feat: add retry option` is "add retry option")."""
+    section`, `ci: fix binary discovery`), a Conventional-Commit type of a kind of change when it
+    has fewer than MIN_TYPED_TITLE_WORDS (`feat: caveats`; `feat: add retry option` is "add
+    retry option")."""
     base = (
         subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_BULLET, "")
         .str.replace_all(_SERIES_STRIP, "")
@@ -242,7 +243,7 @@ def _title(subject: pl.Expr) -> pl.Expr:
         .str.strip_chars()
     )
     bare = base.str.replace(rf"^(?:\s*{COMPONENT_NAMES}(?:\([^)\n]{{0,60}}\))?!?:\s+){{1,3}}", "").str.strip_chars()
-    needed = pl.when(base.str.contains(CONVENTIONAL_PREFIX)).then(MIN_TYPED_TITLE_WORDS).otherwise(MIN_TITLE_WORDS)
+    needed = pl.when(base.str.contains(KIND_PREFIX)).then(MIN_TYPED_TITLE_WORDS).otherwise(MIN_TITLE_WORDS)
     return pl.when(bare.str.count_matches(r"\S+") >= needed).then(bare).otherwise(base)
 
 

@@ -1129,10 +1129,14 @@ def test_a_component_prefix_stays_in_a_title_when_the_rest_is_a_fragment(tmp_pat
     repo.commit("ignore,globset: increase pool capacity", author=ADA, date=_at(12, 9), files={"pool.rs": "4\n"})
     repo.commit("feat(pool): add retry option", author=ADA, date=_at(15, 9), files={"retry.rs": "5\n"})
     repo.commit("ignore, globset: share one pool between walkers", author=ADA, date=_at(18, 9), files={"walk.rs": "6\n"})
+    # ... but a type naming an area (CI, dependencies, docs, tests) is one, like a component
+    repo.commit("ci: fix binary discovery", author=ADA, date=_at(21, 9), files={"tests/util.rs": "7\n"})
+    repo.commit("fix: handle empty patterns", author=ADA, date=_at(24, 9), files={"glob.rs": "8\n"})
     _, items = _run(repo)
     assert set(items["title"]) == {"RELEASE-NOTES: synced", "trim trailing dots when checking PSL",
                                    "changelog: start next section", "ignore,globset: increase pool capacity",
-                                   "add retry option", "share one pool between walkers"}
+                                   "add retry option", "share one pool between walkers",
+                                   "ci: fix binary discovery", "handle empty patterns"}
 
 
 def test_a_pull_request_number_that_several_forks_merged_is_not_the_repositorys(tmp_path):
