@@ -82,6 +82,7 @@ from exceeds_pipeline.classify.links import undoing_commits
 from exceeds_pipeline.common.fingerprint import source_fingerprint
 from exceeds_pipeline.common.parquet_cache import read_cache, write_cache
 from exceeds_pipeline.enrich.exclusions import excluded_as
+from exceeds_pipeline.history.counted_once import PR_SUFFIXES
 from exceeds_pipeline.schemas import COMMIT_CATEGORIES
 
 _RULES = yaml.safe_load((Path(__file__).with_name("categories.yaml")).read_text(encoding="utf-8"))
@@ -123,6 +124,23 @@ _CONVENTIONAL = rf"(?:{_CONV_TYPES})(?:\([^)\n]{{0,60}}\))?!?:\s*"
 _KIND_TYPES = "|".join(re.escape(t) for t, c in sorted(CONVENTIONAL_TYPES.items(), key=lambda tc: -len(tc[0]))
                        if c not in ("build", "docs", "test"))
 KIND_PREFIX = rf"(?i)^\s*(?:{_KIND_TYPES})(?:\([^)\n]{{0,60}}\))?!?:\s+"
+# A pull request's title that names a release: `Release 3.4.1`, `Prepare release v2.0`, `v1.2.3`.
+RELEASE_TITLE = (r"(?i)^\s*(?:release|releasing|release version|prepar(?:e|es|ed|ing)(?: for)?(?: the)? release(?: of)?|bump version(?: to)?)"
+                 r"\s+v?\d+(?:\.\d+)+\S*\s*$|^\s*v?\d+\.\d+(?:\.\d+)*(?:[a-z]\d*|-rc\d+)?(?:\s+release)?[.!]?\s*$")
+# A commit that makes a release by its subject: a release title, or a package at its version
+# (`ripgrep 14.1.1`, `grep-cli-0.1.10`, `create-vite@5.2.1`, `Git 2.38`, `Git 2.45-rc0`).
+RELEASE_SUBJECT = RELEASE_TITLE + r"|(?i)^\s*[a-z0-9_.@/-]+[ @-]v?\d+\.\d+(?:\.\d+)*\S*\s*$"
+# A version named as what comes next, not a release made: tmux's `next 3.5` after 3.4.
+_NEXT_VERSION = r"(?i)^\s*(?:next|now|for|to|towards|after|since|until|before|start(?:ing)?(?: version)?)[\s@-]+v?\d"
+
+
+def release_subject(subject: pl.Expr) -> pl.Expr:
+    """The subject makes a release (RELEASE_SUBJECT; `(#N)` aside). Read as written: `build:
+    ejs@2.4.1` bumps a dependency, `grep-regex-0.1.2` is a release."""
+    subject = subject.str.replace(PR_SUFFIXES, "")
+    return (subject.str.contains(RELEASE_SUBJECT) & ~subject.str.contains(_NEXT_VERSION)).fill_null(False)
+
+
 # One to three short words before a colon: `libvaladoc:`, `zen disco:`, `1.x:`, `net/tcp:`.
 _COMPONENT = r"[a-z0-9_./*{}+#@<>-]+(?:[ ,][a-z0-9_./*{}+#@<>-]+){0,2}:\s+"
 
@@ -244,6 +262,7 @@ DOCS_LEAD: str = _RULES["docs_lead"]
 MEASURED_GAIN: str = _RULES["measured_gain"]
 SPEEDUP: str = _RULES["speedup"]
 VERSION_WORDS: str = _RULES["version_words"]
+CONFIG_EXTENSIONS: list[str] = _RULES["config_extensions"]
 _TOKEN = r"[a-z0-9][a-z0-9'_]*"
 _PATH_TOKEN = r"\S*[a-z0-9_-]/[a-z0-9_.-]\S*|\S+\.(?:js|mjs|cjs|ts|tsx|jsx|py|go|rs|c|h|cc|cpp|hpp|java|kt|rb|php|cs|swift|json|ya?ml|toml|html|css|scss|sh)\b"
 # Subjects a tool wrote with no words of their own, over a body that lists the real commits:
@@ -653,6 +672,10 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
             (status == "D").alias("x"),
             (status == "A").alias("ad"),
             (is_docs & path.str.contains(CHANGELOG_PATH)).alias("c"),
+            pl.when(is_docs & path.str.contains(CHANGELOG_PATH)).then(lines).otherwise(0).alias("lc"),
+            # a new file of code, not of settings or data (a `pre-commit.yaml`, a `.json`)
+            ((status == "A") & ~is_test & ~is_docs & ~is_build
+             & ~path.str.to_lowercase().str.extract(r"\.([a-z0-9]+)$", 1).is_in(CONFIG_EXTENSIONS).fill_null(False)).alias("ac"),
             path.str.contains(PROJECT_META_PATH).alias("m"),
             (path.str.contains(DEV_SCRIPTS_PATH) & ~is_test & ~is_docs & ~is_build).alias("s"),
             _fragment_label(path, status).alias("f"),
@@ -667,6 +690,7 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
             pl.col("d").sum().cast(pl.Int64).alias("_n_docs"),
             pl.col("b").sum().cast(pl.Int64).alias("_n_build"),
             pl.col("a").sum().cast(pl.Int64).alias("_n_new_src"),
+            pl.col("ac").sum().cast(pl.Int64).alias("_n_new_code"),
             pl.col("at").sum().cast(pl.Int64).alias("_n_new_test"),
             pl.col("x").sum().cast(pl.Int64).alias("_n_del"),
             pl.col("ad").sum().cast(pl.Int64).alias("_n_added"),
@@ -675,6 +699,7 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
             pl.col("s").sum().cast(pl.Int64).alias("_n_scripts"),
             pl.col("ld").sum().cast(pl.Int64).alias("_l_docs"),
             pl.col("lb").sum().cast(pl.Int64).alias("_l_build"),
+            pl.col("lc").sum().cast(pl.Int64).alias("_l_changelog"),
             pl.col("e").drop_nulls().unique().sort().head(12).alias("_exts"),
             # fragments of two kinds do not say which the change is
             pl.when(pl.col("f").drop_nulls().n_unique() == 1).then(pl.col("f").drop_nulls().first()).alias("_fragment"),
@@ -683,8 +708,8 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-_PATH_COUNTS = ("_n", "_n_test", "_n_docs", "_n_build", "_n_new_src", "_n_new_test", "_n_del", "_n_changelog", "_n_added",
-                "_n_meta", "_n_scripts", "_l_docs", "_l_build")
+_PATH_COUNTS = ("_n", "_n_test", "_n_docs", "_n_build", "_n_new_src", "_n_new_code", "_n_new_test", "_n_del", "_n_changelog",
+                "_n_added", "_n_meta", "_n_scripts", "_l_docs", "_l_build", "_l_changelog")
 
 
 def categorize_commits(
@@ -813,12 +838,28 @@ def _by_paths() -> pl.Expr:
         .when((pl.col("_n_scripts") > 0) & (pl.col("_n_build") + pl.col("_n_scripts") == n)).then(pl.lit("build"))
         # build files with the page that documents them, the build files holding most of the
         # lines (fzf's "Add GitHub Actions release workflow" with RELEASE.md): build work; not a
-        # release (package manifests with their changelog), nor a page with an incidental
-        # build-file line (curl's docs/HTTP3.md with .github/scripts/spellcheck.words)
+        # release (package manifests with their changelog, see _build_with_entry), nor a page
+        # with an incidental build-file line (curl's docs/HTTP3.md with
+        # .github/scripts/spellcheck.words)
         .when((pl.col("_n_build") > 0) & (pl.col("_l_build").fill_null(0) > pl.col("_l_docs").fill_null(0))
               & (pl.col("_n_build") + pl.col("_n_docs") == n) & (pl.col("_n_changelog").fill_null(0) == 0))
         .then(pl.lit("build"))
     )
+
+
+def _build_with_entry() -> pl.Expr:
+    """Build files with the changelog's entry for the change (and maybe a page), the build files
+    holding most of the lines: the entry is no page, it counts only when it is longer than the
+    build change (jinja's "switch to flit build backend", "update markupsafe minimum version",
+    each with a one-line entry). Build work unless the message reads as a feature or a fix (an
+    entry tells users, and pnpm's "don't crash when APPDATA is undefined on Windows" repairs
+    by a dependency's new version) or plainly as something else (`create-vite@5.3.0, other@1.2.0`
+    names a release)."""
+    build, changelog = pl.col("_l_build").fill_null(0), pl.col("_l_changelog").fill_null(0)
+    return (
+        (pl.col("_n_build") > 0) & (pl.col("_n_changelog") > 0) & (pl.col("_n_build") + pl.col("_n_docs") == pl.col("_n"))
+        & (build > pl.col("_l_docs").fill_null(0) - changelog) & (build >= changelog)
+    ).fill_null(False)
 
 
 def _with_changelog(out: pl.DataFrame, file_changes: pl.DataFrame | None, changelog: pl.DataFrame) -> pl.DataFrame:
@@ -870,7 +911,7 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
     )
     rules_only = (
         pl.when(pl.col("_head").str.contains(STATEMENT)).then(pl.lit("bug"))
-        .when(pl.col("_n_new_src").fill_null(0) > 0).then(pl.lit("feature"))
+        .when(pl.col("_n_new_code").fill_null(0) > 0).then(pl.lit("feature"))
         .otherwise(pl.lit("other"))
     )
     # The model reads a change with its diff. A message alone is left to the rules: on
@@ -889,7 +930,7 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
             & (pl.col("_lead_cat") == by_message)
         )
         # No word of the message speaks, and the change adds new source modules: a feature.
-        new_module = (pl.max_horizontal(score_cols) == 0) & (pl.col("_n_new_src").fill_null(0) > 0)
+        new_module = (pl.max_horizontal(score_cols) == 0) & (pl.col("_n_new_code").fill_null(0) > 0)
         # An unsure model (pooled probability under MODEL_SURE) defers to the rules when they
         # read a feature or a repair (a repair under REPAIR_SURE).
         # Another kind decides only when the rules read it plainly (OTHER_SURE_SCORE) and no
@@ -948,10 +989,15 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
         .when(holds(by_conv)).then(by_conv)
         .when(holds(pl.col("_tag"))).then(pl.col("_tag"))
         .when(holds(pl.col("_fragment"))).then(pl.col("_fragment"))
+        # A commit that makes a release (`release version 3.1.6`: the version and its changelog
+        # date) is release work, as its work item is.
+        .when(release_subject(pl.col("subject"))).then(pl.lit("chore"))
         # build files beside pages, when the message says it documents (`cmake: document the
         # OpenSSL variables`, `Update README`): docs
         .when((by_paths == "build") & (pl.col("_n_docs").fill_null(0) > 0) & (by_message == "docs")).then(pl.lit("docs"))
         .when(by_paths.is_not_null()).then(by_paths)
+        .when(_build_with_entry() & ~by_message.is_in(["feature", "bug"]).fill_null(False)
+              & (pl.max_horizontal(score_cols) < RULE_CONFIDENT)).then(pl.lit("build"))
         # A change that reports a measured speed-up or saving (`2x on the sort`, `RSS 362MB ->
         # 255MB`) and speaks of performance is performance work, unless it leads with a repair
         # (fzf: "Skip all-zero passes in radix sort", "Avoid over-allocation in ToChars" were

@@ -128,7 +128,8 @@ import polars as pl
 from exceeds_pipeline.common.union_find import components
 
 from exceeds_pipeline.classify.categories import (
-    COMPONENT_NAMES, KIND_PREFIX, LEADING_BULLET, MIN_TITLE_WORDS, MIN_TYPED_TITLE_WORDS, headline, project_labels, stated_subject,
+    COMPONENT_NAMES, KIND_PREFIX, LEADING_BULLET, MIN_TITLE_WORDS, MIN_TYPED_TITLE_WORDS, RELEASE_TITLE, headline, project_labels,
+    release_subject, stated_subject,
 )
 from exceeds_pipeline.classify.changelog import pull_request_categories
 from exceeds_pipeline.classify.conventional import declared_type
@@ -735,10 +736,8 @@ def _apart_by_issue(work: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame:
 
 
 def makes_release() -> pl.Expr:
-    """The commit's subject makes a release (RELEASE_SUBJECT). Read on the subject as written:
-    `build: ejs@2.4.1` bumps a dependency, `grep-regex-0.1.2` is a release."""
-    subject = pl.col("subject").str.replace(PR_SUFFIX, "")
-    return (subject.str.contains(RELEASE_SUBJECT) & ~subject.str.contains(_NEXT_VERSION)).fill_null(False)
+    """The commit's subject makes a release (categories.release_subject)."""
+    return release_subject(pl.col("subject"))
 
 
 def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
@@ -1195,12 +1194,6 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
     return items, work.join(ids, on="_root", how="left")
 
 
-# A pull request's title that names a release: `Release 3.4.1`, `Prepare release v2.0`, `v1.2.3`.
-RELEASE_TITLE = (r"(?i)^\s*(?:release|releasing|release version|prepar(?:e|es|ed|ing)(?: for)?(?: the)? release(?: of)?|bump version(?: to)?)"
-                 r"\s+v?\d+(?:\.\d+)+\S*\s*$|^\s*v?\d+\.\d+(?:\.\d+)*(?:[a-z]\d*|-rc\d+)?(?:\s+release)?[.!]?\s*$")
-# A commit that makes a release by its subject: a release title, or a package at its version
-# (`ripgrep 14.1.1`, `grep-cli-0.1.10`, `create-vite@5.2.1`, `Git 2.38`, `Git 2.45-rc0`).
-RELEASE_SUBJECT = RELEASE_TITLE + r"|(?i)^\s*[a-z0-9_.@/-]+[ @-]v?\d+\.\d+(?:\.\d+)*\S*\s*$"
 RELEASE_GAP = timedelta(hours=24)
 # The version a release subject ends with (`v` and trailing punctuation left out), and the
 # package it names before it (`grep-cli-0.1.10`, `create-vite@5.2.1`, `ripgrep 14.1.1`).
@@ -1208,8 +1201,6 @@ _RELEASE_VERSION = r"v?(\d+(?:\.\d+)+(?:[-+]?[0-9A-Za-z][0-9A-Za-z.+-]*?)?)[.,;:
 _RELEASE_PACKAGE = r"(?i)^\s*([a-z0-9_.@/-]+?)[ @-]v?\d+(?:\.\d+)+\S*\s*$"
 # words of a release subject that are no package's name (`Bumped v5.11.3`, `Tagged 2.0`)
 _NOT_PACKAGE = r"(?i)^(?:v|ver|version|release[sd]?|releasing|tag|tagged|bump(?:s|ed|ing)?|publish(?:es|ed|ing)?|prep(?:are[sd]?|aring)?|almost|cut|for|next|now|to)$"
-# A version named as what comes next, not a release made: tmux's `next 3.5` after 3.4.
-_NEXT_VERSION = r"(?i)^\s*(?:next|now|for|to|towards|after|since|until|before|start(?:ing)?(?: version)?)[\s@-]+v?\d"
 
 
 def release_title(subject: pl.Expr) -> pl.Expr:

@@ -833,6 +833,40 @@ def test_release_tooling_with_its_page_is_build(tmp_path):
     assert got["HTTP3: mention what needs to be in place to remove EXPERIMENTAL label"] != "build"
 
 
+def test_packaging_changes_with_their_changelog_entry_are_build_and_a_release_is_release_work(tmp_path):
+    """jinja: "switch to flit build backend" and "update markupsafe minimum version" (build files
+    and a one-line CHANGES.rst entry) read as chore; "release version 3.1.6" (the version and its
+    changelog date) as a bug; "set up pre-commit lite workflow" (a new pre-commit.yaml) as a
+    feature by its new "module". A dependency bump whose entry says what it repairs (pnpm's
+    "don't crash when APPDATA is undefined on Windows") stays a fix."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date="2024-12-31T09:00:00+0000",
+                files={"src/jinja2/__init__.py": '__version__ = "3.1.5"\n', "setup.py": 'install_requires=["markupsafe>=2.0"]\n',
+                       "CHANGES.rst": "Version 3.1.6\n-------------\n\nUnreleased\n", "MANIFEST.in": "include CHANGES.rst\n",
+                       "pyproject.toml": '[build-system]\nrequires = ["setuptools"]\n', "package.json": '{"dependencies": {"appdata": "1.0.0"}}\n'})
+    got = _categorize_cases(repo, [
+        ("switch to flit build backend", {"pyproject.toml": '[build-system]\nrequires = ["flit_core<4"]\nbuild-backend = "flit_core.buildapi"\n\n'
+                                          '[tool.flit.sdist]\ninclude = ["docs/", "tests/"]\n',
+                                          "MANIFEST.in": None,
+                                          "CHANGES.rst": "Version 3.1.6\n-------------\n\nUnreleased\n\n-   Use flit_core.\n"}),
+        ("update markupsafe minimum version", {"setup.py": 'install_requires=["markupsafe>=2.1"]\n',
+                                               "CHANGES.rst": "Version 3.1.6\n-------------\n\nUnreleased\n\n-   Use flit_core.\n"
+                                                              "-   Require MarkupSafe 2.1.\n"}),
+        ("don't crash when APPDATA is undefined on Windows", {"package.json": '{"dependencies": {"appdata": "1.0.1"}}\n',
+                                                             "CHANGES.rst": "Version 3.1.6\n-------------\n\nUnreleased\n\n-   Use flit_core.\n"
+                                                                            "-   Require MarkupSafe 2.1.\n-   Fix a crash.\n"}),
+        ("set up pre-commit lite workflow", {"pre-commit.yaml": "on:\n  pull_request:\njobs:\n  main:\n    runs-on: ubuntu-latest\n"}),
+        ("release version 3.1.6", {"src/jinja2/__init__.py": '__version__ = "3.1.6"\n',
+                                   "CHANGES.rst": "Version 3.1.6\n-------------\n\nReleased 2025-03-05\n\n-   Use flit_core.\n"
+                                                  "-   Require MarkupSafe 2.1.\n-   Fix a crash.\n"}),
+    ])
+    assert got["switch to flit build backend"] == "build"
+    assert got["update markupsafe minimum version"] == "build"
+    assert got["don't crash when APPDATA is undefined on Windows"] == "bug"
+    assert got["set up pre-commit lite workflow"] != "feature"
+    assert got["release version 3.1.6"] == "chore"
+
+
 def test_a_measured_speed_up_is_performance_work(tmp_path):
     """fzf reports what its performance work measured ("2x on the sort, 3-8% on high-match
     queries", "RSS 362MB -> 255MB"): such changes read as fixes, features and refactorings."""
