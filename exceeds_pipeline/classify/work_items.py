@@ -791,16 +791,18 @@ OTHER_KIND_FACTOR = 2
 
 
 def _with_code_lines(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
-    """`work` with `_code_lines`: the lines each commit changes in code, not in tests, docs,
-    release records or files no one writes by hand (what the change itself is)."""
+    """`work` with `_code_lines`: the lines each commit changes in code or build files, not in
+    tests, docs, release records or files no one writes by hand (what the change itself is;
+    `requirements/dev.txt` is a build file, not a page)."""
     if file_changes is None or file_changes.height == 0:
         return work.with_columns(pl.lit(0, pl.Int64).alias("_code_lines"))
-    from exceeds_pipeline.classify.categories import DOCS_PATH, TEST_PATH
+    from exceeds_pipeline.classify.categories import BUILD_PATH, DOCS_PATH, TEST_PATH
 
     path = pl.col("path").fill_null("")
     code = (
         file_changes.filter(~excluded_as(file_changes, *MACHINE_MADE) & ~path.str.contains(TEST_PATH)
-                            & ~path.str.contains(DOCS_PATH) & ~path.str.contains(GENERIC_FILES))
+                            & (~path.str.contains(DOCS_PATH) | path.str.contains(BUILD_PATH))
+                            & ~path.str.contains(GENERIC_FILES))
         .group_by("repo", "sha")
         .agg((pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)).sum().cast(pl.Int64).alias("_code_lines"))
     )

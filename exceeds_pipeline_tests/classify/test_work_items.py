@@ -480,6 +480,31 @@ def test_item_category_from_pr_title_and_branch_name(tmp_path):
     assert _item(items, wid[flows])["category"] == "feature"
 
 
+def test_requirements_files_are_the_build_work_of_a_pull_request_not_pages(tmp_path):
+    """jinja's "update requirements" pull requests (pip-compile output in requirements/*.txt,
+    pre-commit settings) carried a one-line lint commit in code; the `.txt` files counted as
+    documents, not code, so that line was all the item's code and named it a fix."""
+    repo = GitScript.init(tmp_path / "repo")
+    pinned = "".join(f"package{i}==1.{i}.0\n    # via -r requirements/dev.in\n" for i in range(30))
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"src/jinja2/bccache.py": "import os\n", "requirements/dev.txt": pinned})
+    repo.branch("update-requirements", checkout=True)
+    reqs = repo.commit("update requirements", author=ADA, date=_at(2, 9),
+                       files={"requirements/dev.txt": pinned.replace("1.", "2."),
+                              ".pre-commit-config.yaml": "repos:\n  - repo: https://github.com/asottile/pyupgrade\n    rev: v3.0.0\n"})
+    lint = repo.commit("Fix a crash when the bytecode cache directory is missing", author=ADA, date=_at(2, 10),
+                       files={"src/jinja2/bccache.py": "import os.path\n"})
+    repo.checkout("main")
+    repo.merge("update-requirements", "Merge pull request #1504 from pallets/update-requirements\n\nupdate requirements",
+               author=ADA, date=_at(2, 12))
+    out, items = _run(repo)
+    category = dict(out.select("sha", "category").rows())
+    assert category[lint] == "bug" and category[reqs] == "build"
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[reqs] == wid[lint] == "acme/app#pr-1504"
+    assert _item(items, wid[reqs])["category"] == "build"
+
+
 def test_every_revert_wording_is_a_revert_and_look_alikes_are_not(tmp_path):
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"core.py": "0\n"})
