@@ -230,11 +230,33 @@ def ingest(path: Path, name: str, cache: Path | None) -> tuple[pl.DataFrame, pl.
     return commits, files
 
 
+def diff_lines(path: Path, name: str, commits: pl.DataFrame, cache: Path | None) -> pl.DataFrame:
+    """What the code_evidence asset reads of the diffs for the categories: the changed lines
+    that are comments and code of each commit it samples (`evidence_sample`, by the subjects
+    the classifier sees), cached by the list of commits read."""
+    import hashlib
+
+    from exceeds_pipeline.enrich.code_evidence import code_evidence, evidence_sample
+
+    git_dir = Path(subprocess.run(["git", "-C", str(path), "rev-parse", "--absolute-git-dir"],
+                                  capture_output=True, text=True, check=True).stdout.strip())
+    shas = evidence_sample(commits.select("sha", "is_merge", "mailmap_email", "subject"))
+    key = cache / f"{name.replace('/', '+')}-diff-{hashlib.sha1(' '.join(shas).encode()).hexdigest()[:12]}.parquet" \
+        if cache is not None else None
+    if key is not None and key.exists():
+        return pl.read_parquet(key)
+    frame = code_evidence(git_dir, name, shas).select("repo", "sha", "comment_lines", "code_lines")
+    if key is not None:
+        key.parent.mkdir(parents=True, exist_ok=True)
+        frame.write_parquet(key)
+    return frame
+
+
 def derive(commits: pl.DataFrame, file_changes: pl.DataFrame, changelog: pl.DataFrame | None = None,
-           ) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
+           diff_lines: pl.DataFrame | None = None) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
     """What the `history` assets compute: people and bots, languages and exclusions, links,
-    categories (with the changelog's entries, when given) and work items. Returns (commits,
-    work_items, links)."""
+    categories (with the changelog's entries and the comment and code lines of the diffs read,
+    when given) and work items. Returns (commits, work_items, links)."""
     from exceeds_pipeline.classify.links import commit_links
     from exceeds_pipeline.classify.work_items import assign_work_items
     from exceeds_pipeline.enrich.exclusions import classify_exclusions
@@ -245,7 +267,8 @@ def derive(commits: pl.DataFrame, file_changes: pl.DataFrame, changelog: pl.Data
     people, identity_map = resolve_people(commits.lazy())
     files = classify_exclusions(with_language(file_changes), commits)  # as the file_changes asset does
     links = commit_links(commits)
-    table = categorize_commits(attach_people(commits, identity_map, people), files, links, changelog=changelog)
+    table = categorize_commits(attach_people(commits, identity_map, people), files, links, changelog=changelog,
+                               diff_lines=diff_lines)
     table, work_items = assign_work_items(table, links, files, changelog)
     return table, work_items, links
 
@@ -284,7 +307,8 @@ def run_repo(path: str, args: argparse.Namespace) -> dict:
     started = time.perf_counter()
     name, commits, files = stripped_history(Path(path), Path(args.cache) if args.cache else None)
     changelog = None if args.no_changelog else tip_changelog(Path(path), name)
-    table, work_items, _ = derive(commits, files, changelog)
+    diffs = diff_lines(Path(path), name, commits, Path(args.cache) if args.cache else None)
+    table, work_items, _ = derive(commits, files, changelog, diffs)
     scored = table.filter(pl.col("label").is_not_null() & ~pl.col("is_merge"))
     if args.humans_only:
         scored = scored.filter(~pl.col("is_bot"))

@@ -648,6 +648,37 @@ def project_labels(commits: pl.DataFrame, file_changes: pl.DataFrame | None,
     )
 
 
+def _with_comment_changes(out: pl.DataFrame, file_changes: pl.DataFrame, diff_lines: pl.DataFrame) -> pl.DataFrame:
+    """A commit that changed comments alone (every changed line of its code files a comment or
+    blank, its other files pages) is documentation work, whatever its words say (redis's "Fix
+    function names in zslDeleteNode() top comment" read as a fix, "Simplify comment in ..." as a
+    refactoring), unless its subject declares a type (`fix: ...`, the author's own label) or it
+    is a revert."""
+    from exceeds_pipeline.enrich.code_evidence import READ_PATHS, UNREAD_SUFFIXES
+
+    path = pl.col("path").fill_null("")
+    read = path.str.contains(READ_PATHS) & ~path.str.contains(UNREAD_SUFFIXES)
+    covered = (
+        file_changes.join(out.select("repo", "sha"), on=["repo", "sha"], how="semi")
+        .group_by("repo", "sha").agg((read | path.str.contains(DOCS_PATH)).all().alias("_covered"), read.any().alias("_read"))
+    )
+    comments_only = (
+        diff_lines.filter((pl.col("comment_lines").fill_null(0) > 0) & (pl.col("code_lines").fill_null(-1) == 0))
+        .select("repo", "sha").unique()
+        .join(covered.filter(pl.col("_covered") & pl.col("_read")), on=["repo", "sha"], how="semi")
+        .with_columns(pl.lit(True).alias("_comments_only"))
+    )
+    if comments_only.is_empty():
+        return out
+    takes = (pl.col("_comments_only").fill_null(False) & declared_type(pl.col("subject")).is_null()
+             & (pl.col("category") != "revert"))
+    return (
+        out.join(comments_only, on=["repo", "sha"], how="left", maintain_order="left")
+        .with_columns(pl.when(takes).then(pl.lit("docs")).otherwise(pl.col("category")).alias("category"))
+        .drop("_comments_only")
+    )
+
+
 def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
     """Per commit: number of files, of test / docs / build files, of new source files, new test
     files and deleted files."""
@@ -715,6 +746,7 @@ _PATH_COUNTS = ("_n", "_n_test", "_n_docs", "_n_build", "_n_new_src", "_n_new_co
 def categorize_commits(
     commits: pl.DataFrame, file_changes: pl.DataFrame | None = None, commit_links: pl.DataFrame | None = None,
     cache: str | os.PathLike | None = None, changelog: pl.DataFrame | None = None,
+    diff_lines: pl.DataFrame | None = None,
 ) -> pl.DataFrame:
     """Return `commits` with a `category` column (one of COMMIT_CATEGORIES), rows in order.
 
@@ -725,6 +757,8 @@ def categorize_commits(
     its wording (`Revert D123: ...`, `Revert #12`, `revert map/zip changes` naming an earlier
     subject): the links are the one place that reads revert wordings. `changelog`: the
     repositories' changelog entries (`classify.changelog.ENTRIES_SCHEMA` plus repo).
+    `diff_lines`: per commit whose diff was read (repo, sha, comment_lines, code_lines: the
+    code evidence, `enrich.code_evidence`): a change of comments alone is documentation work.
 
     `cache`: a folder where what a commit's own message and files say (everything but the
     links) is kept per (repo, sha), so that only commits not seen before are classified (a
@@ -737,6 +771,8 @@ def categorize_commits(
         out = _classify(commits, file_changes)
     if changelog is not None and changelog.height and {"repo", "sha", "subject"} <= set(cols):
         out = _with_changelog(out, file_changes, changelog)
+    if diff_lines is not None and diff_lines.height and file_changes is not None and {"repo", "sha", "subject"} <= set(cols):
+        out = _with_comment_changes(out, file_changes, diff_lines)
     if commit_links is not None and commit_links.height and {"repo", "sha"} <= set(cols):
         out = out.with_columns(
             pl.when(pl.struct("repo", "sha").is_in(undoing_commits(commit_links).to_struct().implode()))

@@ -201,3 +201,33 @@ def test_commits_asset_takes_the_kind_the_tip_changelog_lists_a_change_under(tmp
         meta = result.asset_materializations_for_node("code_evidence__acme_app")[0].metadata
         assert meta["changelog_entries"].value == 1
         assert _warehouse(settings, sql) == [("bug", "bug")]
+
+
+def test_commits_asset_reads_a_change_of_comments_alone_as_documentation(tmp_path):
+    # redis: "Fix function names in zslDeleteNode() top comment" read as a fix and "Simplify
+    # comment in ..." as a refactoring; their diffs change comments alone. A typo fixed in code
+    # stays a fix, and so does a declared `fix:`.
+    repo = GitScript.init(tmp_path / "app")
+    zset = "/* Delete the node x from zsl: zslDelete() */\nvoid zslDeleteNode(zskiplist *zsl) {\n    *zsl->tail = 0;\n}\n"
+    repo.commit("Add skiplists", author=ANN, date="2025-03-01T10:00:00+0100",
+                files={"src/t_zset.c": zset, "src/util.py": "# helpers\nx = 1\n", "src/zero.c": "int zero = 0;\n"})
+    commented = zset.replace(": zslDelete() */", " used by\n * zslDelete, zslDeleteByScore and\n * zslDeleteByRank */")
+    repo.commit("Fix function names in zslDeleteNode() top comment", author=ANN, date="2025-03-02T10:00:00+0100",
+                files={"src/t_zset.c": commented})
+    repo.commit("Simplify comment in util", author=BO, date="2025-03-03T10:00:00+0100",
+                files={"src/util.py": "# small helpers\nx = 1\n", "README.md": "# app\n"})
+    repo.commit("Fix crash in zslDeleteNode, see the comment", author=ANN,
+                date="2025-03-04T10:00:00+0100", files={"src/t_zset.c": commented.replace("= 0", "= NULL")})
+    repo.commit("fix: correct the comment on zero", author=BO, date="2025-03-05T10:00:00+0100",
+                files={"src/zero.c": "/* zero */\nint zero = 0;\n"})
+    settings, resources = _one_repository(tmp_path)
+    repo_cfg = settings.config.repositories[0]
+    assets = [raw_history_asset(repo_cfg), code_evidence_asset(repo_cfg), repositories_asset(settings.config),
+              people_and_identities, file_changes, commit_links, commits_and_work_items]
+    with instance_for_test() as instance:
+        assert materialize(assets, resources=resources, instance=instance).success
+    category = dict(_warehouse(settings, "SELECT subject, category FROM commits"))
+    assert category["Fix function names in zslDeleteNode() top comment"] == "docs"
+    assert category["Simplify comment in util"] == "docs"
+    assert category["Fix crash in zslDeleteNode, see the comment"] == "bug"
+    assert category["fix: correct the comment on zero"] == "bug"

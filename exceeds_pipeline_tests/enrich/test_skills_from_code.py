@@ -110,8 +110,9 @@ def test_evidence_from_patch_skips_comments_strings_and_prose():
     patch = (b"+++ b/a.py\n+# import torch\n+s = 'torch.cuda is great'\n+from torch._dynamo import guards\n"
              b"+import os, sys as system\n+the plain words stay out\n+y = torch.cuda.synchronize()\n"
              b"+++ b/b.md\n+import flask\n")
-    imports, terms = evidence_from_patch(patch)
+    imports, terms, comments, code = evidence_from_patch(patch)
     assert imports == ["torch._dynamo", "os", "sys"]
+    assert (comments, code) == (1, 5)  # the changed lines of a.py (b.md is read by no rule)
     assert "torch.cuda.synchronize" in terms and "plain" not in terms and "flask" not in imports
 
 
@@ -170,7 +171,7 @@ def test_evidence_sample_is_per_author_and_a_function_of_the_history_alone():
 def test_code_evidence_of_no_commits_is_empty(repo):
     r, _, _ = repo
     ev = code_evidence(git_dir(r), "acme/app", [])
-    assert ev.height == 0 and ev.columns == ["repo", "sha", "imports", "code_terms"]
+    assert ev.height == 0 and ev.columns == ["repo", "sha", "imports", "code_terms", "comment_lines", "code_lines"]
 
 
 def test_git_makes_no_text_diff_of_files_no_rule_reads_and_the_evidence_is_the_same(tmp_path):
@@ -202,9 +203,11 @@ def test_git_makes_no_text_diff_of_files_no_rule_reads_and_the_evidence_is_the_s
     for record in plain.split(_MARK)[1:]:
         sha, _, body = record.partition(b"\n")
         expected[sha.decode().strip()] = evidence_from_patch(body)
-    got = {row["sha"]: (row["imports"], row["code_terms"]) for row in ev.iter_rows(named=True)}
+    got = {row["sha"]: (row["imports"], row["code_terms"], row["comment_lines"], row["code_lines"])
+           for row in ev.iter_rows(named=True)}
     assert got == expected
     assert got[shas[0]][0] == ["fs", "numpy"] and got[shas[1]][0] == ["scipy.linalg"]
+    assert got[shas[0]][3] > 0
     assert not (git_dir(r) / "info" / "attributes").exists()  # nothing written into the repository
 
 

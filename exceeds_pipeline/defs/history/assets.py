@@ -116,8 +116,14 @@ def commits_and_work_items(
                  for name in settings.repository_names
                  if (frame := read_side_table(store, name, "changelog_entries")) is not None and frame.height]
     changelog = pl.concat(changelog) if changelog else None
+    # how many changed lines of each commit read for code evidence are comments, how many code
+    diff_lines = [frame.select("repo", "sha", "comment_lines", "code_lines")
+                  for name in settings.repository_names
+                  if (frame := read_side_table(store, name, "code_evidence")) is not None
+                  and {"comment_lines", "code_lines"} <= set(frame.columns)]
+    diff_lines = pl.concat(diff_lines) if diff_lines else None
     table = categorize_commits(with_ai_tool(table), file_changes, commit_links, cache=settings.cache_dir / "categories",
-                               changelog=changelog)
+                               changelog=changelog, diff_lines=diff_lines)
     table, work_items = assign_work_items(table, commit_links, file_changes, changelog)
     table = finalize_commits(inherit_work_items(table))
     yield Output(table, "commits", metadata=frame_metadata(table))

@@ -127,8 +127,10 @@ def code_evidence_asset(repo: RepositoryConfig) -> AssetsDefinition:
         deps=[raw_history_key(name)],
         description=f"What the added lines of commits of {name} use (imported modules, API "
         "names), from one streaming `git log -p -U0` pass over the commits not read before: "
-        "every commit of an author up to 200, beyond that a fixed sample of 200 (smallest shas); "
-        "evidence for technical skills. With it, the paths whose content says a program wrote "
+        "every commit of an author up to 200, beyond that a fixed sample of 200 (smallest shas), "
+        "and every commit whose subject speaks of comments or wording; evidence for technical "
+        "skills, and how many of each commit's changed lines are comments and how many code (a "
+        "change of comments alone is documentation work). With it, the paths whose content says a program wrote "
         "them (`// Code generated ... DO NOT EDIT.`; tip and deleted versions), which profile "
         "LOC leaves out, and the categorised entries of the tip's changelog files (`### Bug "
         "Fixes`, `### Added`), which commit categories use. Stored beside the raw history.",
@@ -140,7 +142,7 @@ def code_evidence_asset(repo: RepositoryConfig) -> AssetsDefinition:
         state = store.state(name)
         if state is None or not state.git_dir:
             return MaterializeResult(metadata={"commits": 0, "new_commits": 0})
-        shas = evidence_sample(store.scan([name], "commits").select("sha", "is_merge", "mailmap_email").collect())
+        shas = evidence_sample(store.scan([name], "commits").select("sha", "is_merge", "mailmap_email", "subject").collect())
         previous = read_side_table(store, name, "code_evidence")
         known = set(previous["sha"].to_list()) if previous is not None else set()
         with repository_lock(settings.data, name, log=context.log.info), ThreadPoolExecutor(1) as pool:
