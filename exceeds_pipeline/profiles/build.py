@@ -22,7 +22,7 @@ commit. Figures:
 * ``work_history[].work_items``: that month's work items by category (all categories).
 * ``activity``: counted commits per author-local date.
 * ``quality``: the ``quality_metrics`` rows, values rounded to 4 decimals.
-* ``skills.languages``: Linguist languages by profile lines changed; ``skills.technical``: skills
+* ``skills.languages``: Linguist languages the person added lines in, by profile lines added; ``skills.technical``: skills
   by the number of work items showing them (then of counted commits).
 * ``emails`` only when ``include_emails`` is true.
 """
@@ -221,17 +221,20 @@ def build_profiles(
         .select("repo", "sha", "language", pl.col("lines_added").fill_null(0).alias("_a"),
                 pl.col("lines_deleted").fill_null(0).alias("_d"))
         .join(who, on=["repo", "sha"], how="inner")
-        .with_columns((pl.col("_a") + pl.col("_d")).alias("_lines"))
+        .with_columns(pl.col("_a").alias("_lines"))
     ) if "language" in file_changes.columns else pl.DataFrame(
         schema={"repo": pl.String, "sha": pl.String, "language": pl.String, "_a": pl.Int64, "_d": pl.Int64,
                 "person_id": pl.String, "month": pl.String, "_lines": pl.Int64})
+    # A language the person wrote lines in, by lines added: one only deleted from (an obsolete
+    # page, a Vim script or a TeX file removed) is none they write in.
     month_langs = None if "languages" in monthly.columns else _ranked(
-        lang_rows, ["person_id", "month"], "language", "_lines", "languages")
+        lang_rows.filter(pl.col("_lines") > 0), ["person_id", "month"], "language", "_lines", "languages")
     languages = (
         lang_rows.group_by("person_id", "language")
         .agg(pl.col("_a").sum().alias("lines_added"), pl.col("_d").sum().alias("lines_deleted"),
-             pl.col("sha").n_unique().alias("commits"), pl.col("_lines").sum().alias("_w"))
-        .sort(["person_id", "_w", "language"], descending=[False, True, False])
+             pl.col("sha").filter(pl.col("_a") > 0).n_unique().alias("commits"), pl.col("_lines").sum().alias("_w"))
+        .filter(pl.col("_w") > 0)
+        .sort(["person_id", "_w", "lines_deleted", "language"], descending=[False, True, True, False])
     )
     if commit_skills is not None and commit_skills.height:
         skill_rows = (

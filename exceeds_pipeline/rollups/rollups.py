@@ -222,16 +222,16 @@ def _with_languages_and_skills(
     base: pl.LazyFrame, counted: pl.DataFrame, file_changes: pl.DataFrame,
     commit_skills: pl.DataFrame | None, keys: list[str],
 ) -> pl.LazyFrame:
-    """`base` (one row per `keys`) with `languages` (by profile lines changed) and `skills` (by
-    commits), each a ranked list over the counted commits of the group."""
+    """`base` (one row per `keys`) with `languages` (by profile lines added: a language only
+    deleted from, an obsolete page or script removed, is none the person writes in) and `skills`
+    (by commits), each a ranked list over the counted commits of the group."""
     people_of = counted.lazy().select("repo", "sha", "person_id", "month")
     out = base
     if {"language", "excluded"} <= set(file_changes.columns):
         lang_rows = (
             file_changes.lazy()
-            .filter(~pl.col("excluded").fill_null(False) & profile_language_expr())
-            .select("repo", "sha", "language",
-                    (pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)).alias("_lines"))
+            .filter(~pl.col("excluded").fill_null(False) & profile_language_expr() & (pl.col("lines_added").fill_null(0) > 0))
+            .select("repo", "sha", "language", pl.col("lines_added").alias("_lines"))
             .join(people_of, on=["repo", "sha"], how="inner")
         )
         out = out.join(_ranked_list(lang_rows, keys, "language", "_lines", "languages"), on=keys, how="left")

@@ -252,3 +252,28 @@ def test_one_commit_without_a_theme_is_a_small_change_in_the_singular():
             texts += [s["text"] for s in month_sentences("Tom", entry, used)]
     assert not [t for t in texts if re.search(r"\b1 commit\b.* were\b", t)]
     assert any("1 commit from Tom in encode/httpx was a small change" in t for t in texts)
+
+
+def test_a_language_only_deleted_from_is_not_the_persons(tmp_path):
+    """jinja: David Lord's languages listed Vim Script, TeX, HTML and Makefile because he
+    deleted obsolete files in them (TeX +0 -119): a language is one the person added lines in,
+    ranked by lines added."""
+    from exceeds_pipeline.rollups.rollups import repo_rollups as rollups_of
+    from exceeds_pipeline_tests.gitscript import GitScript
+
+    repo = GitScript.init(tmp_path / "lib")
+    repo.commit("Import the old tree", author=BOB, date="2025-04-01T10:00:00+00:00",
+                files={"docs/jinja.tex": "\\section{x}\n" * 40, "ext/jinja.vim": "syn keyword x\n" * 30,
+                       "lib/env.py": "x = 1\n"})
+    repo.commit("Drop the LaTeX docs and the Vim syntax file", author=ADA, date="2025-05-02T10:00:00+00:00",
+                files={"docs/jinja.tex": None, "ext/jinja.vim": None})
+    repo.commit("Add the environment options", author=ADA, date="2025-05-03T10:00:00+00:00",
+                files={"lib/env.py": "x = 1\noptions = {}\nlimit = 3\n"})
+    built, _ = _profiles_of(repo, "acme/lib")
+    ada = next(p for p in built if p["name"] == "Ada Lovelace")
+    assert [lang["name"] for lang in ada["skills"]["languages"]] == ["Python"]
+    assert ada["skills"]["languages"][0]["lines_added"] == 2
+    assert ada["work_history"][0]["languages"] == ["Python"]
+    t = tables((repo, "acme/lib"))
+    rows = rollups_of(t["commits"], t["work_items"], t["file_changes"])
+    assert rows.filter(pl.col("person_id") == ada["id"])["languages"].to_list() == [["Python"]]
