@@ -128,7 +128,7 @@ import polars as pl
 from exceeds_pipeline.common.union_find import components
 
 from exceeds_pipeline.classify.categories import (
-    COMPONENT_NAMES, KIND_PREFIX, LEADING_BULLET, MIN_TITLE_WORDS, MIN_TYPED_TITLE_WORDS, RELEASE_TITLE, headline, project_labels,
+    KIND_PREFIX, LEADING_BULLET, MIN_TYPED_TITLE_WORDS, RELEASE_TITLE, headline, project_labels,
     release_subject, stated_subject,
 )
 from exceeds_pipeline.classify.changelog import pull_request_categories
@@ -231,21 +231,22 @@ PR_SUFFIX = PR_SUFFIXES
 
 
 def _title(subject: pl.Expr) -> pl.Expr:
-    """A subject without `(#N)`, a leading list bullet, bracket tags, conventional/component
-    prefixes (`feat(x):`, `net: tcp:`) and series numbering; a component prefix stays when what
-    follows has fewer than MIN_TITLE_WORDS words (`RELEASE-NOTES: synced`, `changelog: start next
-    section`, `ci: fix binary discovery`), a Conventional-Commit type of a kind of change when it
-    has fewer than MIN_TYPED_TITLE_WORDS (`feat: caveats`; `feat: add retry option` is "add
-    retry option")."""
+    """A subject without `(#N)`, a leading list bullet, bracket tags, series numbering and a
+    Conventional-Commit type of a kind of change (`feat(x):`, `fix:`) when MIN_TYPED_TITLE_WORDS
+    words or more follow (`feat: add retry option` is "add retry option", `feat: caveats`
+    stays). A component prefix stays: it names where the change is (redis's `LPOS: implement
+    the final design.`, `Cluster: support to read from slave nodes.`, ripgrep's `printer: fix
+    --stats for --json`), and so does a type that names an area (`ci: fix binary discovery`).
+    (The prose of themes and summaries drops a component before a long phrase: see
+    themes.text.clean_title.)"""
     base = (
         subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_BULLET, "")
         .str.replace_all(_SERIES_STRIP, "")
         .str.replace(r"^\s*(?:\[[^\]\n]*\]\s*)+", "")
         .str.strip_chars()
     )
-    bare = base.str.replace(rf"^(?:\s*{COMPONENT_NAMES}(?:\([^)\n]{{0,60}}\))?!?:\s+){{1,3}}", "").str.strip_chars()
-    needed = pl.when(base.str.contains(KIND_PREFIX)).then(MIN_TYPED_TITLE_WORDS).otherwise(MIN_TITLE_WORDS)
-    return pl.when(bare.str.count_matches(r"\S+") >= needed).then(bare).otherwise(base)
+    bare = base.str.replace(KIND_PREFIX, "").str.strip_chars()
+    return pl.when(bare.str.count_matches(r"\S+") >= MIN_TYPED_TITLE_WORDS).then(bare).otherwise(base)
 
 
 def _component(subject: pl.Expr) -> pl.Expr:

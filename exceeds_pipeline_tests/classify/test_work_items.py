@@ -259,7 +259,7 @@ def test_numbered_series_of_one_author_is_one_item(tmp_path):
     assert wid["Refactor scheduler (part 1)"] == wid["Refactor scheduler (part 2)"]
     item = _item(items, f"acme/app@{a[:12]}")
     assert item["commits"] == 3 and item["person_id"] == "ada"
-    assert item["title"] == "introduce page pool helpers"  # without tags, numbering, prefixes
+    assert item["title"] == "mm: introduce page pool helpers"  # without tags and numbering; its area stays
 
 
 def test_unrelated_commits_on_the_same_day_are_two_items(tmp_path):
@@ -1144,24 +1144,27 @@ def test_a_cvsps_patchset_is_read_by_its_log(tmp_path):
     }
 
 
-def test_a_component_prefix_stays_in_a_title_when_the_rest_is_a_fragment(tmp_path):
+def test_a_component_prefix_stays_in_a_title(tmp_path):
+    """A title keeps the area its subject opens with: redis's `LPOS: implement the final
+    design.` read as "implement the final design.", ripgrep's `changelog: start next section`
+    as "start next section". A Conventional-Commit type of a kind of change names no area and
+    gives way before a phrase of 3 words or more; a type that names an area (CI, dependencies,
+    docs, tests) stays like a component."""
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("RELEASE-NOTES: synced", author=ADA, date=_at(3, 9), files={"RELEASE-NOTES": "1\n"})
     repo.commit("cookie: trim trailing dots when checking PSL", author=ADA, date=_at(6, 9), files={"lib/cookie.c": "2\n"})
-    # ripgrep: a three-word phrase needs its area ("start next section", "ensure full index");
-    # a Conventional-Commit type names a kind, not an area, and gives way
     repo.commit("changelog: start next section", author=ADA, date=_at(9, 9), files={"CHANGELOG.md": "3\n"})
     repo.commit("ignore,globset: increase pool capacity", author=ADA, date=_at(12, 9), files={"pool.rs": "4\n"})
     repo.commit("feat(pool): add retry option", author=ADA, date=_at(15, 9), files={"retry.rs": "5\n"})
-    repo.commit("ignore, globset: share one pool between walkers", author=ADA, date=_at(18, 9), files={"walk.rs": "6\n"})
-    # ... but a type naming an area (CI, dependencies, docs, tests) is one, like a component
+    repo.commit("LPOS: implement the final design.", author=ADA, date=_at(18, 9), files={"t_list.c": "6\n"})
     repo.commit("ci: fix binary discovery", author=ADA, date=_at(21, 9), files={"tests/util.rs": "7\n"})
     repo.commit("fix: handle empty patterns", author=ADA, date=_at(24, 9), files={"glob.rs": "8\n"})
+    repo.commit("feat: caveats", author=ADA, date=_at(27, 9), files={"caveats.rs": "9\n"})
     _, items = _run(repo)
-    assert set(items["title"]) == {"RELEASE-NOTES: synced", "trim trailing dots when checking PSL",
+    assert set(items["title"]) == {"RELEASE-NOTES: synced", "cookie: trim trailing dots when checking PSL",
                                    "changelog: start next section", "ignore,globset: increase pool capacity",
-                                   "add retry option", "share one pool between walkers",
-                                   "ci: fix binary discovery", "handle empty patterns"}
+                                   "add retry option", "LPOS: implement the final design.",
+                                   "ci: fix binary discovery", "handle empty patterns", "feat: caveats"}
 
 
 def test_a_pull_request_number_that_several_forks_merged_is_not_the_repositorys(tmp_path):
