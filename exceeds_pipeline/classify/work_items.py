@@ -1076,6 +1076,15 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         .filter(pl.col("_pr_title").str.len_chars() > 0)
         .unique(["repo", "pr_number"], keep="first")
     )
+    # A pull request a bot opened (its first commit is the bot's: a dependency bump, a hook
+    # update) is titled for the bot's change: a person's commits in it ("fix mypy findings" in
+    # jinja's "Bump the python-requirements group ...") are named and judged by their own words.
+    opened_by_bot = (
+        df.filter(~pl.col("is_merge").fill_null(False) & pl.col("pr_number").is_not_null())
+        .sort("_t", "sha").group_by("repo", "pr_number").agg(pl.col("_bot").first())
+        .filter(pl.col("_bot")).select("repo", "pr_number")
+    )
+    pr_titles = pr_titles.join(opened_by_bot, on=["repo", "pr_number"], how="anti")
     pr_titles = pr_titles.with_columns(
         _text_categories(pl.col("_pr_title"), pr_titles).alias("_title_cat"),
         # `feat: …` / `fix(x): …` as the PR's title: the author's own label for the change

@@ -505,6 +505,33 @@ def test_requirements_files_are_the_build_work_of_a_pull_request_not_pages(tmp_p
     assert _item(items, wid[reqs])["category"] == "build"
 
 
+def test_a_persons_commit_in_a_pull_request_a_bot_opened_is_named_by_its_own_words(tmp_path):
+    """jinja: David Lord's "fix mypy findings", pushed onto dependabot's pull request, was
+    titled "Bump the python-requirements group in /requirements with 5 updates". A pull request
+    a person opened keeps its title, whatever bot commits join it later (pre-commit.ci's fixes)."""
+    bot = ("dependabot[bot]", "49699333+dependabot[bot]@users.noreply.github.com")
+    fixer = ("pre-commit-ci[bot]", "66853113+pre-commit-ci[bot]@users.noreply.github.com")
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"src/env.py": "x = 1\n", "requirements/dev.txt": "mypy==1.0\n"})
+    repo.branch("dependabot/pip/python-requirements", checkout=True)
+    repo.commit("Bump the python-requirements group", author=bot, date=_at(2, 9), files={"requirements/dev.txt": "mypy==1.1\n"})
+    mine = repo.commit("fix mypy findings", author=ADA, date=_at(2, 10), files={"src/env.py": "x: int = 1\n"})
+    repo.checkout("main")
+    repo.merge("dependabot/pip/python-requirements", "Merge pull request #1973 from pallets/dependabot/pip/python-requirements\n\n"
+               "Bump the python-requirements group in /requirements with 5 updates", author=ADA, date=_at(2, 12))
+    repo.branch("cache-loader", checkout=True)
+    own = repo.commit("Cache compiled templates", author=ADA, date=_at(3, 9), files={"src/cache.py": "cache = {}\n"})
+    repo.commit("[pre-commit.ci] auto fixes from pre-commit.com hooks", author=fixer, date=_at(3, 10),
+                files={"src/cache.py": "cache: dict = {}\n"})
+    repo.checkout("main")
+    repo.merge("cache-loader", "Merge pull request #1974 from ada/cache-loader\n\nAdd a bytecode cache for compiled templates",
+               author=ADA, date=_at(3, 12))
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert _item(items, wid[mine])["title"] == "fix mypy findings"
+    assert _item(items, wid[own])["title"] == "Add a bytecode cache for compiled templates"
+
+
 def test_every_revert_wording_is_a_revert_and_look_alikes_are_not(tmp_path):
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"core.py": "0\n"})
