@@ -134,7 +134,7 @@ from exceeds_pipeline.classify.categories import (
 from exceeds_pipeline.classify.changelog import pull_request_categories
 from exceeds_pipeline.classify.conventional import declared_type
 from exceeds_pipeline.classify.links import PR_MERGE, pr_number_expr, undoing_commits
-from exceeds_pipeline.enrich.exclusions import excluded_as
+from exceeds_pipeline.enrich.exclusions import SWEEP_FILES, excluded_as
 from exceeds_pipeline.history.counted_once import PR_SUFFIXES
 from exceeds_pipeline.history.tables import empty_commit_expr
 
@@ -639,9 +639,6 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
     return _one_declared_change_each(stream, _apart_by_issue(work, related))
 
 
-# A commit changing this many files (by hand: machine-made and generic files aside) sweeps
-# over the tree: a shared file relates it to nothing.
-SWEEP_FILES = 50
 
 
 # A quick follow-up of a change: at most FOLLOW_UP_GAP later, and worded as one (a small size

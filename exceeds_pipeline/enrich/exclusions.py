@@ -229,6 +229,11 @@ GENERATED_DIRS: tuple[str, ...] = (
 BUNDLE_DIRS: tuple[str, ...] = ("dist",)
 BUNDLE_EXTENSIONS: tuple[str, ...] = ("js", "mjs", "cjs", "css", "map")
 
+# A commit changing this many files by hand (machine-made files aside) sweeps over the tree (a
+# formatter run, a directory moved, a copyright year bumped): a file it shares with another
+# commit relates them no more than the tree does (work items), and its files show no skill.
+SWEEP_FILES = 50
+
 
 def _alternation(names) -> str:
     return "|".join(re.escape(n) for n in names)

@@ -22,6 +22,7 @@ import yaml
 
 from exceeds_pipeline.common.globs import glob_to_regex
 from exceeds_pipeline.classify.changelog import CHANGELOG_PATH
+from exceeds_pipeline.enrich.exclusions import SWEEP_FILES
 
 __all__ = [
     "BUILTIN_RULES_RESOURCE",
@@ -366,7 +367,8 @@ def skills_per_commit(
     code_terms``) lets ``imports`` and ``code_terms`` rules see what the added lines use.
     Message terms match the message's prose only (:func:`message_prose`), never the words of
     the repository's own name, and not for a commit whose ``category`` (when given) is build;
-    ``subject_terms`` match the subject line only. Skills are sorted
+    ``subject_terms`` match the subject line only. A commit of SWEEP_FILES files or more shows
+    no skill by its files, and a revert (``category``) none at all. Skills are sorted
     by name; a commit without any has ``[]``.
     """
     keys = commits.select("repo", "sha")
@@ -376,6 +378,11 @@ def skills_per_commit(
     # a changelog entry records the change; writing one is no documentation skill
     files = file_changes.filter(~pl.col("excluded").fill_null(False) & ~pl.col("path").str.contains(CHANGELOG_PATH)) \
         .select("repo", "sha", "path", "language")
+    # A sweep over the tree (a formatter run, a package renamed, a directory moved) touches every
+    # area and shows none: jinja's "apply black" and "rename directory to jinja" made David Lord
+    # a Caching and a Web Frameworks person. Its files are no evidence (its words and code may be).
+    sweeps = files.group_by("repo", "sha").len().filter(pl.col("len") >= SWEEP_FILES).select("repo", "sha")
+    files = files.join(sweeps, on=["repo", "sha"], how="anti")
     path_rules = [(r.name, r.path_pattern) for r in rules.rules if r.path_pattern]
     path_hits = _matches(files.select("path").unique(), "path", path_rules)
     if path_hits.height:
@@ -433,6 +440,10 @@ def skills_per_commit(
             if found is not None:
                 pairs.append(found)
 
+    if pairs and "category" in commits.columns:
+        # a revert undoes a change: it shows no skill of its own
+        reverts = commits.filter(pl.col("category") == "revert").select("repo", "sha")
+        pairs = [p.join(reverts, on=["repo", "sha"], how="anti") for p in pairs]
     if pairs:
         per_commit = (
             pl.concat([p.cast(_PAIR_SCHEMA) for p in pairs])
