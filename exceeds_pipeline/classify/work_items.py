@@ -647,6 +647,41 @@ FOLLOW_UP_GAP = timedelta(minutes=30)
 FOLLOW_UP = r"(?i)\b(?:oops|typos?|undo|leftovers?|forgot|forgotten|missed|fixup|fix-up|thinko|brown paper bag)\b"
 
 
+# A quick fix of a change made with one other commit in between: worded as a repair of what
+# was just done (`Fix the propagate Tcl test`, `Fix BITFIELD_RO test`).
+QUICK_FIX = r"(?i)^\s*(?:fix(?:e[sd])?|repair(?:s|ed)?|correct(?:s|ed)?)\b|" + FOLLOW_UP
+
+
+def follow_up_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
+    """A quick fix (QUICK_FIX, at most FOLLOW_UP_GAP after) of the author's change before last,
+    neither in a pull request, when the two share a file written by hand that the commit
+    between them does not touch (redis: "Fix the propagate Tcl test" five minutes after the
+    test's change, a `rax.c` commit between them). Consecutive commits are `related_edges`'."""
+    if file_changes is None or file_changes.height == 0 or work.height < 3:
+        return _no_pairs()
+    stream = work.sort("repo", "person_id", "_t", "_n").select("repo", "person_id", "_n", "_t", "pr_number", "sha", "subject")
+    same = (pl.col("repo") == pl.col("repo").shift(2)) & (pl.col("person_id") == pl.col("person_id").shift(2))
+    cand = stream.with_columns(
+        pl.col("_n").shift(2).alias("_a"), pl.col("_n").shift(1).alias("_m"), pl.col("_n").alias("_b"),
+        (pl.col("_t") - pl.col("_t").shift(2)).alias("_gap"),
+        pl.col("pr_number").shift(2).alias("_pr_a"),
+    ).filter(same.fill_null(False) & (pl.col("_gap") <= FOLLOW_UP_GAP) & pl.col("pr_number").is_null()
+             & pl.col("_pr_a").is_null() & pl.col("subject").fill_null("").str.contains(QUICK_FIX))
+    if cand.height == 0:
+        return _no_pairs()
+    machine_made = excluded_as(file_changes, *MACHINE_MADE)
+    fc = (file_changes.filter(~machine_made & ~pl.col("path").fill_null("").str.contains(GENERIC_FILES))
+          .join(_hub_files(work, file_changes), on=["repo", "path"], how="anti")
+          .join(work.select("repo", "sha", "_n"), on=["repo", "sha"]).select("_n", "path").unique())
+    shared = (
+        cand.select("_a", "_m", "_b")
+        .join(fc.rename({"_n": "_a"}), on="_a")
+        .join(fc.rename({"_n": "_b"}), on=["_b", "path"], how="semi")
+        .join(fc.rename({"_n": "_m"}), on=["_m", "path"], how="anti")
+    )
+    return shared.select("_a", "_b").unique()
+
+
 # A subject word in at most this share of a repository's work commits (or in 3) names something
 # specific.
 RARE_WORD_SHARE = 0.01
@@ -891,6 +926,7 @@ def assign_work_items(
         series_edges(work).cast(_PAIRS),
         fixup_edges(work).cast(_PAIRS),
         related_edges(work, file_changes).cast(_PAIRS),
+        follow_up_edges(work, file_changes).cast(_PAIRS),
         issue_edges(work).cast(_PAIRS),
         release_edges(work).cast(_PAIRS),
     ])

@@ -532,6 +532,29 @@ def test_a_persons_commit_in_a_pull_request_a_bot_opened_is_named_by_its_own_wor
     assert _item(items, wid[own])["title"] == "Add a bytecode cache for compiled templates"
 
 
+def test_a_quick_fix_joins_the_change_before_last_that_it_repairs(tmp_path):
+    """redis: "Fix the propagate Tcl test" came five minutes after the test's change, with a
+    `rax.c` commit of the same author between them, and was an item of its own. A fix that
+    shares no file with that change, or comes later than FOLLOW_UP_GAP, stays apart."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"tests/unit/propagate.tcl": "test 0\n", "src/rax.c": "int r;\n", "src/t_list.c": "int l;\n"})
+    test = repo.commit("Test propagation of MULTI/EXEC", author=ADA, date="2025-03-02T10:00:00+0000",
+                       files={"tests/unit/propagate.tcl": "test 0\ntest multi\n"})
+    rax = repo.commit("Rax: remove dead branch in raxSeek()", author=ADA, date="2025-03-02T10:02:00+0000",
+                      files={"src/rax.c": "int r2;\n"})
+    fix = repo.commit("Fix the propagate Tcl test", author=ADA, date="2025-03-02T10:05:00+0000",
+                      files={"tests/unit/propagate.tcl": "test 0\ntest multi exec\n"})
+    repo.commit("LPOS: implement the final design", author=ADA, date="2025-03-02T10:07:00+0000",
+                files={"src/t_list.c": "int l2;\n"})
+    late = repo.commit("Fix the rax seek test", author=ADA, date="2025-03-02T11:30:00+0000",
+                       files={"src/rax.c": "int r3;\n"})
+    out, _ = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[fix] == wid[test]
+    assert wid[rax] != wid[test] and wid[late] != wid[rax]
+
+
 def test_every_revert_wording_is_a_revert_and_look_alikes_are_not(tmp_path):
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"core.py": "0\n"})
