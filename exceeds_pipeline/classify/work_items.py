@@ -655,8 +655,9 @@ QUICK_FIX = r"(?i)^\s*(?:fix(?:e[sd])?|repair(?:s|ed)?|correct(?:s|ed)?)\b|" + F
 def follow_up_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
     """A quick fix (QUICK_FIX, at most FOLLOW_UP_GAP after) of the author's change before last,
     neither in a pull request, when the two share a file written by hand that the commit
-    between them does not touch (redis: "Fix the propagate Tcl test" five minutes after the
-    test's change, a `rax.c` commit between them). Consecutive commits are `related_edges`'."""
+    between them does not touch (redis: "Fixed compilation of new rio.c changes (typos and so
+    forth.)" three minutes after "Add checksum computation to rio.c", "dump/restore fixed to
+    use the new crc64 API" between them). Consecutive commits are `related_edges`'."""
     if file_changes is None or file_changes.height == 0 or work.height < 3:
         return _no_pairs()
     stream = work.sort("repo", "person_id", "_t", "_n").select("repo", "person_id", "_n", "_t", "pr_number", "sha", "subject")

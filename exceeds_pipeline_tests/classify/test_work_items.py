@@ -533,9 +533,10 @@ def test_a_persons_commit_in_a_pull_request_a_bot_opened_is_named_by_its_own_wor
 
 
 def test_a_quick_fix_joins_the_change_before_last_that_it_repairs(tmp_path):
-    """redis: "Fix the propagate Tcl test" came five minutes after the test's change, with a
-    `rax.c` commit of the same author between them, and was an item of its own. A fix that
-    shares no file with that change, or comes later than FOLLOW_UP_GAP, stays apart."""
+    """redis: "Fixed compilation of new rio.c changes (typos and so forth.)" came three minutes
+    after "Add checksum computation to rio.c", with another commit of the same author between
+    them, and was an item of its own (the same shape is scripted here). A fix that shares no
+    file with that change, or comes later than FOLLOW_UP_GAP, stays apart."""
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial commit", author=ADA, date=_at(1, 8),
                 files={"tests/unit/propagate.tcl": "test 0\n", "src/rax.c": "int r;\n", "src/t_list.c": "int l;\n"})
