@@ -296,16 +296,16 @@ _CONTINUE_WORDS = (r"a|an|the|to|of|by|and|or|but|with|without|from|at|in|into|o
 _CONTINUES = rf"(?i)(?:[,(/-]|\b(?:{_CONTINUE_WORDS}))\s*$"
 # What a cut paragraph may not end on: a dangling word or clause mark.
 _DANGLING = rf"(?i)(?:[\s,;(/-]+(?:(?:{_CONTINUE_WORDS})\b)?)+$"
-# A work item's title keeps its component prefix; the prose that quotes titles (themes.text.
-# clean_title) drops it before a phrase of this many words, and keeps it before a fragment
-# (`RELEASE-NOTES: synced`, `mailmap: Ralf Mueller`) or a short phrase that needs its area
-# (ripgrep's `changelog: start next section`, `core: add index module`).
+# A work item's title and the prose that quotes it keep its component prefix; the words themes
+# are read from (themes.text.clean_title's `text`) drop it before a phrase of this many words,
+# and keep it before a fragment (`RELEASE-NOTES: synced`, `mailmap: Ralf Mueller`) or a short
+# phrase that needs its area (ripgrep's `changelog: start next section`).
 MIN_TITLE_WORDS = 4
 # A Conventional-Commit type of a kind of change (`feat:`, `fix:`; KIND_PREFIX) names no area:
 # titles and prose drop it before a phrase of this many words.
 MIN_TYPED_TITLE_WORDS = 3
 # The area a subject opens with, as written, or a list of them (`printer`, `ignore,globset`,
-# `net/tcp`): the component prefix the prose keeps or drops.
+# `net/tcp`): the component prefix themes' words keep or drop.
 COMPONENT_NAMES = r"[A-Za-z0-9_][A-Za-z0-9_./-]{0,40}(?:,\s?[A-Za-z0-9_][A-Za-z0-9_./-]{0,40}){0,3}"
 # A list bullet opening a subject, as CVS and Subversion logs copied from a CHANGES file begin
 # (`- the raw 2to3 run`, `- [bug] Added BINARY`): no part of the change's name (for titles

@@ -237,7 +237,7 @@ def _title(subject: pl.Expr) -> pl.Expr:
     stays). A component prefix stays: it names where the change is (redis's `LPOS: implement
     the final design.`, `Cluster: support to read from slave nodes.`, ripgrep's `printer: fix
     --stats for --json`), and so does a type that names an area (`ci: fix binary discovery`).
-    (The prose of themes and summaries drops a component before a long phrase: see
+    (The words themes are read from drop a component before a long phrase: see
     themes.text.clean_title.)"""
     base = (
         subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_BULLET, "")

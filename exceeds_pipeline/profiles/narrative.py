@@ -76,7 +76,7 @@ def month_name(month: str) -> str:
 def title_text(title: str | None) -> str:
     """A work item title for prose: wrappers, tags, PR numbers and quotes removed, one line,
     at most TITLE_CHARS characters."""
-    text = re.sub(r"[\"“”`]", "", clean_title(title).text).strip() or "(untitled)"
+    text = re.sub(r"[\"“”`]", "", clean_title(title).prose).strip() or "(untitled)"
     text = re.split(r"(?<=[a-z0-9)])\.\s+(?=[A-Z])", text)[0]  # one phrase: "Fix v0 config. Clear cache" -> first
     return text if len(text) <= TITLE_CHARS else text[: TITLE_CHARS - 1].rstrip() + "…"
 

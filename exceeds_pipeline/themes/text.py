@@ -73,9 +73,10 @@ def display_words() -> dict[str, str]:
 
 @dataclass(frozen=True)
 class CleanTitle:
-    text: str  # for prose
+    text: str  # the words of the change, its component dropped before a long phrase (themes' terms)
     tags: tuple[str, ...]  # subject tags and conventional / component scopes, lower-case
     wrapper: str | None  # "revert" / "reapply" / "reland" when the title wraps another
+    prose: str = ""  # for prose: `text` with its component, as work-item titles keep it
 
 
 @lru_cache(maxsize=1 << 18)  # themes, work items and narratives of one run ask for the same texts
@@ -93,6 +94,7 @@ def clean_title(raw: str | None) -> CleanTitle:
         text = (m.group("inner") or m.group("bare") or "").strip()
         text = _PR_SUFFIX.sub(" ", text).strip().strip("\"'“”‘’`").strip()
     tags: list[str] = []
+    component = ""  # the component prefix taken off `text`, which prose keeps
     generic = lexicon()["generic_tags"]
     for _ in range(6):
         before = text
@@ -120,16 +122,22 @@ def clean_title(raw: str | None) -> CleanTitle:
                 # the area is a tag before a phrase; it stays in the text before a short one
                 tags.extend(c.strip().lower() for c in m.group("comp").split(","))
                 if words >= MIN_TITLE_WORDS:
+                    component = component + text[:m.end()]
                     text = text[m.end():]
         if text == before:
             break
     text = _SERIES_MARK.sub(" ", text)
     text = _SPACES.sub(" ", text).strip().rstrip(".,;:").strip()  # `…, fixes #608` leaves a comma
+    as_written = text
     # a component kept before a short phrase stays as the project writes it (`cli: add --foo`)
     if text and text[0].islower() and not _CODE_START.match(text) and not _COMPONENT.match(text):
         text = text[0].upper() + text[1:]
     kept = tuple(dict.fromkeys(t for t in tags if t and t not in generic and not _NUMBERS_ONLY.fullmatch(t)))
-    return CleanTitle(text=text or _SPACES.sub(" ", raw or "").strip(), tags=kept, wrapper=wrapper)
+    text = text or _SPACES.sub(" ", raw or "").strip()
+    # prose names the change with its area, as its title does (redis's "LPOS: implement the
+    # final design.", not "Implement the final design")
+    prose = _SPACES.sub(" ", component + as_written).strip() if component and as_written else text
+    return CleanTitle(text=text, tags=kept, wrapper=wrapper, prose=prose)
 
 
 def _file_name(lex: dict[str, frozenset[str]]) -> pl.Expr:

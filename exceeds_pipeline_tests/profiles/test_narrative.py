@@ -277,3 +277,18 @@ def test_a_language_only_deleted_from_is_not_the_persons(tmp_path):
     t = tables((repo, "acme/lib"))
     rows = rollups_of(t["commits"], t["work_items"], t["file_changes"])
     assert rows.filter(pl.col("person_id") == ada["id"])["languages"].to_list() == [["Python"]]
+
+
+def test_a_months_prose_names_a_change_with_its_component_as_its_title_does(tmp_path):
+    """redis, June 2020: "Shipped: implement the final design." named the LPOS command's
+    change without its component; the title kept it."""
+    from exceeds_pipeline_tests.gitscript import GitScript
+
+    repo = GitScript.init(tmp_path / "kv")
+    repo.commit("Add lists", author=ADA, date="2025-05-02T10:00:00+00:00", files={"src/t_list.c": "int l;\n"})
+    repo.commit("LPOS: implement the final design.", author=ADA, date="2025-06-03T10:00:00+00:00",
+                files={"src/t_list.c": "int l;\nint lpos(void) { return 0; }\n", "src/lpos.c": "int rank;\n"})
+    built, items = _profiles_of(repo, "acme/kv")
+    assert "LPOS: implement the final design." in items["title"].to_list()
+    june = next(m for m in built[0]["work_history"] if m["month"] == "2025-06")
+    assert "LPOS: implement the final design" in june["summary"]
