@@ -384,7 +384,7 @@ SAMPLE_PER_AUTHOR = 200  # commits per author (and repository) whose added lines
 # documentation work, `Fixed a typo causing segfault on MIGRATE` is not). git/git: 1,249 of
 # 60,751 commits, redis 595 of 10,839.
 COMMENT_SUBJECT = (r"(?i)\b(?:comments?|commented|typos?|spelling|misspell\w*|grammar|grammatical|wording|reword\w*"
-                   r"|docstrings?|javadoc|doxygen|clarif\w*|explain\w*|describe\w*|document\w*|annotat\w*|remarks?|notes?)\b")
+                   r"|docs?|docstrings?|javadoc|doxygen|clarif\w*|explain\w*|describe\w*|document\w*|annotat\w*|remarks?|notes?)\b")
 
 
 def evidence_sample(raw_commits: pl.DataFrame, per_author: int = SAMPLE_PER_AUTHOR) -> list[str]:

@@ -367,8 +367,8 @@ def skills_per_commit(
     code_terms``) lets ``imports`` and ``code_terms`` rules see what the added lines use.
     Message terms match the message's prose only (:func:`message_prose`), never the words of
     the repository's own name, and not for a commit whose ``category`` (when given) is build;
-    ``subject_terms`` match the subject line only. A commit of SWEEP_FILES files or more shows
-    no skill by its files, and a revert (``category``) none at all. Skills are sorted
+    ``subject_terms`` match the subject line only. A commit of SWEEP_FILES files or more, or of
+    category chore, shows no skill by its files, and a revert none at all. Skills are sorted
     by name; a commit without any has ``[]``.
     """
     keys = commits.select("repo", "sha")
@@ -382,6 +382,10 @@ def skills_per_commit(
     # area and shows none: jinja's "apply black" and "rename directory to jinja" made David Lord
     # a Caching and a Web Frameworks person. Its files are no evidence (its words and code may be).
     sweeps = files.group_by("repo", "sha").len().filter(pl.col("len") >= SWEEP_FILES).select("repo", "sha")
+    # ... and so does housekeeping (a linter's findings fixed across modules, a release): jinja's
+    # "fix ruff pyupgrade findings" (21 files) gave May 2025 Caching, Concurrency and Debugging
+    if "category" in commits.columns:
+        sweeps = pl.concat([sweeps, commits.filter(pl.col("category") == "chore").select("repo", "sha")])
     files = files.join(sweeps, on=["repo", "sha"], how="anti")
     path_rules = [(r.name, r.path_pattern) for r in rules.rules if r.path_pattern]
     path_hits = _matches(files.select("path").unique(), "path", path_rules)

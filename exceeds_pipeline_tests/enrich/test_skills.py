@@ -418,15 +418,16 @@ def test_a_sweep_over_the_tree_and_a_revert_show_no_skill_by_their_files(rules):
     """jinja: "apply black" (every module, bccache.py among them) and "rename directory to jinja"
     with its revert made David Lord a Caching person; a change to the cache module alone does."""
     tree = [f"src/jinja2/mod{i}.py" for i in range(60)] + ["src/jinja2/bccache.py"]
-    c = pl.DataFrame({"repo": ["r"] * 4, "sha": ["black", "cache", "rename", "undo"],
+    c = pl.DataFrame({"repo": ["r"] * 5, "sha": ["black", "cache", "rename", "undo", "lint"],
                       "message": ["apply black", "increment bytecode cache version", "rename module to jinja",
-                                  'Revert "rename module to jinja"'],
-                      "category": ["chore", "chore", "refactor", "revert"]})
+                                  'Revert "rename module to jinja"', "fix ruff pyupgrade findings"],
+                      "category": ["refactor", "build", "refactor", "revert", "chore"]})
     paths = ([("black", p) for p in tree] + [("cache", "src/jinja2/bccache.py")]
-             + [("rename", "src/jinja2/bccache.py"), ("undo", "src/jinja2/bccache.py")])
+             + [("rename", "src/jinja2/bccache.py"), ("undo", "src/jinja2/bccache.py"),
+                ("lint", "src/jinja2/bccache.py")])
     f = with_language(classify_exclusions(pl.DataFrame(
         {"repo": ["r"] * len(paths), "sha": [s for s, _ in paths], "path": [p for _, p in paths],
          "is_binary": [False] * len(paths)})))
     got = dict(zip(*skills_per_commit(c, f, rules).select("sha", "skills").to_dict(as_series=False).values()))
     assert "Caching" not in got["black"] and "Caching" in got["cache"] and "Caching" in got["rename"]
-    assert got["undo"] == []
+    assert got["undo"] == [] and "Caching" not in got["lint"]  # housekeeping shows none by its files
