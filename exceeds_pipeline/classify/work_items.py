@@ -639,8 +639,6 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
     return _one_declared_change_each(stream, _apart_by_issue(work, related))
 
 
-
-
 # A quick follow-up of a change: at most FOLLOW_UP_GAP later, and worded as one (a small size
 # alone is no evidence: tmux's small commits of one hour are as often separate changes).
 FOLLOW_UP_GAP = timedelta(minutes=30)
@@ -648,7 +646,7 @@ FOLLOW_UP = r"(?i)\b(?:oops|typos?|undo|leftovers?|forgot|forgotten|missed|fixup
 
 
 # A quick fix of a change made with one other commit in between: worded as a repair of what
-# was just done (`Fix the propagate Tcl test`, `Fix BITFIELD_RO test`).
+# was just done (`Fixed compilation of new rio.c changes`, `Fix the BITFIELD_RO test`).
 QUICK_FIX = r"(?i)^\s*(?:fix(?:e[sd])?|repair(?:s|ed)?|correct(?:s|ed)?)\b|" + FOLLOW_UP
 
 
