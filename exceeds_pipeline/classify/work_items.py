@@ -648,10 +648,12 @@ FOLLOW_UP = r"(?i)\b(?:oops|typos?|undo|leftovers?|forgot|forgotten|missed|fixup
 # A quick fix of a change made with one other commit in between: worded as a repair of what
 # was just done (`Fixed compilation of new rio.c changes`, `Fix the BITFIELD_RO test`).
 QUICK_FIX = r"(?i)^\s*(?:fix(?:e[sd])?|repair(?:s|ed)?|correct(?:s|ed)?)\b|" + FOLLOW_UP
+# (an hour: redis's "Fix BITFIELD_RO test" came 33 minutes after the change it fixes)
+QUICK_FIX_GAP = timedelta(minutes=60)
 
 
 def follow_up_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
-    """A quick fix (QUICK_FIX, at most FOLLOW_UP_GAP after) of the author's change before last,
+    """A quick fix (QUICK_FIX, at most QUICK_FIX_GAP after) of the author's change before last,
     neither in a pull request, when the two share a file written by hand that the commit
     between them does not touch (redis: "Fixed compilation of new rio.c changes (typos and so
     forth.)" three minutes after "Add checksum computation to rio.c", "dump/restore fixed to
@@ -664,7 +666,7 @@ def follow_up_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl
         pl.col("_n").shift(2).alias("_a"), pl.col("_n").shift(1).alias("_m"), pl.col("_n").alias("_b"),
         (pl.col("_t") - pl.col("_t").shift(2)).alias("_gap"),
         pl.col("pr_number").shift(2).alias("_pr_a"),
-    ).filter(same.fill_null(False) & (pl.col("_gap") <= FOLLOW_UP_GAP) & pl.col("pr_number").is_null()
+    ).filter(same.fill_null(False) & (pl.col("_gap") <= QUICK_FIX_GAP) & pl.col("pr_number").is_null()
              & pl.col("_pr_a").is_null() & pl.col("subject").fill_null("").str.contains(QUICK_FIX))
     if cand.height == 0:
         return _no_pairs()

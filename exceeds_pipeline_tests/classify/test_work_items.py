@@ -535,8 +535,9 @@ def test_a_persons_commit_in_a_pull_request_a_bot_opened_is_named_by_its_own_wor
 def test_a_quick_fix_joins_the_change_before_last_that_it_repairs(tmp_path):
     """redis: "Fixed compilation of new rio.c changes (typos and so forth.)" came three minutes
     after "Add checksum computation to rio.c", with another commit of the same author between
-    them, and was an item of its own (the same shape is scripted here). A fix that shares no
-    file with that change, or comes later than FOLLOW_UP_GAP, stays apart."""
+    them, and was an item of its own (the same shape is scripted here; "Fix BITFIELD_RO test"
+    came 33 minutes later). A fix that shares no file with that change, or comes more than
+    QUICK_FIX_GAP later, stays apart."""
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial commit", author=ADA, date=_at(1, 8),
                 files={"tests/unit/propagate.tcl": "test 0\n", "src/rax.c": "int r;\n", "src/t_list.c": "int l;\n"})
@@ -544,9 +545,9 @@ def test_a_quick_fix_joins_the_change_before_last_that_it_repairs(tmp_path):
                        files={"tests/unit/propagate.tcl": "test 0\ntest multi\n"})
     rax = repo.commit("Rax: remove dead branch in raxSeek()", author=ADA, date="2025-03-02T10:02:00+0000",
                       files={"src/rax.c": "int r2;\n"})
-    fix = repo.commit("Fix the propagate Tcl test", author=ADA, date="2025-03-02T10:05:00+0000",
+    fix = repo.commit("Fix the propagate Tcl test", author=ADA, date="2025-03-02T10:40:00+0000",
                       files={"tests/unit/propagate.tcl": "test 0\ntest multi exec\n"})
-    repo.commit("LPOS: implement the final design", author=ADA, date="2025-03-02T10:07:00+0000",
+    repo.commit("LPOS: implement the final design", author=ADA, date="2025-03-02T10:42:00+0000",
                 files={"src/t_list.c": "int l2;\n"})
     late = repo.commit("Fix the rax seek test", author=ADA, date="2025-03-02T11:30:00+0000",
                        files={"src/rax.c": "int r3;\n"})
