@@ -856,6 +856,10 @@ def test_packaging_changes_with_their_changelog_entry_are_build_and_a_release_is
                                                              "CHANGES.rst": "Version 3.1.6\n-------------\n\nUnreleased\n\n-   Use flit_core.\n"
                                                                             "-   Require MarkupSafe 2.1.\n-   Fix a crash.\n"}),
         ("set up pre-commit lite workflow", {"pre-commit.yaml": "on:\n  pull_request:\njobs:\n  main:\n    runs-on: ubuntu-latest\n"}),
+        # running the tests on a new version is CI work: the matrix, tox, one xfail
+        ("test with python 3.13", {".github/workflows/tests.yaml": "python: ['3.12', '3.13']\n",
+                                   "tox.ini": "[tox]\nenv_list = py3{13,12}\n",
+                                   "tests/test_loader.py": "import pytest\n\n@pytest.mark.xfail\ndef test_x(): pass\n"}),
         ("release version 3.1.6", {"src/jinja2/__init__.py": '__version__ = "3.1.6"\n',
                                    "CHANGES.rst": "Version 3.1.6\n-------------\n\nReleased 2025-03-05\n\n-   Use flit_core.\n"
                                                   "-   Require MarkupSafe 2.1.\n-   Fix a crash.\n"}),
@@ -865,6 +869,7 @@ def test_packaging_changes_with_their_changelog_entry_are_build_and_a_release_is
     assert got["don't crash when APPDATA is undefined on Windows"] == "bug"
     assert got["set up pre-commit lite workflow"] != "feature"
     assert got["release version 3.1.6"] == "chore"
+    assert got["test with python 3.13"] == "build"
 
 
 def test_a_measured_speed_up_is_performance_work(tmp_path):
