@@ -292,3 +292,20 @@ def test_a_months_prose_names_a_change_with_its_component_as_its_title_does(tmp_
     assert "LPOS: implement the final design." in items["title"].to_list()
     june = next(m for m in built[0]["work_history"] if m["month"] == "2025-06")
     assert "LPOS: implement the final design" in june["summary"]
+
+
+def test_the_largest_features_are_the_ones_that_added_most(tmp_path):
+    """redis: "enable kqueue/kevent only for Mac OS X 10.6.x" was antirez's second largest
+    feature: one line of config.h, and 3,169 lines of pages deleted by accident."""
+    from exceeds_pipeline_tests.gitscript import GitScript
+
+    repo = GitScript.init(tmp_path / "kv")
+    repo.commit("Add the server", author=ADA, date="2025-05-02T10:00:00+00:00",
+                files={"src/config.h": "#define X 1\n", "doc/index.html": "<p>doc</p>\n" * 500})
+    repo.commit("Enable kqueue only on Mac OS X 10.6", author=ADA, date="2025-05-06T10:00:00+00:00",
+                files={"src/config.h": "#define X 2\n", "doc/index.html": None})
+    repo.commit("Add the LCS command", author=ADA, date="2025-05-20T10:00:00+00:00",
+                files={"src/lcs.c": "".join(f"int lcs{i}(void);\n" for i in range(120))})
+    built, items = _profiles_of(repo, "acme/kv")
+    summary = built[0]["summary"]
+    assert "The largest features: add the server and add the LCS command." in summary, summary
