@@ -90,6 +90,10 @@ def _inline(title: str | None) -> str:
     return text
 
 
+# A title that only says a history began (redis's "first commit", the 2009 import, was
+# antirez's largest feature): it names nothing that was built, so it heads no list of the largest.
+INITIAL_COMMIT = re.compile(r"(?i)^\s*(?:the\s+)?(?:initial|first|init)(?:ial)?(?:\s+(?:commit|import|version|revision|check-?in|upload))?\s*[.!]*\s*$")
+
 _FIX_VERB = re.compile(r"(?i)^(?:fix(?:es|ed)?|bugfix|hotfix)\s*:?\s+(?:for\s+|to\s+)?")
 
 
@@ -368,6 +372,8 @@ def profile_sentences(profile: dict) -> list[dict]:
         def top(pairs, key=size):
             seen, out_ = set(), []
             for i, _ in sorted(pairs, key=key):
+                if INITIAL_COMMIT.match(title_text(i["title"])):
+                    continue  # "first commit" names no change a reader can picture
                 if title_text(i["title"]).lower() not in seen:
                     seen.add(title_text(i["title"]).lower())
                     out_.append(i)

@@ -296,10 +296,14 @@ def test_a_months_prose_names_a_change_with_its_component_as_its_title_does(tmp_
 
 def test_the_largest_features_are_the_ones_that_added_most(tmp_path):
     """redis: "enable kqueue/kevent only for Mac OS X 10.6.x" was antirez's second largest
-    feature: one line of config.h, and 3,169 lines of pages deleted by accident."""
+    feature: one line of config.h, and 3,169 lines of pages deleted by accident. His largest,
+    "first commit", says only that the history began."""
     from exceeds_pipeline_tests.gitscript import GitScript
 
     repo = GitScript.init(tmp_path / "kv")
+    # ... and "first commit" (the 2009 import) was the largest: it names nothing built
+    repo.commit("first commit", author=ADA, date="2025-05-01T10:00:00+00:00",
+                files={"src/server.c": "".join(f"int s{i};\n" for i in range(900))})
     repo.commit("Add the server", author=ADA, date="2025-05-02T10:00:00+00:00",
                 files={"src/config.h": "#define X 1\n", "doc/index.html": "<p>doc</p>\n" * 500})
     repo.commit("Enable kqueue only on Mac OS X 10.6", author=ADA, date="2025-05-06T10:00:00+00:00",
