@@ -691,6 +691,9 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
     is_build = (path.str.contains(BUILD_PATH) & ~is_test & ~in_docs) | vendored
     is_docs = (path.str.contains(DOCS_PATH) | in_docs) & ~is_test & ~is_build
     status = pl.col("status").fill_null("") if "status" in file_changes.columns else pl.lit("")
+    # a file a program wrote (its header says so, `file_changes.exclusion_reason`)
+    generated = (pl.col("exclusion_reason").fill_null("") == "generated") if "exclusion_reason" in file_changes.columns \
+        else pl.lit(False)
     lines = (pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)).cast(pl.Int64) \
         if {"lines_added", "lines_deleted"} <= set(file_changes.columns) else pl.lit(0, pl.Int64)
     return (
@@ -708,6 +711,7 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
             ((status == "A") & ~is_test & ~is_docs & ~is_build
              & ~path.str.to_lowercase().str.extract(r"\.([a-z0-9]+)$", 1).is_in(CONFIG_EXTENSIONS).fill_null(False)).alias("ac"),
             path.str.contains(PROJECT_META_PATH).alias("m"),
+            generated.alias("g"),
             (path.str.contains(DEV_SCRIPTS_PATH) & ~is_test & ~is_docs & ~is_build).alias("s"),
             _fragment_label(path, status).alias("f"),
             # The kind of file: its extension, or its name when it has none (Makefile).
@@ -727,6 +731,7 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
             pl.col("ad").sum().cast(pl.Int64).alias("_n_added"),
             pl.col("c").sum().cast(pl.Int64).alias("_n_changelog"),
             pl.col("m").sum().cast(pl.Int64).alias("_n_meta"),
+            pl.col("g").sum().cast(pl.Int64).alias("_n_generated"),
             pl.col("s").sum().cast(pl.Int64).alias("_n_scripts"),
             pl.col("ld").sum().cast(pl.Int64).alias("_l_docs"),
             pl.col("lb").sum().cast(pl.Int64).alias("_l_build"),
@@ -740,7 +745,7 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
 
 
 _PATH_COUNTS = ("_n", "_n_test", "_n_docs", "_n_build", "_n_new_src", "_n_new_code", "_n_new_test", "_n_del", "_n_changelog",
-                "_n_added", "_n_meta", "_n_scripts", "_l_docs", "_l_build", "_l_changelog")
+                "_n_added", "_n_meta", "_n_generated", "_n_scripts", "_l_docs", "_l_build", "_l_changelog")
 
 
 def categorize_commits(
@@ -862,12 +867,16 @@ def prepare(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Data
 
 def _by_paths() -> pl.Expr:
     """docs | test | build | chore when every file of the change is of that kind (path counts
-    `_n*`): the repository's GitHub housekeeping alone is chore; its own scripts with or without
+    `_n*`): the repository's GitHub housekeeping alone is chore, and so is regenerating files
+    a program writes; its own scripts with or without
     build files are build (the model still reads scripts as code and housekeeping as build)."""
     n = pl.col("_n").fill_null(0)
     return (
         pl.when(n == 0).then(pl.lit(None, pl.String))
         .when(pl.col("_n_meta") == n).then(pl.lit("chore"))
+        # files a program wrote, regenerated (redis's "Update help.h again before Redis 6 GA",
+        # src/help.h "Automatically generated ..., do not edit."): housekeeping, not a fix
+        .when(pl.col("_n_generated") == n).then(pl.lit("chore"))
         .when(pl.col("_n_docs") == n).then(pl.lit("docs"))
         .when((pl.col("_n_test") > 0) & (pl.col("_n_test") + pl.col("_n_docs") == n)).then(pl.lit("test"))
         .when(pl.col("_n_build") == n).then(pl.lit("build"))
