@@ -874,11 +874,12 @@ def _by_paths() -> pl.Expr:
     return (
         pl.when(n == 0).then(pl.lit(None, pl.String))
         .when(pl.col("_n_meta") == n).then(pl.lit("chore"))
-        # files a program wrote, regenerated (redis's "Update help.h again before Redis 6 GA",
-        # src/help.h "Automatically generated ..., do not edit."): housekeeping, not a fix
-        .when(pl.col("_n_generated") == n).then(pl.lit("chore"))
         .when(pl.col("_n_docs") == n).then(pl.lit("docs"))
         .when((pl.col("_n_test") > 0) & (pl.col("_n_test") + pl.col("_n_docs") == n)).then(pl.lit("test"))
+        # files a program wrote, regenerated (redis's "Update help.h again before Redis 6 GA",
+        # src/help.h "Automatically generated ..., do not edit."): housekeeping, not a fix
+        # (regenerated test fixtures, golden files, are test work above)
+        .when(pl.col("_n_generated") == n).then(pl.lit("chore"))
         .when(pl.col("_n_build") == n).then(pl.lit("build"))
         .when((pl.col("_n_scripts") > 0) & (pl.col("_n_build") + pl.col("_n_scripts") == n)).then(pl.lit("build"))
         # build files with the page that documents them, the build files holding most of the
