@@ -528,9 +528,11 @@ def fixup_edges(work: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
+def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
+                  shared_files: tuple[pl.DataFrame, pl.DataFrame] | None = None) -> pl.DataFrame:
     """Consecutive commits of one author, at most RELATED_GAP apart, neither in a pull request,
-    and evidently related: same component, a shared file, or strongly overlapping subjects."""
+    and evidently related: same component, a shared file, or strongly overlapping subjects.
+    (`shared_files`: `_shared_files(work, file_changes)`, when the caller has it.)"""
     stream = work.sort("repo", "person_id", "_t", "_n").with_columns(
         pl.col("pr_number").shift(1).alias("_prev_pr"),
         pl.col("_component").shift(1).alias("_prev_component"),
@@ -553,15 +555,7 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
     if file_changes is not None and file_changes.height:
         from exceeds_pipeline.classify.categories import DOCS_PATH, TEST_PATH
 
-        # Files no one writes by hand (generated, vendored, lock files: `file_changes` says so)
-        # change with every regeneration: sharing one relates nothing.
-        machine_made = excluded_as(file_changes, *MACHINE_MADE)
-        hubs = _hub_files(work, file_changes)
-        fc = (
-            file_changes.filter(~machine_made).select("repo", "sha", "path")
-            .filter(~pl.col("path").fill_null("").str.contains(GENERIC_FILES))
-            .unique()
-        )
+        fc, hubs = shared_files or _shared_files(work, file_changes)
         fc = fc.with_columns(pl.col("path").fill_null("").str.contains(DOCS_PATH).alias("_doc"),
                              pl.col("path").fill_null("").str.contains(TEST_PATH).alias("_test"))
         docs_only = fc.group_by("repo", "sha").agg(pl.col("_doc").all().alias("_docs_only"),
@@ -652,7 +646,8 @@ QUICK_FIX = r"(?i)^\s*(?:fix(?:e[sd])?|repair(?:s|ed)?|correct(?:s|ed)?)\b|" + F
 QUICK_FIX_GAP = timedelta(minutes=60)
 
 
-def follow_up_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
+def follow_up_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
+                    shared_files: tuple[pl.DataFrame, pl.DataFrame] | None = None) -> pl.DataFrame:
     """A quick fix (QUICK_FIX, at most QUICK_FIX_GAP after) of the author's change before last,
     neither in a pull request, when the two share a file written by hand that the commit
     between them does not touch (redis: "Fixed compilation of new rio.c changes (typos and so
@@ -670,9 +665,8 @@ def follow_up_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl
              & pl.col("_pr_a").is_null() & pl.col("subject").fill_null("").str.contains(QUICK_FIX))
     if cand.height == 0:
         return _no_pairs()
-    machine_made = excluded_as(file_changes, *MACHINE_MADE)
-    fc = (file_changes.filter(~machine_made & ~pl.col("path").fill_null("").str.contains(GENERIC_FILES))
-          .join(_hub_files(work, file_changes), on=["repo", "path"], how="anti")
+    hand, hubs = shared_files or _shared_files(work, file_changes)
+    fc = (hand.join(hubs, on=["repo", "path"], how="anti")
           .join(work.select("repo", "sha", "_n"), on=["repo", "sha"]).select("_n", "path").unique())
     shared = (
         cand.select("_a", "_m", "_b")
@@ -703,6 +697,20 @@ def _rare_words(work: pl.DataFrame, words: pl.DataFrame) -> pl.DataFrame:
 # A file in this share of a repository's work commits (of at least HUB_MIN_COMMITS) is a hub.
 HUB_SHARE = 0.1
 HUB_MIN_COMMITS = 200
+
+
+def _shared_files(work: pl.DataFrame, file_changes: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(the files each commit changes that can relate it to another, `[repo, sha, path]`; the
+    hubs among them, `_hub_files`). Files no one writes by hand (generated, vendored, lock
+    files: `file_changes` says so) change with every regeneration, and generic files
+    (GENERIC_FILES) with every change: sharing one relates nothing."""
+    machine_made = excluded_as(file_changes, *MACHINE_MADE)
+    hand = (
+        file_changes.filter(~machine_made).select("repo", "sha", "path")
+        .filter(~pl.col("path").fill_null("").str.contains(GENERIC_FILES))
+        .unique()
+    )
+    return hand, _hub_files(work, file_changes)
 
 
 def _hub_files(work: pl.DataFrame, file_changes: pl.DataFrame) -> pl.DataFrame:
@@ -921,13 +929,15 @@ def assign_work_items(
     df, work = _work_frame(commits)
     work = _with_code_lines(release_flags(work, file_changes), file_changes)
     work = work.with_columns(issue_refs(work.columns).alias("_refs"))
+    # the files that can relate two commits, and the hubs among them: one reading for both rules
+    shared = _shared_files(work, file_changes) if file_changes is not None and file_changes.height else None
     edges = pl.concat([
         pr_edges(work).cast(_PAIRS),
         revert_chain_edges(work, links).cast(_PAIRS),
         series_edges(work).cast(_PAIRS),
         fixup_edges(work).cast(_PAIRS),
-        related_edges(work, file_changes).cast(_PAIRS),
-        follow_up_edges(work, file_changes).cast(_PAIRS),
+        related_edges(work, file_changes, shared).cast(_PAIRS),
+        follow_up_edges(work, file_changes, shared).cast(_PAIRS),
         issue_edges(work).cast(_PAIRS),
         release_edges(work).cast(_PAIRS),
     ])
