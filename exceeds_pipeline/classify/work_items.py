@@ -677,6 +677,71 @@ def follow_up_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
     return shared.select("_a", "_b").unique()
 
 
+# A commit of tests alone this close to a code change of its author is that change's test when
+# it says so: tmux commits a fix and its regress test seconds apart ("Use correct X position ...,
+# GitHub issue 5511", "Regress for GitHub issue 5511"; "Add a -K flag to new-pane ...",
+# "new-pane -K test bits."; "Add a menu on empty areas ...", "Update test."), and a test file
+# shares no file with the code it tests.
+TEST_GAP = timedelta(minutes=10)
+# Words that say a commit is about tests or an issue, not which: "Update test.", "Fix some
+# tests.", "Regress for GitHub issue 5511" (the issue's number says which).
+_UNSPECIFIC_WORDS = (
+    "test tests testing tested testcase testcases regress regression regressions case cases spec specs "
+    "bit bits few more output expected result results extend extended another missing "
+    "github issue issues bug bugs ticket tickets reported"
+).split()
+
+
+def test_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
+    """A commit that changes only tests, joined to the nearer of its author's previous and next
+    commit when that one changes code and is at most TEST_GAP away, neither in a pull request
+    (a pull request is one item already) and not naming different issues."""
+    if file_changes is None or file_changes.height == 0 or work.height < 2:
+        return _no_pairs()
+    from exceeds_pipeline.classify.categories import DOCS_PATH, TEST_PATH
+
+    path = pl.col("path").fill_null("")
+    test = path.str.contains(TEST_PATH)
+    kinds = file_changes.join(work.select("repo", "sha"), on=["repo", "sha"], how="semi").group_by("repo", "sha").agg(
+        test.all().alias("_tests_only"), (~test & ~path.str.contains(DOCS_PATH)).any().alias("_code"))
+    stream = (
+        work.sort("repo", "person_id", "_t", "_n").select("repo", "person_id", "_n", "_t", "sha", "pr_number")
+        .join(kinds, on=["repo", "sha"], how="left", maintain_order="left")
+        .with_columns(pl.col("_tests_only").fill_null(False), pl.col("_code").fill_null(False))
+    )
+    same = pl.col("repo").eq(pl.col("repo").shift(-1)) & pl.col("person_id").eq(pl.col("person_id").shift(-1))
+    code_next = (same & pl.col("_code").shift(-1) & pl.col("pr_number").shift(-1).is_null()).fill_null(False)
+    gap_next = (pl.col("_t").shift(-1) - pl.col("_t"))
+    same_prev = pl.col("repo").eq(pl.col("repo").shift(1)) & pl.col("person_id").eq(pl.col("person_id").shift(1))
+    code_prev = (same_prev & pl.col("_code").shift(1) & pl.col("pr_number").shift(1).is_null()).fill_null(False)
+    gap_prev = (pl.col("_t") - pl.col("_t").shift(1))
+    cand = stream.with_columns(
+        pl.when(code_prev & (gap_prev <= TEST_GAP)).then(gap_prev).alias("_gp"),
+        pl.when(code_next & (gap_next <= TEST_GAP)).then(gap_next).alias("_gn"),
+        pl.col("_n").shift(1).alias("_prev"), pl.col("_n").shift(-1).alias("_next"),
+    ).filter(pl.col("_tests_only") & pl.col("pr_number").is_null()
+             & (pl.col("_gp").is_not_null() | pl.col("_gn").is_not_null()))
+    prev_nearer = pl.col("_gn").is_null() | (pl.col("_gp") <= pl.col("_gn"))
+    pairs = cand.select(
+        pl.col("_n").alias("_test"), pl.when(prev_nearer).then("_prev").otherwise("_next").alias("_code"),
+    )
+    # ... and when the two say they go together: a word of the change (`new-pane`, `sync`) or
+    # an issue in both subjects, or a test subject that names nothing ("Update test.").
+    words = work.select(
+        "_n", _title(pl.col("subject")).str.to_lowercase().str.extract_all(r"[a-z][a-z0-9_]{2,}").list.unique().alias("_w"),
+    ).explode("_w", empty_as_null=False).filter(~pl.col("_w").is_in(_STOPWORDS) & ~pl.col("_w").is_in(_UNSPECIFIC_WORDS))
+    specific = words.drop_nulls("_w").select("_n").unique()
+    refs = work.select("_n", "_refs").explode("_refs", empty_as_null=False).drop_nulls("_refs")
+    shared_word = pairs.join(words.rename({"_n": "_test"}), on="_test").join(
+        words.rename({"_n": "_code"}), on=["_code", "_w"], how="semi").select("_test").unique()
+    shared_ref = pairs.join(refs.rename({"_n": "_test"}), on="_test").join(
+        refs.rename({"_n": "_code"}), on=["_code", "_refs"], how="semi").select("_test").unique()
+    vague = pairs.join(specific.rename({"_n": "_test"}), on="_test", how="anti").select("_test")
+    said = pl.concat([shared_word, shared_ref, vague]).unique()
+    pairs = pairs.join(said, on="_test", how="semi")
+    return _apart_by_issue(work, pairs.select(pl.col("_code").alias("_a"), pl.col("_test").alias("_b")).cast(_PAIRS))
+
+
 # A subject word in at most this share of a repository's work commits (or in 3) names something
 # specific.
 RARE_WORD_SHARE = 0.01
@@ -727,8 +792,10 @@ def _hub_files(work: pl.DataFrame, file_changes: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-# An issue or pull request a message refers to: `fixes #608`, `(#12)`, `GH-42`, `issues/12`.
-ISSUE_REF = r"(?i)(?:^|[^\w&/#])(?:#|gh-|issues/|pull/)(\d{1,7})\b"
+# An issue or pull request a message refers to: `fixes #608`, `(#12)`, `GH-42`, `issues/12`, and
+# in words: `GitHub issue 5511` (tmux), `bug 1234` (curl), `[ticket:2345]` (SQLAlchemy's Trac).
+ISSUE_REF = (r"(?i)(?:^|[^\w&/#])(?:#|gh-|issues/|pull/|(?:github\s+)?(?:issue|bug|ticket)(?:\s*:\s*|\s+)#?)"
+             r"(\d{1,7})\b")
 
 
 # A closing clause: `Fixes #3180`, `closes: #12, #13`, `Resolves GH-7 and #8`.
@@ -938,6 +1005,7 @@ def assign_work_items(
         fixup_edges(work).cast(_PAIRS),
         related_edges(work, file_changes, shared).cast(_PAIRS),
         follow_up_edges(work, file_changes, shared).cast(_PAIRS),
+        test_edges(work, file_changes).cast(_PAIRS),
         issue_edges(work).cast(_PAIRS),
         release_edges(work).cast(_PAIRS),
     ])

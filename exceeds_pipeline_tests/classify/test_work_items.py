@@ -557,6 +557,48 @@ def test_a_quick_fix_joins_the_change_before_last_that_it_repairs(tmp_path):
     assert wid[rax] != wid[test] and wid[late] != wid[rax]
 
 
+def test_a_test_made_minutes_from_its_change_joins_it_when_it_says_so(tmp_path):
+    """tmux: "Use correct X position when combining characters, GitHub issue 5511" and
+    "Regress for GitHub issue 5511." 54 s earlier; "Add a -K flag to new-pane ..." and
+    "new-pane -K test bits."; "Add a menu on empty areas ..." and "Update test." were items of
+    their own (a regress/ file shares no file with the code it tests). A test that names
+    something else, or comes later than TEST_GAP, stays apart; so does a test-only commit next
+    to another test-only commit."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"screen.c": "int s;\n", "cmd-new-pane.c": "int p;\n", "menu.c": "int m;\n", "grid.c": "int g;\n",
+                       "regress/combine.sh": "#!/bin/sh\n", "regress/new-pane.sh": "#!/bin/sh\n",
+                       "regress/menu.sh": "#!/bin/sh\n", "regress/grid.sh": "#!/bin/sh\n", "regress/copy.sh": "#!/bin/sh\n"})
+    issue_test = repo.commit("Regress for GitHub issue 5511 from Francesc Rosas.", author=ADA,
+                             date="2025-03-02T10:00:00+0000", files={"regress/combine.sh": "#!/bin/sh\ncombine\n"})
+    issue_fix = repo.commit("Use correct X position when combining characters, GitHub issue 5511", author=ADA,
+                            date="2025-03-02T10:00:54+0000", files={"screen.c": "int s2;\n"})
+    flag = repo.commit("Add a -K flag to new-pane to make a modal pane capture all keys", author=ADA,
+                       date="2025-03-03T09:00:00+0000", files={"cmd-new-pane.c": "int p2;\n"})
+    flag_test = repo.commit("new-pane -K test bits.", author=ADA, date="2025-03-03T09:00:17+0000",
+                            files={"regress/new-pane.sh": "#!/bin/sh\nK\n"})
+    menu = repo.commit("Add a menu on empty areas to allow a new pane to be created", author=ADA,
+                       date="2025-03-04T09:00:00+0000", files={"menu.c": "int m2;\n"})
+    menu_test = repo.commit("Update test.", author=ADA, date="2025-03-04T09:00:22+0000",
+                            files={"regress/menu.sh": "#!/bin/sh\nmenu\n"})
+    other = repo.commit("Test copy mode searches", author=ADA, date="2025-03-04T09:01:00+0000",
+                        files={"regress/copy.sh": "#!/bin/sh\nsearch\n"})
+    grid = repo.commit("Clear the grid when resizing", author=ADA, date="2025-03-05T09:00:00+0000",
+                       files={"grid.c": "int g2;\n"})
+    late = repo.commit("Update test.", author=ADA, date="2025-03-05T09:30:00+0000",
+                       files={"regress/grid.sh": "#!/bin/sh\ngrid\n"})
+    out, _ = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    category = dict(out.select("sha", "category").rows())
+    assert wid[issue_test] == wid[issue_fix]
+    assert wid[flag_test] == wid[flag]
+    assert wid[menu_test] == wid[menu]
+    assert wid[other] not in (wid[menu], wid[menu_test])
+    assert wid[late] != wid[grid]
+    # a regress/ tree holds tests
+    assert category[issue_test] == category[flag_test] == category[other] == "test"
+
+
 def test_every_revert_wording_is_a_revert_and_look_alikes_are_not(tmp_path):
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"core.py": "0\n"})
