@@ -13,13 +13,16 @@ config order, and groups the rows that are *copies of one change*:
 3. **Same patch by the same author**: ``git patch-id --stable`` equal, computed only for
    *candidates*: non-merge commits of one person with the same subject (trailing ``(#N)``
    pull-request numbers aside: a backport has its own) and the same
-   ``lines_added``/``lines_deleted`` under different shas reachable from different sets of
-   repositories. The same patch twice in one repository is two changes (a reland after a
-   revert, cherry-picked back: its committer time is new), unless both copies also carry the
-   same author and committer times to the second: one commit written twice into the history
-   (a converted or filtered history, a branch merged in twice), which counts once. One
-   ``git diff-tree --stdin | git patch-id`` pair per repository that has candidates; never a
-   pass over every commit.
+   ``lines_added``/``lines_deleted`` under different shas, reachable from different sets of
+   repositories, or from the same ones on parallel lines of history (neither an ancestor of the
+   other: tmux applies a patch to its GitHub tree and to OpenBSD's and merges the two; a fix
+   applied again to a stable branch that is merged back). The same patch made again on one line
+   of history is two changes (a reland after a revert, cherry-picked back onto the branch: it
+   descends from the first), unless both copies also carry the same author and committer times
+   to the second: one commit written twice into the history (a converted or filtered history, a
+   branch merged in twice), which counts once. One ``git diff-tree --stdin | git patch-id`` pair
+   per repository that has candidates, and the commit graph as ingested for the ancestry of
+   same-patch commits reachable from the same repositories; never a pass over every commit.
 
 Within a group the copies are ordered by the config's repository order (repositories not in
 it last, by name), then commit time, then sha. The first copy that would count on its own
@@ -64,9 +67,8 @@ def patch_id_candidates(commits: pl.DataFrame) -> pl.DataFrame:
     """``[repo, sha, _key, _repos, _stamp]``: commits worth a patch id, one row per (repo, sha).
 
     Non-merge commits with a person whose (person, subject, lines added, lines deleted) appears
-    under at least two shas reachable from different sets of repositories (``_repos``). Two
-    commits of one patch reachable from the same repositories are a change made twice there (a
-    reland after a revert), not a copy, and a mirror's shared history gives no candidates.
+    under at least two shas (``_repos``: the repositories each is reachable from; a mirror's
+    shared history is one sha, no candidate).
     """
     key = ["person_id", "_subject", "lines_added", "lines_deleted"]
     rows = commits.lazy().filter(~pl.col("is_merge").fill_null(False) & pl.col("person_id").is_not_null())
@@ -80,8 +82,7 @@ def patch_id_candidates(commits: pl.DataFrame) -> pl.DataFrame:
         .group_by("sha")
         .agg(*(pl.col(k).first() for k in key), pl.col("_stamp").first(),
              pl.col("repo").sort().str.join("\x1f").alias("_repos"))
-        .filter((pl.col("_repos").n_unique().over(key) >= 2)
-                | (pl.col("_stamp").is_not_null() & (pl.len().over([*key, "_stamp"]) >= 2)))
+        .filter(pl.len().over(key) >= 2)
         .with_columns(pl.struct(key).hash().alias("_key"))
         .select("sha", "_key", "_repos", "_stamp")
     )
@@ -157,14 +158,70 @@ def _patch_edges(commits: pl.DataFrame, git_dirs: Mapping[str, str | os.PathLike
     tagged = cands.unique("sha").join(pid, on="sha", how="inner").select("sha", "_key", "_pid", "_repos", "_stamp")
     # Same candidate key and patch id, reachable from different repositories, or written twice
     # with the same times: one change.
-    return (
+    pairs = (
         tagged.join(tagged.rename({"sha": "target", "_repos": "_target_repos", "_stamp": "_target_stamp"}),
                     on=["_key", "_pid"])
-        .filter((pl.col("sha") != pl.col("target"))
-                & ((pl.col("_repos") != pl.col("_target_repos")) | (pl.col("_stamp") == pl.col("_target_stamp")).fill_null(False)))
-        .select("sha", "target")
-        .unique()
+        .filter(pl.col("sha") < pl.col("target"))
     )
+    copies = (pl.col("_repos") != pl.col("_target_repos")) | (pl.col("_stamp") == pl.col("_target_stamp")).fill_null(False)
+    # Reachable from the same repositories: one change when the two were made on parallel lines
+    # of history (tmux applies a patch to its GitHub tree and to OpenBSD's, then merges the two;
+    # a fix applied to a stable branch merged back); a change made again after the first (a
+    # reland after a revert) descends from it and is two.
+    same_line = pairs.filter(~copies).select("sha", "target")
+    if same_line.height and "parents" in commits.columns:
+        history = _History(commits)
+        same_line = same_line.filter(pl.Series([not history.related(a, b) for a, b in same_line.iter_rows()],
+                                               dtype=pl.Boolean))
+    else:
+        same_line = same_line.clear()
+    found = pl.concat([pairs.filter(copies).select("sha", "target"), same_line])
+    return pl.concat([found, found.select(pl.col("target").alias("sha"), pl.col("sha").alias("target"))]).unique()
+
+
+class _History:
+    """The commit graph as ingested (``parents``), with generation numbers (a commit's is one
+    more than its parents' largest) that bound each ancestry walk: an ancestor of a commit has a
+    smaller one. A walk costs the commits between the two, not the history."""
+
+    def __init__(self, commits: pl.DataFrame):
+        graph = commits.select("sha", "parents").unique("sha")
+        self.index = {sha: i for i, sha in enumerate(graph["sha"].to_list())}
+        index = self.index
+        self.parents = [[index[p] for p in (ps or []) if p in index] for ps in graph["parents"].to_list()]
+        self.generation = [0] * len(self.parents)
+        for start in range(len(self.parents)):
+            if self.generation[start]:
+                continue
+            stack = [start]
+            while stack:
+                node = stack[-1]
+                todo = [p for p in self.parents[node] if not self.generation[p]]
+                if todo:
+                    stack.extend(todo)
+                    continue
+                stack.pop()
+                if not self.generation[node]:
+                    self.generation[node] = 1 + max((self.generation[p] for p in self.parents[node]), default=0)
+
+    def related(self, a: str, b: str) -> bool:
+        """Whether one of the two commits is an ancestor of the other (unknown commits: yes,
+        so nothing is merged on a guess)."""
+        if a not in self.index or b not in self.index:
+            return True
+        old, new = sorted((self.index[a], self.index[b]), key=lambda i: self.generation[i])
+        floor = self.generation[old]
+        if floor == self.generation[new]:
+            return False
+        seen, stack = {new}, [new]
+        while stack:
+            for p in self.parents[stack.pop()]:
+                if p == old:
+                    return True
+                if p not in seen and self.generation[p] > floor:
+                    seen.add(p)
+                    stack.append(p)
+        return False
 
 
 def _clusters(edges: pl.DataFrame) -> pl.DataFrame:

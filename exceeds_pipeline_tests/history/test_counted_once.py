@@ -205,8 +205,9 @@ def test_patch_ids_only_for_candidates():
         "is_merge": [False] * 9,
     })
     # 1/2: same person, subject and counts in two repos; 3/4 differ by person; 5 by counts;
-    # 6/7: the same change made twice, both reachable from a and b (a mirror): no candidates
-    assert sorted(patch_id_candidates(frame)["sha"].to_list()) == ["1", "2"]
+    # 6/7: the same change twice, both reachable from a and b (a mirror): candidates too (the
+    # commit graph says whether one was made again after the other, or on a parallel line)
+    assert sorted(patch_id_candidates(frame)["sha"].unique().to_list()) == ["1", "2", "6", "7"]
     # a backport through its own pull request: `(#N)` suffixes aside, the same subject
     backport = pl.DataFrame({
         "repo": ["a", "b", "b"], "sha": ["8", "9", "10"], "person_id": ["dee"] * 3,
@@ -327,3 +328,38 @@ def test_one_commit_written_twice_into_one_history_counts_once(tmp_path):
     assert counted[first] != counted[second]  # one of the two copies counts
     assert counted[reland]
     assert out.filter(pl.col("subject") == "Generate the plugin index")["is_counted"].sum() == 2
+
+
+def test_the_same_patch_on_two_parallel_lines_of_one_history_counts_once(tmp_path):
+    """tmux: Nicholas Marriott applies a patch to the GitHub tree ("Check if args_strtonum
+    argument is NULL or not a string", 2022-05-14) and again to OpenBSD's (2022-05-30), whose
+    branch is merged in: 344 of his counted commits were such second copies. Neither copy is an
+    ancestor of the other; a reland after a revert descends from the first and stays a change
+    of its own."""
+    from exceeds_pipeline_tests.classify.gitframes import read_repo
+
+    repo = GitScript.init(tmp_path / "tmux")
+    repo.commit("Initial commit", author=ANN, date="2022-05-01T10:00:00+0000",
+                files={"arguments.c": "int args;\n", "grid.c": "int grid;\n"})
+    repo.branch("obsd-master")
+    fix = dict(files={"arguments.c": "int args;\nif (arg == NULL) return;\n"})
+    github = repo.commit("Check if args_strtonum argument is NULL or not a string.", author=ANN,
+                         date="2022-05-14T20:13:52+0100", **fix)
+    repo.checkout("obsd-master")
+    repo.commit("Grid cleanup", author=BOB, date="2022-05-20T10:00:00+0000", files={"grid.c": "int grid2;\n"})
+    openbsd = repo.commit("Check if args_strtonum argument is NULL or not a string.", author=ANN,
+                          date="2022-05-30T13:04:24+0000", **fix)
+    repo.checkout("main")
+    repo.merge("obsd-master", "Merge branch 'obsd-master'", author=BOB, date="2022-05-31T10:00:00+0000")
+    repo.commit("Revert the NULL check", author=ANN, date="2022-06-02T10:00:00+0000",
+                files={"arguments.c": "int args;\n"})
+    reland = repo.commit("Check if args_strtonum argument is NULL or not a string.", author=ANN,
+                         date="2022-06-03T10:00:00+0000", **fix)
+    commits, _ = read_repo(repo)
+    commits = commits.with_columns((~pl.col("is_merge")).alias("is_counted"))
+    git_dir = repo.git("rev-parse", "--absolute-git-dir")
+    out = count_once(commits, ["acme/app"], {"acme/app": git_dir})
+    counted = dict(zip(out["sha"], out["is_counted"]))
+    assert counted[github] and not counted[openbsd]
+    assert dict(zip(out["sha"], out["counted_sha"]))[openbsd] == github
+    assert counted[reland]
