@@ -250,6 +250,7 @@ TEST_PATH: str = _RULES["paths"]["test"]
 DOCS_PATH: str = _RULES["paths"]["docs"]
 BUILD_PATH: str = _RULES["paths"]["build"]
 PROJECT_META_PATH: str = _RULES["paths"]["project_meta"]
+RELEASE_ARTIFACTS_PATH: str = _RULES["paths"]["release_artifacts"]
 DEV_SCRIPTS_PATH: str = _RULES["paths"]["dev_scripts"]
 DOCS_TREE: str = _RULES["paths"]["docs_tree"]
 BENCHMARKS_PATH: str = _RULES["paths"]["benchmarks"]
@@ -710,7 +711,7 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
             # a new file of code, not of settings or data (a `pre-commit.yaml`, a `.json`)
             ((status == "A") & ~is_test & ~is_docs & ~is_build
              & ~path.str.to_lowercase().str.extract(r"\.([a-z0-9]+)$", 1).is_in(CONFIG_EXTENSIONS).fill_null(False)).alias("ac"),
-            path.str.contains(PROJECT_META_PATH).alias("m"),
+            (path.str.contains(PROJECT_META_PATH) | path.str.contains(RELEASE_ARTIFACTS_PATH)).alias("m"),
             generated.alias("g"),
             (path.str.contains(DEV_SCRIPTS_PATH) & ~is_test & ~is_docs & ~is_build).alias("s"),
             _fragment_label(path, status).alias("f"),
@@ -867,7 +868,7 @@ def prepare(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Data
 
 def _by_paths() -> pl.Expr:
     """docs | test | build | chore when every file of the change is of that kind (path counts
-    `_n*`): the repository's GitHub housekeeping alone is chore, and so is regenerating files
+    `_n*`): the repository's GitHub housekeeping or release signatures alone are chore, and so is regenerating files
     a program writes; its own scripts with or without
     build files are build (the model still reads scripts as code and housekeeping as build)."""
     n = pl.col("_n").fill_null(0)

@@ -79,6 +79,8 @@ AMBIGUOUS_EXTENSION_CHOICE: dict[str, str] = {
     ".sol": "Solidity",  # Solidity / Gerber Image
     ".frag": "GLSL",  # GLSL / JavaScript
     ".jq": "jq",  # jq / JSONiq
+    ".asc": "Public Key",  # AGS Script / AsciiDoc / Public Key: release signatures (jq's sig/*.asc)
+    ".l": "Lex",  # Common Lisp / Lex / PicoLisp / Roff: a flex scanner (jq's src/lexer.l)
 }
 
 DEFAULT_HEADER_LANGUAGE = "C++"

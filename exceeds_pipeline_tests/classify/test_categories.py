@@ -899,6 +899,26 @@ def test_a_measured_speed_up_is_performance_work(tmp_path):
     assert got["Add --gap option"] == "feature"
 
 
+def test_release_signatures_and_checksums_alone_are_chore(tmp_path):
+    """jq: "Update GPG signing key (fix #3381)" re-signed the released files (153 sig/**/*.asc)
+    and read as a fix; "Add checksum signature of old release artifacts" (sig/*/sha256sum.txt)
+    as docs. A fix of the code that also updates a checksum stays a fix."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date="2024-12-31T09:00:00+0000",
+                files={"src/main.c": "int a;\n", "sig/v1.7/jq-linux64.asc": "-----BEGIN PGP SIGNATURE-----\nold\n"})
+    got = _categorize_cases(repo, [
+        ("Update GPG signing key (fix #3381)", {
+            "sig/v1.7/jq-linux64.asc": "-----BEGIN PGP SIGNATURE-----\nnew\n",
+            "sig/v1.7.1/jq-linux64.asc": "-----BEGIN PGP SIGNATURE-----\nnew\n"}),
+        ("Add checksum signature of old release artifacts", {
+            "sig/v1.6/sha256sum.txt": "abc  jq-linux64\n", "sig/v1.6/sha256sum.txt.asc": "-----BEGIN PGP\n"}),
+        ("Fix the overflow check", {"src/main.c": "int b;\n", "SHA256SUMS": "abc  main\n"}),
+    ])
+    assert got["Update GPG signing key (fix #3381)"] == "chore"
+    assert got["Add checksum signature of old release artifacts"] == "chore"
+    assert got["Fix the overflow check"] == "bug"
+
+
 def test_github_housekeeping_is_chore_and_the_projects_scripts_are_build(tmp_path):
     """httpx: "Update PULL_REQUEST_TEMPLATE.md" and "Create stale.yml" read as build (every file
     under .github/ was a build file), and "Always use latest version of `pip`" (scripts/install

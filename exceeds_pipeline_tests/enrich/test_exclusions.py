@@ -230,6 +230,8 @@ def test_bulk_import_and_data_files_from_a_real_history(make_repo):
     # Data and prose files: a big vocabulary, a config, a README.
     data = repo.commit("Add vocabulary", files={"app/vocab.json": "[\n" + "".join(f'"w{i}",\n' for i in range(5000)) + "]\n",
                                                  "app/config.yaml": "a: 1\n", "README.md": "# App\n"})
+    # A release signature (Linguist: AGS Script, AsciiDoc or Public Key) is a key, not code.
+    signed = repo.commit("Sign the release", files={"sig/v1.0/app.tar.gz.asc": "-----BEGIN PGP SIGNATURE-----\nxyz\n"})
     fc = _history_file_changes(repo)
     reason = {(r["sha"], r["path"]): r["exclusion_reason"] for r in fc.iter_rows(named=True)}
     assert reason[(bulk, "models/m000/model.py")] == "bulk_import"
@@ -240,9 +242,10 @@ def test_bulk_import_and_data_files_from_a_real_history(make_repo):
     assert reason[(data, "app/vocab.json")] == "data_file"
     assert reason[(data, "app/config.yaml")] == "data_file"
     assert reason[(data, "README.md")] == "prose_file"
+    assert reason[(signed, "sig/v1.0/app.tar.gz.asc")] == "data_file"
     counted = fc.filter(~pl.col("excluded"))["lines_added"].sum()
     raw = fc["lines_added"].sum()
-    assert raw - counted == 110 * 210 + 5002 + 1 + 1
+    assert raw - counted == 110 * 210 + 5002 + 1 + 1 + 2
 
 
 def test_data_files_count_where_they_are_the_product():
