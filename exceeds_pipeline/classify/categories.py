@@ -780,9 +780,15 @@ def categorize_commits(
     if diff_lines is not None and diff_lines.height and file_changes is not None and {"repo", "sha", "subject"} <= set(cols):
         out = _with_comment_changes(out, file_changes, diff_lines)
     if commit_links is not None and commit_links.height and {"repo", "sha"} <= set(cols):
-        out = out.with_columns(
-            pl.when(pl.struct("repo", "sha").is_in(undoing_commits(commit_links).to_struct().implode()))
-            .then(pl.lit("revert")).otherwise(pl.col("category")).alias("category"))
+        undoing = pl.struct("repo", "sha").is_in(undoing_commits(commit_links).to_struct().implode())
+        if "message" in cols:
+            # A squash merge that lists a revert among its pull request's commits (jq's "Always
+            # build Docker image on CI, group Dependabot PRs ... (#2997)" with `* Revert "Bump
+            # actions/download-artifact ..."`) undoes that commit, and is what its title says.
+            squashed = (pl.col("message").fill_null("").str.contains(SQUASH_LOG)
+                        & ~pl.col("message").fill_null("").str.extract(r"^([^\n]*)", 1).str.contains(REVERT_RE).fill_null(False))
+            undoing = undoing & ~squashed
+        out = out.with_columns(pl.when(undoing).then(pl.lit("revert")).otherwise(pl.col("category")).alias("category"))
         # A reland is the kind of the change it re-does, where its own words read as a revert:
         # SQLAlchemy's "modernize annotationlib approach" restores a reverted fix.
         relanding = commit_links.filter(pl.col("link_type") == "relands").select("repo", "sha", "target_sha")

@@ -529,6 +529,37 @@ def test_a_revert_inside_a_squashed_branch_does_not_make_the_merged_change_a_rev
     assert got["Undo the uuid change (#861)"] == "revert"
 
 
+def test_a_squash_merge_that_lists_a_revert_of_a_commit_in_the_history_is_what_its_title_says(tmp_path):
+    """jq: "Always build Docker image on CI, group Dependabot PRs for official actions (#2997)"
+    lists `* Revert "Bump actions/download-artifact from 3 to 4"` / `This reverts commit
+    9e2695e...` (a commit in the history): the link says it undoes that bump, and the change is
+    build work, not a revert. A squash merge titled as a revert of it still is one."""
+    from exceeds_pipeline.classify.links import commit_links
+
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date="2024-12-31T09:00:00+0000",
+                files={".github/workflows/ci.yml": "uses: actions/download-artifact@v3\n", "src/jq.c": "int a;\n"})
+    bump = repo.commit("Bump actions/download-artifact from 3 to 4", author=ADA, date="2025-01-01T09:00:00+0000",
+                       files={".github/workflows/ci.yml": "uses: actions/download-artifact@v4\n"})
+    squash = repo.commit(
+        "Always build Docker image on CI, group Dependabot PRs for official actions (#2997)\n\n"
+        "* Always build docker image on CI\n\n* Revert \"Bump actions/download-artifact from 3 to 4\"\n\n"
+        f"This reverts commit {bump}.\n\n* Group Dependabot PRs for official actions\n",
+        author=ADA, date="2025-01-02T09:00:00+0000",
+        files={".github/workflows/ci.yml": "uses: actions/download-artifact@v3\ndocker: always\n",
+               ".github/dependabot.yml": "groups: official\n"})
+    revert = repo.commit(f'Revert "Bump actions/download-artifact from 3 to 4" (#2999)\n\nThis reverts commit {bump}.\n',
+                         author=ADA, date="2025-01-03T09:00:00+0000",
+                         files={".github/workflows/ci.yml": "uses: actions/download-artifact@v3\ndocker: never\n"})
+    commits, files = read_repo(repo)
+    links = commit_links(commits)
+    assert {(r["sha"], r["target_sha"]) for r in links.filter(pl.col("link_type") == "reverts").iter_rows(named=True)} \
+        == {(squash, bump), (revert, bump)}
+    category = dict(categorize_commits(commits, files, links).select("sha", "category").iter_rows())
+    assert category[squash] == "build"
+    assert category[revert] == "revert"
+
+
 def test_a_placeholder_subject_reads_as_the_first_commit_its_body_lists(tmp_path):
     repo = GitScript.init(tmp_path / "repo")
     got = _categorize_cases(repo, [
@@ -909,7 +940,8 @@ def test_release_signatures_and_checksums_alone_are_chore(tmp_path):
     got = _categorize_cases(repo, [
         ("Update GPG signing key (fix #3381)", {
             "sig/v1.7/jq-linux64.asc": "-----BEGIN PGP SIGNATURE-----\nnew\n",
-            "sig/v1.7.1/jq-linux64.asc": "-----BEGIN PGP SIGNATURE-----\nnew\n"}),
+            "sig/v1.7.1/jq-linux64.asc": "-----BEGIN PGP SIGNATURE-----\nnew\n",
+            "sig/jq-release-new.key": "-----BEGIN PGP PUBLIC KEY BLOCK-----\nnew\n"}),
         ("Add checksum signature of old release artifacts", {
             "sig/v1.6/sha256sum.txt": "abc  jq-linux64\n", "sig/v1.6/sha256sum.txt.asc": "-----BEGIN PGP\n"}),
         ("Fix the overflow check", {"src/main.c": "int b;\n", "SHA256SUMS": "abc  main\n"}),
