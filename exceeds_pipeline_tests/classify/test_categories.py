@@ -922,8 +922,12 @@ def test_a_measured_speed_up_is_performance_work(tmp_path):
         ("Add --gap option", {"src/options.go": "package fzf\n\nvar gap = 1\n"}),
         # redis: a cost brought to a lower complexity
         ("Speedup: unblock clients on keys in O(1).", {"src/algo/sort.go": "package algo\n\nfunc skip() int { return 1 }\n"}),
+        # jq: the thing made faster named with punctuation
+        ("improve tonumber/0 performance by parsing input as number literal",
+         {"src/util/chars.go": "package util\n\nfunc count() int { return 1 }\n"}),
     ])
     assert got["Speedup: unblock clients on keys in O(1)."] == "perf"
+    assert got["improve tonumber/0 performance by parsing input as number literal"] == "perf"
     assert got["Skip all-zero passes in radix sort of results"] == "perf"
     assert got["Avoid over-allocation in ToChars"] == "perf"
     assert got["Fix sort order of tied results"] == "bug"  # it leads with a repair
