@@ -313,6 +313,9 @@ COMPONENT_NAMES = r"[A-Za-z0-9_][A-Za-z0-9_./-]{0,40}(?:,\s?[A-Za-z0-9_][A-Za-z0
 # and for their prose; Polars and `re` read it alike).
 LEADING_BULLET = r"^\s*[-*•]\s+"
 HEADLINE_MAX = 160  # a longer first sentence is a paragraph, not a title: keep the first line
+# How a wrapped line goes on: in lower case, a digit, or a name or symbol (tmux's
+# "...emitting them inside\n%begin/%end, GitHub issue 5458"); not a capital, a bullet or a quote.
+_CARRIED_ON = r"^[^A-Z\s\-*+•#>|=]"
 # A first line shorter than this was not wrapped: it ends where its author ended it (curl's
 # "removed handles and states from the main structs" above "renamed prefixes ...").
 WRAP_MIN = 55
@@ -322,8 +325,9 @@ def headline(message: pl.Expr) -> pl.Expr:
     """The first line of a message, or its first sentence when the first paragraph wraps it:
     the first line ends without a full stop and the next line carries on: the first line ends
     on a comma or a word such as `the`, `to`, `with`, or it is long (WRAP_MIN) and the next line
-    starts in lower case. A sentence longer than HEADLINE_MAX after a first line that stops on
-    such a word is cut short, with an ellipsis."""
+    starts in lower case (or with a digit, a name or a symbol: _CARRIED_ON). A sentence longer
+    than HEADLINE_MAX loses its parenthesised asides; if still too long after a first line that
+    stops on such a word, it is cut short, with an ellipsis."""
     # in stages over the whole column, each part computed once (as one expression its parts
     # were re-evaluated in every branch: 5x the time on git/git's 82k messages)
     return message.map_batches(_headlines, return_dtype=pl.String)
@@ -338,7 +342,7 @@ def _headlines(messages: pl.Series) -> pl.Series:
         (c("second").is_not_null() & ~c("first").str.contains(r"[.!?:;]$")).alias("carries_on"),
         c("first").str.contains(_CONTINUES).alias("on_word"),
     ).with_columns(
-        (c("carries_on") & ((c("second").str.contains(r"^[a-z0-9]") & (c("first").str.len_chars() >= WRAP_MIN))
+        (c("carries_on") & ((c("second").str.contains(_CARRIED_ON) & (c("first").str.len_chars() >= WRAP_MIN))
                             | c("on_word"))).fill_null(False).alias("candidate"),
     ).with_columns(
         # the paragraph only where the first line may wrap (a few in a hundred)
@@ -347,6 +351,13 @@ def _headlines(messages: pl.Series) -> pl.Series:
         ).alias("paragraph"),
     ).with_columns(
         c("paragraph").str.extract(r"^(.+?[.!?])(?:\s+[A-Z(\"']|$)", 1).fill_null(c("paragraph")).alias("sentence"),
+    ).with_columns(
+        # a sentence too long for a title may be one without its asides (tmux: "Change %% to
+        # escape single quotes (%1 remains with no quoting and %% with double quotes) to avoid
+        # ...")
+        pl.when(c("sentence").str.len_chars() > HEADLINE_MAX)
+        .then(c("sentence").str.replace_all(r"\s*\([^()]*\s[^()]*\)", "").str.replace_all(r"\s{2,}", " "))
+        .otherwise(c("sentence")).alias("sentence"),
     ).with_columns(
         (c("candidate") & (c("sentence").str.len_chars() <= HEADLINE_MAX)).fill_null(False).alias("wraps"),
         # A first line that stops on "the" or "of" before a sentence too long for a title

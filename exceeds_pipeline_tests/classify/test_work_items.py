@@ -1207,9 +1207,21 @@ def test_an_item_is_titled_by_the_sentence_a_wrapped_first_line_starts(tmp_path)
     # a short first line was not wrapped: the lines are a list (curl, 2000)
     repo.commit("removed handles and states from the main structs\nrenamed prefixes from curl_ to Curl_\n",
                 author=ADA, date=_at(11, 9), files={"urldata.h": "5\n"})
+    # tmux: the next line goes on with a symbol; a sentence too long with its aside fits without it
+    repo.commit("Queue control mode notifications rather than emitting them inside\n"
+                "%begin/%end, GitHub issue 5458 from George Nachman.\n", author=ADA, date=_at(13, 9),
+                files={"control.c": "6\n"})
+    repo.commit("Change %% to escape single quotes (%1 remains with no quoting and %%\n"
+                "with double quotes) to avoid a single quote being able to terminate\n"
+                "quoted sections of commands. Fixes unexpected behaviour with session\n"
+                "names containing single quotes reported by Aliz Hammond.\n", author=ADA, date=_at(15, 9),
+                files={"cmd.c": "7\n"})
     out, items = _run(repo)
     titles = set(items["title"].to_list())
     assert titles == {
+        "Queue control mode notifications rather than emitting them inside %begin/%end, GitHub issue 5458 from "
+        "George Nachman",
+        "Change %% to escape single quotes to avoid a single quote being able to terminate quoted sections of commands",
         "Add an option menu-selected-style to configure the currently selected menu item, from Alexis",
         "Fix mouse_word format now word-separators has no space and position of menu if too close to the bottom",
         "Update the billing report",
