@@ -793,8 +793,9 @@ def _hub_files(work: pl.DataFrame, file_changes: pl.DataFrame) -> pl.DataFrame:
 
 
 # An issue or pull request a message refers to: `fixes #608`, `(#12)`, `GH-42`, `issues/12`, and
-# in words: `GitHub issue 5511` (tmux), `bug 1234` (curl), `[ticket:2345]` (SQLAlchemy's Trac).
-ISSUE_REF = (r"(?i)(?:^|[^\w&/#])(?:#|gh-|issues/|pull/|(?:github\s+)?(?:issue|bug|ticket)(?:\s*:\s*|\s+)#?)"
+# in words: `GitHub issue 5511` (tmux), `bug 1234` (curl), `[ticket:2345]` (SQLAlchemy's Trac);
+# and a vulnerability's id (jq's "Fixes CVE-2026-43894": each CVE is a change of its own).
+ISSUE_REF = (r"(?i)(?:^|[^\w&/#])(?:#|gh-|issues/|pull/|cve-\d{4}-|(?:github\s+)?(?:issue|bug|ticket)(?:\s*:\s*|\s+)#?)"
              r"(\d{1,7})\b")
 
 

@@ -1030,7 +1030,8 @@ def test_a_release_of_version_file_changelog_steps_and_an_empty_marker_is_one_it
 
 def test_commits_naming_different_issues_are_separate_changes(tmp_path):
     """sinatra: four fixes and features of one afternoon in base.rb, each `fixes #N`, were one
-    'bug' item; commits that name issues and share none are separate changes."""
+    'bug' item; commits that name issues (or vulnerabilities) and share none are separate
+    changes."""
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"lib/base.rb": "a\n", "lib/cookies.rb": "c\n"})
     body = repo.commit("resetting body should drop Content-Length, fixes #608", author=ADA, date=_at(2, 9),
@@ -1039,8 +1040,14 @@ def test_commits_naming_different_issues_are_separate_changes(tmp_path):
     again = repo.commit("also reset the body on HEAD requests\n\nrefs #608", author=ADA, date=_at(2, 11),
                         files={"lib/base.rb": "a\nb\nl\nh\n"})
     plain = repo.commit("tidy the layout code", author=ADA, date=_at(2, 12), files={"lib/base.rb": "a\nb\nL\nh\n"})
+    # jq: two security fixes in src/jv.c a day apart, each fixing its own CVE
+    merge_depth = repo.commit("Limit recursive object merge depth to prevent stack overflow\n\nThis fixes CVE-2026-43896.",
+                              author=ADA, date=_at(5, 9), files={"lib/cookies.rb": "c\nd\n"})
+    literals = repo.commit("Reject numeric literals longer than DEC_MAX_DIGITS\n\nFixes CVE-2026-43894.",
+                           author=ADA, date=_at(5, 20), files={"lib/cookies.rb": "c\nd\ne\n"})
     out, items = _run(repo)
     wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[merge_depth] != wid[literals]
     assert wid[body] != wid[layout]
     assert wid[again] == wid[body]  # the same issue: one change
     assert wid[plain] == wid[again]  # a commit naming no issue still joins by the shared file
