@@ -12,7 +12,10 @@ repository appears in ``repo_rollups`` for a person only where some of their com
 A work item is credited to its owner (``work_items.person_id``) when that person has at least
 one counted commit in it. It counts in the month of the owner's *last* counted commit of the
 item (latest ``authored_at``, ties broken by sha): the month the change was finished, so a
-feature worked on from March to May counts once, in May. Its repository is ``work_items.repo``.
+feature worked on from March to May counts once, in May. A revert of the change is not its
+finishing: an item that ends in its owner's own revert counts in the month of its last other
+commit (jq's fix of November 2024, reverted in June 2025, read as "fixed in June 2025"). Its
+repository is ``work_items.repo``.
 A counted commit without a ``work_item_id`` (or whose id is missing from ``work_items``) is
 treated as a work item of its own, with the commit's category and subject, unless it is empty
 (no file changed: work items leave those out, so they are no feature and no fix). See
@@ -166,6 +169,8 @@ def work_item_credit(commits: pl.DataFrame, work_items: pl.DataFrame) -> pl.Data
         .filter(pl.col("person_id") == pl.coalesce(pl.col("_owner"), pl.col("person_id")))
         .sort("authored_at", "sha")
     )
+    # the commits that undo the item rather than finish it
+    undoing = pl.col("category").fill_null("") == "revert"
     return (
         rows.group_by("_item")
         .agg(
@@ -173,9 +178,9 @@ def work_item_credit(commits: pl.DataFrame, work_items: pl.DataFrame) -> pl.Data
             pl.coalesce(pl.col("_wi_repo"), pl.col("repo")).first().alias("repo"),
             pl.coalesce(pl.col("_wi_category"), pl.col("category")).first().alias("category"),
             pl.coalesce(pl.col("_wi_title"), pl.col("subject")).first().alias("title"),
-            pl.col("month").last(),
+            pl.coalesce(pl.col("month").filter(~undoing).last(), pl.col("month").last()).alias("month"),
             pl.col("authored_at").first().alias("first_at"),
-            pl.col("authored_at").last().alias("landed_at"),
+            pl.coalesce(pl.col("authored_at").filter(~undoing).last(), pl.col("authored_at").last()).alias("landed_at"),
             pl.len().cast(pl.Int64).alias("commits"),
             pl.col("sha").alias("shas"),
         )

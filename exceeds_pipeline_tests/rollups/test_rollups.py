@@ -75,6 +75,27 @@ def test_work_item_credit_counts_each_item_once_in_month_of_last_commit():
     assert own["category"] == "bug" and own["title"] == "commit a5" and own["month"] == "2025-04"
 
 
+def test_an_item_that_ends_in_its_own_revert_counts_in_the_month_it_landed():
+    """jq: a fix of November 2024 and its author's revert of June 2025 are one item; it was
+    listed as "fixed in June 2025". A revert is not the finishing of a change."""
+    from datetime import datetime, timezone
+
+    t = lambda y, m: datetime(y, m, 5, tzinfo=timezone.utc)  # noqa: E731
+    commits = pl.DataFrame({
+        "repo": ["jq"] * 3, "sha": ["f1", "r1", "g1"], "person_id": ["itchyny"] * 3,
+        "authored_at": [t(2024, 11), t(2025, 6), t(2025, 6)], "month": ["2024-11", "2025-06", "2025-06"],
+        "category": ["bug", "revert", "revert"], "subject": ["Fix x", 'Revert "Fix x"', 'Revert "Add y"'],
+        "work_item_id": ["W1", "W1", "W2"], "is_counted": [True] * 3, "files_changed": [1] * 3,
+    })
+    items = pl.DataFrame({"work_item_id": ["W1", "W2"], "person_id": ["itchyny"] * 2, "category": ["bug", "revert"],
+                          "title": ["Fix x", 'Revert "Add y"'], "repo": ["jq"] * 2})
+    credit = {r["work_item_id"]: r for r in work_item_credit(commits, items).iter_rows(named=True)}
+    assert credit["W1"]["month"] == "2024-11" and credit["W1"]["landed_at"] == t(2024, 11)
+    assert credit["W1"]["commits"] == 2
+    # an item of reverts alone is finished by its last one
+    assert credit["W2"]["month"] == "2025-06"
+
+
 def test_monthly_rollups_by_hand():
     commits, files, items, _ = scenario()
     out = monthly_rollups(commits, items, files)
