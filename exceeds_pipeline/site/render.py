@@ -331,7 +331,10 @@ def _person_view(profile: dict) -> dict:
             "method": metric.get("method") or "",
         })
     languages = (profile.get("skills") or {}).get("languages") or []
-    top_lines = max((lang["lines_added"] + lang["lines_deleted"] for lang in languages), default=0)
+    # languages are ranked by the lines the person added in them (profiles.build): the table
+    # shows that figure, so its order reads right (tmux: Makefile's 5,487 changed lines sat
+    # below M4Sugar's 3,045)
+    top_lines = max((lang["lines_added"] for lang in languages), default=0)
     technical = (profile.get("skills") or {}).get("technical") or []
     return {
         "id": profile["id"],
@@ -355,8 +358,7 @@ def _person_view(profile: dict) -> dict:
         "heatmap": _heatmap(profile.get("activity") or {}),
         "quality": quality,
         "languages": [
-            {**lang, "lines": lang["lines_added"] + lang["lines_deleted"],
-             "bar": round(100 * (lang["lines_added"] + lang["lines_deleted"]) / top_lines, 1) if top_lines else 0}
+            {**lang, "bar": round(100 * lang["lines_added"] / top_lines, 1) if top_lines else 0}
             for lang in languages
         ],
         "technical": technical,
