@@ -85,6 +85,7 @@ def test_shipped_language_names_are_linguist_names(rules):
         ("src/components/Button.test.tsx", "Testing"),
         ("src/test/java/FooTest.java", "Testing"),
         ("t/t4205-log-pretty-formats.sh", "Testing"),
+        ("regress/new-pane-modal.sh", "Testing"),  # tmux
         ("conftest.py", "Testing"),
         (".github/workflows/ci.yml", "CI/CD"),
         (".circleci/config.yml", "CI/CD"),
