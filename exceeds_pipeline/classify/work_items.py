@@ -55,7 +55,10 @@ neither a feature nor a fix.
    sinatra's lib/sinatra/base.rb), unless the two subjects also share a word the repository
    rarely uses (`Add 'transform' action`, `Change transform action ...`). Two commits that each
    name issues (`fixes #608`, `#495`) and share none are two changes, whatever else they share;
-   a release commit relates only to its release steps.
+   a release commit relates only to its release steps. A commit of tests alone no more than
+   TEST_GAP (10 minutes) from a code change of its author is that change's test when the
+   subjects share a word or an issue, or the test's names nothing (`Update test.`): tmux's
+   fixes and their regress tests. (`test_edges`)
 5. *One release* of one author in one repo: consecutive release steps (commits that change only
    changelogs, package manifests, lock files and version files, or whose subject makes a
    release: `1.2.0`, `1.4.3 release`, `Release 3.4.1`, `grep-cli-0.1.10`, `Git 2.38`), each at
@@ -63,7 +66,8 @@ neither a feature nor a fix.
    a release commit (an empty one too); such an item is `chore`. (`release_flags`,
    `release_edges`)
 6. *The same issue*: commits of one author outside pull requests that name the same issue no
-   more than RELATED_GAP apart (`fixes #608`, then `refs #608`). (`issue_edges`)
+   more than RELATED_GAP apart (`fixes #608`, then `refs #608`, `GitHub issue 5511`, `[ticket:
+   2345]`, `CVE-2026-43894`: ISSUE_REF). (`issue_edges`)
 
 A separate history merged in (`git subtree add`: another project's commits from its own root)
 is imported: its commits take no pull request number from this repository's merges or from
@@ -528,6 +532,15 @@ def fixup_edges(work: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+def _subject_words(work: pl.DataFrame) -> pl.DataFrame:
+    """``[_n, _w]``: the content words of each commit's title (three letters or more, lower case,
+    no _STOPWORDS; a commit without any has no row)."""
+    return work.select(
+        "_n",
+        _title(pl.col("subject")).str.to_lowercase().str.extract_all(r"[a-z][a-z0-9_]{2,}").list.unique().alias("_w"),
+    ).explode("_w", empty_as_null=False).filter(~pl.col("_w").is_in(_STOPWORDS))
+
+
 def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
                   shared_files: tuple[pl.DataFrame, pl.DataFrame] | None = None) -> pl.DataFrame:
     """Consecutive commits of one author, at most RELATED_GAP apart, neither in a pull request,
@@ -547,10 +560,7 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
     ).select("_a", "_b")
     pair_ids = cand.select("repo", "_a", "_b", "_gap")
     sha_of = work.select("_n", "sha")
-    words = work.select(
-        "_n",
-        _title(pl.col("subject")).str.to_lowercase().str.extract_all(r"[a-z][a-z0-9_]{2,}").list.unique().alias("_w"),
-    ).explode("_w", empty_as_null=False).filter(~pl.col("_w").is_in(_STOPWORDS))
+    words = _subject_words(work)
     files = _no_pairs()
     if file_changes is not None and file_changes.height:
         from exceeds_pipeline.classify.categories import DOCS_PATH, TEST_PATH
@@ -727,10 +737,8 @@ def test_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Data
     )
     # ... and when the two say they go together: a word of the change (`new-pane`, `sync`) or
     # an issue in both subjects, or a test subject that names nothing ("Update test.").
-    words = work.select(
-        "_n", _title(pl.col("subject")).str.to_lowercase().str.extract_all(r"[a-z][a-z0-9_]{2,}").list.unique().alias("_w"),
-    ).explode("_w", empty_as_null=False).filter(~pl.col("_w").is_in(_STOPWORDS) & ~pl.col("_w").is_in(_UNSPECIFIC_WORDS))
-    specific = words.drop_nulls("_w").select("_n").unique()
+    words = _subject_words(work).filter(~pl.col("_w").is_in(_UNSPECIFIC_WORDS))
+    specific = words.select("_n").unique()
     refs = work.select("_n", "_refs").explode("_refs", empty_as_null=False).drop_nulls("_refs")
     shared_word = pairs.join(words.rename({"_n": "_test"}), on="_test").join(
         words.rename({"_n": "_code"}), on=["_code", "_w"], how="semi").select("_test").unique()
