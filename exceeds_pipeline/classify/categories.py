@@ -793,12 +793,7 @@ def categorize_commits(
     if commit_links is not None and commit_links.height and {"repo", "sha"} <= set(cols):
         undoing = pl.struct("repo", "sha").is_in(undoing_commits(commit_links).to_struct().implode())
         if "message" in cols:
-            # A squash merge that lists a revert among its pull request's commits (jq's "Always
-            # build Docker image on CI, group Dependabot PRs ... (#2997)" with `* Revert "Bump
-            # actions/download-artifact ..."`) undoes that commit, and is what its title says.
-            squashed = (pl.col("message").fill_null("").str.contains(SQUASH_LOG)
-                        & ~pl.col("message").fill_null("").str.extract(r"^([^\n]*)", 1).str.contains(REVERT_RE).fill_null(False))
-            undoing = undoing & ~squashed
+            undoing = undoing & ~squash_merge_titled_otherwise()
         out = out.with_columns(pl.when(undoing).then(pl.lit("revert")).otherwise(pl.col("category")).alias("category"))
         # A reland is the kind of the change it re-does, where its own words read as a revert:
         # SQLAlchemy's "modernize annotationlib approach" restores a reverted fix.
@@ -909,6 +904,15 @@ def _by_paths() -> pl.Expr:
               & (pl.col("_n_build") + pl.col("_n_docs") == n) & (pl.col("_n_changelog").fill_null(0) == 0))
         .then(pl.lit("build"))
     )
+
+
+def squash_merge_titled_otherwise() -> pl.Expr:
+    """A squash merge whose body lists its pull request's commits and whose title is no revert
+    (on ``message``): a revert among the listed commits (jq's "Always build Docker image on CI,
+    group Dependabot PRs ... (#2997)" with `* Revert "Bump actions/download-artifact ..."`)
+    undoes that commit, its link says so, and the change is what its title says."""
+    message = pl.col("message").fill_null("")
+    return message.str.contains(SQUASH_LOG) & ~message.str.extract(r"^([^\n]*)", 1).str.contains(REVERT_RE).fill_null(False)
 
 
 def _build_with_entry() -> pl.Expr:

@@ -133,7 +133,7 @@ from exceeds_pipeline.common.union_find import components
 
 from exceeds_pipeline.classify.categories import (
     KIND_PREFIX, LEADING_BULLET, MIN_TYPED_TITLE_WORDS, RELEASE_TITLE, headline, project_labels,
-    release_subject, stated_subject,
+    release_subject, squash_merge_titled_otherwise, stated_subject,
 )
 from exceeds_pipeline.classify.changelog import pull_request_categories
 from exceeds_pipeline.classify.conventional import declared_type
@@ -1079,8 +1079,10 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
     if work.height == 0:
         return pl.DataFrame(schema=WORK_ITEMS_SCHEMA), work.with_columns(pl.lit(None, pl.String).alias("work_item_id"))
     reverting = set(undoing_commits(links)["sha"].to_list())
+    # (a squash merge that lists a revert among its commits is what its title says)
+    listed = squash_merge_titled_otherwise() if "message" in work.columns else pl.lit(False)
     work = work.with_columns(
-        (pl.col("sha").is_in(list(reverting)) | (pl.col("category") == "revert")).alias("_is_revert")
+        ((pl.col("sha").is_in(list(reverting)) & ~listed) | (pl.col("category") == "revert")).alias("_is_revert")
     ).sort("_root", "_t", "_n")
 
     # Id: the PR of the earliest commit that has one, else the earliest commit.

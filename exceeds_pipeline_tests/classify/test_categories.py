@@ -539,8 +539,8 @@ def test_a_squash_merge_that_lists_a_revert_of_a_commit_in_the_history_is_what_i
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial commit", author=ADA, date="2024-12-31T09:00:00+0000",
                 files={".github/workflows/ci.yml": "uses: actions/download-artifact@v3\n", "src/jq.c": "int a;\n"})
-    bump = repo.commit("Bump actions/download-artifact from 3 to 4", author=ADA, date="2025-01-01T09:00:00+0000",
-                       files={".github/workflows/ci.yml": "uses: actions/download-artifact@v4\n"})
+    bump = repo.commit("Bump actions/download-artifact from 3 to 4", author=("Bob Builder", "bob@example.org"),
+                       date="2025-01-01T09:00:00+0000", files={".github/workflows/ci.yml": "uses: actions/download-artifact@v4\n"})
     squash = repo.commit(
         "Always build Docker image on CI, group Dependabot PRs for official actions (#2997)\n\n"
         "* Always build docker image on CI\n\n* Revert \"Bump actions/download-artifact from 3 to 4\"\n\n"
@@ -549,15 +549,22 @@ def test_a_squash_merge_that_lists_a_revert_of_a_commit_in_the_history_is_what_i
         files={".github/workflows/ci.yml": "uses: actions/download-artifact@v3\ndocker: always\n",
                ".github/dependabot.yml": "groups: official\n"})
     revert = repo.commit(f'Revert "Bump actions/download-artifact from 3 to 4" (#2999)\n\nThis reverts commit {bump}.\n',
-                         author=ADA, date="2025-01-03T09:00:00+0000",
+                         author=ADA, date="2025-01-09T09:00:00+0000",
                          files={".github/workflows/ci.yml": "uses: actions/download-artifact@v3\ndocker: never\n"})
     commits, files = read_repo(repo)
     links = commit_links(commits)
     assert {(r["sha"], r["target_sha"]) for r in links.filter(pl.col("link_type") == "reverts").iter_rows(named=True)} \
         == {(squash, bump), (revert, bump)}
-    category = dict(categorize_commits(commits, files, links).select("sha", "category").iter_rows())
+    categorized = categorize_commits(commits, files, links)
+    category = dict(categorized.select("sha", "category").iter_rows())
     assert category[squash] == "build"
     assert category[revert] == "revert"
+    # ... and so is its work item (the profile said "a revert in jqlang/jq: always build Docker image ...")
+    from exceeds_pipeline.classify.work_items import assign_work_items
+
+    out, items = assign_work_items(categorized, links, files)
+    item = dict(out.select("sha", "work_item_id").iter_rows())[squash]
+    assert items.filter(pl.col("work_item_id") == item)["category"].to_list() == ["build"]
 
 
 def test_a_placeholder_subject_reads_as_the_first_commit_its_body_lists(tmp_path):
