@@ -326,8 +326,9 @@ def headline(message: pl.Expr) -> pl.Expr:
     the first line ends without a full stop and the next line carries on: the first line ends
     on a comma or a word such as `the`, `to`, `with`, or it is long (WRAP_MIN) and the next line
     starts in lower case (or with a digit, a name or a symbol: _CARRIED_ON). A sentence longer
-    than HEADLINE_MAX loses its parenthesised asides; if still too long after a first line that
-    stops on such a word, it is cut short, with an ellipsis."""
+    than HEADLINE_MAX loses its parenthesised asides; if still too long it is cut short at a
+    clause (or, after a first line that stops on such a word, at its last whole word), with an
+    ellipsis."""
     # in stages over the whole column, each part computed once (as one expression its parts
     # were re-evaluated in every branch: 5x the time on git/git's 82k messages)
     return message.map_batches(_headlines, return_dtype=pl.String)
@@ -365,7 +366,10 @@ def _headlines(messages: pl.Series) -> pl.Series:
         # its first full stop within HEADLINE_MAX (a lower-case sentence after it, as
         # Subversion-era logs write), else its last clause break, else its last whole word,
         # with an ellipsis.
-        (c("candidate") & c("on_word") & (c("sentence").str.len_chars() > HEADLINE_MAX)).fill_null(False).alias("mid_phrase"),
+        # A long first line that wraps into a sentence too long for a title (tmux: "When in copy
+        # mode with a large scroll offset and the window is resized"): cut where the author
+        # ended a clause or a sentence, never mid-phrase.
+        (c("candidate") & (c("sentence").str.len_chars() > HEADLINE_MAX)).fill_null(False).alias("mid_phrase"),
     ).with_columns(
         pl.when(c("mid_phrase")).then(c("paragraph").str.slice(0, HEADLINE_MAX + 1)).alias("window"),
     ).with_columns(
@@ -375,7 +379,8 @@ def _headlines(messages: pl.Series) -> pl.Series:
     ).with_columns(
         pl.when((c("by_stop").str.len_chars() > c("first").str.len_chars())
                 & ~c("by_stop").str.contains(r"(?i)\b(?:etc|e\.g|i\.e|vs|cf|approx)\.$")).then(c("by_stop")).alias("by_stop"),
-        (pl.when(c("by_clause").str.len_chars() > c("first").str.len_chars()).then(c("by_clause")).otherwise(c("by_word"))
+        (pl.when(c("by_clause").str.len_chars() > c("first").str.len_chars()).then(c("by_clause"))
+         .when(c("on_word")).then(c("by_word"))
          .str.replace(_DANGLING, "") + pl.lit("…")).alias("cut"),
     )
     return frame.select(

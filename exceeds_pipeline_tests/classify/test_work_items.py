@@ -1223,9 +1223,16 @@ def test_an_item_is_titled_by_the_sentence_a_wrapped_first_line_starts(tmp_path)
                 "quoted sections of commands. Fixes unexpected behaviour with session\n"
                 "names containing single quotes reported by Aliz Hammond.\n", author=ADA, date=_at(15, 9),
                 files={"cmd.c": "7\n"})
+    # a long first line that wraps into a sentence too long for a title: cut at a clause
+    repo.commit("Add a format window_linked which is 1 if a window has been linked\n"
+                "multiple times, also remove the default space in window_flags and use a\n"
+                "conditional to add it in window-status-format (this means additional\n"
+                "flags can be added in the option without extra spaces). From Thomas Adam\n"
+                "with tweaks by me.\n", author=ADA, date=_at(17, 9), files={"format.c": "8\n"})
     out, items = _run(repo)
     titles = set(items["title"].to_list())
     assert titles == {
+        "Add a format window_linked which is 1 if a window has been linked multiple times…",
         "Queue control mode notifications rather than emitting them inside %begin/%end, GitHub issue 5458 from "
         "George Nachman",
         "Change %% to escape single quotes to avoid a single quote being able to terminate quoted sections of commands",
