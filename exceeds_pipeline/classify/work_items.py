@@ -532,12 +532,12 @@ def fixup_edges(work: pl.DataFrame) -> pl.DataFrame:
     )
 
 
-def _subject_words(work: pl.DataFrame) -> pl.DataFrame:
+def _subject_words(work: pl.DataFrame, column: str = "subject") -> pl.DataFrame:
     """``[_n, _w]``: the content words of each commit's title (three letters or more, lower case,
-    no _STOPWORDS; a commit without any has no row)."""
+    no _STOPWORDS; a commit without any has no row), read from its subject or ``column``."""
     return work.select(
         "_n",
-        _title(pl.col("subject")).str.to_lowercase().str.extract_all(r"[a-z][a-z0-9_]{2,}").list.unique().alias("_w"),
+        _title(pl.col(column)).str.to_lowercase().str.extract_all(r"[a-z][a-z0-9_]{2,}").list.unique().alias("_w"),
     ).explode("_w", empty_as_null=False).filter(~pl.col("_w").is_in(_STOPWORDS))
 
 
@@ -737,7 +737,10 @@ def test_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Data
     )
     # ... and when the two say they go together: a word of the change (`new-pane`, `sync`) or
     # an issue in both subjects, or a test subject that names nothing ("Update test.").
-    words = _subject_words(work).filter(~pl.col("_w").is_in(_UNSPECIFIC_WORDS))
+    # (the whole first sentence: tmux wraps "... when tabs are overwritten, GitHub issue 5441
+    # from Ayman Bagabas." over two lines, and "Add regress test from Ayman Bagabas." names him)
+    words = _subject_words(work, "_headline" if "_headline" in work.columns else "subject").filter(
+        ~pl.col("_w").is_in(_UNSPECIFIC_WORDS))
     specific = words.select("_n").unique()
     refs = work.select("_n", "_refs").explode("_refs", empty_as_null=False).drop_nulls("_refs")
     shared_word = pairs.join(words.rename({"_n": "_test"}), on="_test").join(

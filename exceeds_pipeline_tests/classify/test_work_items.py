@@ -587,6 +587,12 @@ def test_a_test_made_minutes_from_its_change_joins_it_when_it_says_so(tmp_path):
                        files={"grid.c": "int g2;\n"})
     late = repo.commit("Update test.", author=ADA, date="2025-03-05T09:30:00+0000",
                        files={"regress/grid.sh": "#!/bin/sh\ngrid\n"})
+    # the word they share is in the wrapped rest of the code change's first sentence
+    padding = repo.commit("Store background colour in padding cells and correctly clear adjacent\n"
+                          "cells when tabs are overwritten, GitHub issue 5441 from Ayman Bagabas.\n",
+                          author=ADA, date="2025-03-06T12:58:53+0000", files={"screen.c": "int s3;\n"})
+    padding_test = repo.commit("Add regress test from Ayman Bagabas.", author=ADA, date="2025-03-06T12:59:27+0000",
+                               files={"regress/tab-cell-background.sh": "#!/bin/sh\ntab\n"})
     out, _ = _run(repo)
     wid = dict(out.select("sha", "work_item_id").rows())
     category = dict(out.select("sha", "category").rows())
@@ -595,6 +601,7 @@ def test_a_test_made_minutes_from_its_change_joins_it_when_it_says_so(tmp_path):
     assert wid[menu_test] == wid[menu]
     assert wid[other] not in (wid[menu], wid[menu_test])
     assert wid[late] != wid[grid]
+    assert wid[padding_test] == wid[padding]
     # a regress/ tree holds tests
     assert category[issue_test] == category[flag_test] == category[other] == "test"
 
