@@ -239,7 +239,10 @@ def parse_skill_rules(text: str, source: str, base: SkillRules | None = None) ->
             if not any(getattr(rule, k) for k in _LIST_KEYS):
                 raise _fail(source, f"skills[{index}] ({rule.name!r})",
                             f"rule has no matchers; give at least one of {list(_LIST_KEYS)}")
-            merged[rule.name] = rule if old is None else replace(rule, sources=old.sources + (source,))
+            # `replace` drops the old rule's matchers, not what kind of skill it is
+            merged[rule.name] = rule if old is None else replace(
+                rule, description=rule.description or old.description, build_work=old.build_work or rule.build_work,
+                practice=old.practice or rule.practice, sources=old.sources + (source,))
             continue
         merged[rule.name] = replace(
             old,
@@ -371,6 +374,8 @@ def skills_per_commit(
     category chore, shows no skill by its files, and a revert none at all. Skills are sorted
     by name; a commit without any has ``[]``.
     """
+    from exceeds_pipeline.classify.categories import BUILD_PATH  # (categories reads enrich's exclusions)
+
     keys = commits.select("repo", "sha")
     pairs: list[pl.DataFrame] = []
 
@@ -389,6 +394,11 @@ def skills_per_commit(
     files = files.join(sweeps, on=["repo", "sha"], how="anti")
     path_rules = [(r.name, r.path_pattern) for r in rules.rules if r.path_pattern]
     path_hits = _matches(files.select("path").unique(), "path", path_rules)
+    # A build file's name says what the build checks for, not what the person built (jq's
+    # m4/ax_pthread.m4, changed to fix autoreconf warnings, is no concurrency work): it shows
+    # only the skills of such work (`build_work`).
+    build_skills = [r.name for r in rules.rules if r.build_work]
+    path_hits = path_hits.filter(~pl.col("path").str.contains(BUILD_PATH) | pl.col("skill").is_in(build_skills))
     if path_hits.height:
         pairs.append(files.join(path_hits, on="path").select(_PAIR_SCHEMA.keys()))
     lang_rows = [(lang.lower(), r.name) for r in rules.rules for lang in r.languages]
@@ -421,7 +431,6 @@ def skills_per_commit(
         # workflow' no concurrency): its words show only the skills of such work (`build_work`).
         build_only = (commits.filter(pl.col("category") == "build").select("repo", "sha")
                       if "category" in commits.columns else None)
-        build_skills = [r.name for r in rules.rules if r.build_work]
         for found in (_flag_pairs(messages, "text", msg_rules), _flag_pairs(messages, "subj", subj_rules),
                       _flag_pairs(messages, "raw", re_rules)):
             if found is not None:

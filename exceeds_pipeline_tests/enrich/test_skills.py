@@ -415,6 +415,20 @@ def test_the_words_of_a_build_change_are_no_skill_evidence(rules):
     assert "Caching" in got3["a"]
 
 
+def test_the_name_of_a_build_file_is_no_skill_evidence(rules):
+    """jq: "Fix autoreconf warnings" changed configure.ac and m4/ax_pthread.m4 and showed
+    Concurrency (the `*thread*` glob): a build file's name says what the build checks for. The
+    same name in code still shows it."""
+    c = pl.DataFrame({"repo": ["r", "r"], "sha": ["a", "b"], "message": ["Fix autoreconf warnings", "Add a worker pool"],
+                      "category": ["build", "feature"]})
+    f = with_language(classify_exclusions(pl.DataFrame(
+        {"repo": ["r", "r", "r"], "sha": ["a", "a", "b"], "path": ["configure.ac", "m4/ax_pthread.m4", "src/thread_pool.c"],
+         "is_binary": [False, False, False]})))
+    got = dict(zip(*skills_per_commit(c, f, rules).select("sha", "skills").to_dict(as_series=False).values()))
+    assert "Concurrency" not in got["a"] and "Build Systems" in got["a"]
+    assert "Concurrency" in got["b"]
+
+
 def test_a_sweep_over_the_tree_and_a_revert_show_no_skill_by_their_files(rules):
     """jinja: "apply black" (every module, bccache.py among them) and "rename directory to jinja"
     with its revert made David Lord a Caching person; a change to the cache module alone does."""
