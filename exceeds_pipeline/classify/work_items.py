@@ -191,6 +191,8 @@ _COMPONENT_PREFIX = r"^\s*([A-Za-z0-9_][A-Za-z0-9_./-]{0,40}):\s"
 _NOT_COMPONENT = r"(?i)^(?:feat|feature|fix|bugfix|hotfix|perf|refactor|style|docs?|tests?|build|ci|deps|chore|release|revert|wip|merge|reland|reapply|note|todo|fixes|closes|see|bug|issue)$"
 
 # Files that unrelated changes touch alike.
+# A file that only holds the version: lib/sinatra/version.rb, _version.py, GIT-VERSION-GEN.
+VERSION_FILE = r"(?i)(?:^|/)(?:_{0,2}version_?_{0,2}\.(?:py|rb|go|js|ts|txt)|[A-Z0-9-]*VERSION-GEN)$"
 GENERIC_FILES = (
     r"(?i)(?:^|/)(?:CHANGELOG|CHANGES|NEWS|HISTORY|RELEASE[-_]?NOTES|AUTHORS|CONTRIBUTORS|VERSION)"
     r"(?:\.[a-z]+)?$|(?:^|/)(?:package-lock\.json|yarn\.lock|pnpm-lock\.yaml|poetry\.lock|uv\.lock|"
@@ -200,7 +202,7 @@ GENERIC_FILES = (
     r"|(?:^|/)(?:package\.json|Cargo\.toml|go\.mod|pyproject\.toml|setup\.py|setup\.cfg|Gemfile|"
     r"[^/]*\.gemspec|composer\.json|pom\.xml|build\.gradle(?:\.kts)?|requirements[^/]*\.txt)$"
     # a file that only holds the version (lib/sinatra/version.rb, _version.py, GIT-VERSION-GEN)
-    r"|(?i)(?:^|/)(?:_{0,2}version_?_{0,2}\.(?:py|rb|go|js|ts|txt)|[A-Z0-9-]*VERSION-GEN)$"
+    r"|" + VERSION_FILE
 )
 
 # Exclusion reasons (enrich.exclusions) of files no one writes by hand.

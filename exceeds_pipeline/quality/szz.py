@@ -14,7 +14,10 @@ are dropped: their real origin is not in the clone.
 :func:`szz_for_repository` leaves out the files profile LOC leaves out (lock files, generated
 and vendored code, data files: ``file_changes.excluded``): a deleted line of ``pnpm-lock.yaml``
 is not where a defect was written, and blaming such files was most of SZZ's cost where they
-occur (vitest: 56% of the blame time on pnpm-lock.yaml).
+occur (vitest: 56% of the blame time on pnpm-lock.yaml). So are tests (a fix updates the
+expectation of the behaviour it changes: the test's author wrote no defect), changelogs and
+files that only hold the version (a fix that sets the version string does not make the last
+version bump a bug).
 
 Moves and reformatting are not changes (SPEC §5 correctness): the fix's diff is read with
 ``-w`` (a line whose only change is whitespace is neither deleted nor added), a deleted line
@@ -417,10 +420,20 @@ def szz_for_repository(
     # Lines of a lock file, generated or vendored code or a data file are not where a defect
     # was written: files profile LOC leaves out are not blamed (and their blames, of files
     # like a 10,000-line pnpm-lock.yaml, were most of SZZ's cost where they occur).
+    # Nor is a test a fix updates (the expectation of a behaviour the fix changes), nor a
+    # release record (sinatra: the fix that rewrote lib/sinatra/version.rb's version string
+    # charged the three version bumps before it).
     skip_paths: dict[str, set[str]] = {}
     if file_changes_of_repo is not None and "excluded" in file_changes_of_repo.columns:
+        from exceeds_pipeline.classify.categories import TEST_PATH
+        from exceeds_pipeline.classify.changelog import CHANGELOG_PATH
+        from exceeds_pipeline.classify.work_items import VERSION_FILE
+
+        path = pl.col("path").fill_null("")
+        not_blamed = (pl.col("excluded").fill_null(False) | path.str.contains(TEST_PATH)
+                      | path.str.contains(CHANGELOG_PATH) | path.str.contains(VERSION_FILE))
         left_out = file_changes_of_repo.filter(
-            (pl.col("repo") == repo_name) & pl.col("sha").is_in(fixes.implode()) & pl.col("excluded").fill_null(False))
+            (pl.col("repo") == repo_name) & pl.col("sha").is_in(fixes.implode()) & not_blamed)
         names = [c for c in ("path", "old_path") if c in left_out.columns]
         for sha, *paths in left_out.select("sha", *names).iter_rows():
             skip_paths.setdefault(sha, set()).update(p for p in paths if p)

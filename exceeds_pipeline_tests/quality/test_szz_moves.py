@@ -206,3 +206,31 @@ def test_a_fix_that_traces_to_a_sweep_does_not_charge_the_sweep(tmp_path):
     assert szz.filter(pl.col("fix_sha") == s["fix"]).height == 0
     # the rewrite of real logic is charged
     assert szz.filter(pl.col("fix_sha") == s["fix2"])["blamed_sha"].to_list() == [s["rewrite"]]
+
+
+def test_szz_does_not_blame_the_tests_and_version_a_fix_updates(tmp_path):
+    """sinatra: a fix that also set lib/sinatra/version.rb's version string charged the version
+    bumps before it; a fix that updates a test's expectation charged the test's author. Only the
+    code a fix repairs is traced."""
+    from exceeds_pipeline.quality.szz import szz_for_repository
+    from exceeds_pipeline_tests.quality.gitframes import read_repo
+
+    ada, bob, cy = ("Ada", "ada@example.com"), ("Bob", "bob@example.org"), ("Cy", "cy@example.net")
+    repo = GitScript.init(tmp_path / "r")
+    s = {}
+    s["code"] = repo.commit("Add the router", author=bob, date="2025-01-01T10:00:00+0000",
+                            files={"lib/app/router.rb": "def route(p)\n  p.downcase\nend\n"})
+    s["test"] = repo.commit("Test the router", author=cy, date="2025-01-02T10:00:00+0000",
+                            files={"test/router_test.rb": "assert_equal 'a', route('A')\n"})
+    s["bump"] = repo.commit("Bump version", author=cy, date="2025-01-03T10:00:00+0000",
+                            files={"lib/app/version.rb": "VERSION = '1.0.1'\n", "CHANGES": "= 1.0.1\n"})
+    s["fix"] = repo.commit("Fix routing of mixed-case paths", author=ada, date="2025-01-05T10:00:00+0000",
+                           files={"lib/app/router.rb": "def route(p)\n  p\nend\n",
+                                  "test/router_test.rb": "assert_equal 'A', route('A')\n",
+                                  "lib/app/version.rb": "VERSION = '1.0.2'\n", "CHANGES": "= 1.0.2\n* routing fix\n"})
+    cats = {s["code"]: "feature", s["test"]: "test", s["bump"]: "build", s["fix"]: "bug"}
+    commits, files = read_repo(repo, "acme/x", {ada[1]: "ada", bob[1]: "bob", cy[1]: "cy"}, cats,
+                               {sha: f"item-{name}" for name, sha in s.items()})
+    files = files.with_columns(pl.lit(False).alias("excluded"))
+    szz = szz_for_repository("acme/x", repo.path, commits, files, tmp_path / "cache")
+    assert szz.select("fix_sha", "blamed_sha").rows() == [(s["fix"], s["code"])]
