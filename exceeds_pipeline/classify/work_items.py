@@ -190,19 +190,21 @@ _CONV_SCOPE = r"^\s*[A-Za-z]+\(([^)\n]{1,60})\)!?:"
 _COMPONENT_PREFIX = r"^\s*([A-Za-z0-9_][A-Za-z0-9_./-]{0,40}):\s"
 _NOT_COMPONENT = r"(?i)^(?:feat|feature|fix|bugfix|hotfix|perf|refactor|style|docs?|tests?|build|ci|deps|chore|release|revert|wip|merge|reland|reapply|note|todo|fixes|closes|see|bug|issue)$"
 
-# Files that unrelated changes touch alike.
+# A package's manifest: package.json, Cargo.toml, pyproject.toml, a gemspec, ...
+PACKAGE_MANIFEST = (r"(?:^|/)(?:package\.json|Cargo\.toml|go\.mod|pyproject\.toml|setup\.py|setup\.cfg|Gemfile|"
+                    r"[^/]*\.gemspec|composer\.json|pom\.xml|build\.gradle(?:\.kts)?|requirements[^/]*\.txt)$")
 # A file that only holds the version: lib/sinatra/version.rb, _version.py, GIT-VERSION-GEN.
 VERSION_FILE = r"(?i)(?:^|/)(?:_{0,2}version_?_{0,2}\.(?:py|rb|go|js|ts|txt)|[A-Z0-9-]*VERSION-GEN)$"
+# Files that unrelated changes touch alike.
 GENERIC_FILES = (
     r"(?i)(?:^|/)(?:CHANGELOG|CHANGES|NEWS|HISTORY|RELEASE[-_]?NOTES|AUTHORS|CONTRIBUTORS|VERSION)"
     r"(?:\.[a-z]+)?$|(?:^|/)(?:package-lock\.json|yarn\.lock|pnpm-lock\.yaml|poetry\.lock|uv\.lock|"
     r"Cargo\.lock|go\.sum|Gemfile\.lock|composer\.lock|Pipfile\.lock)$"
     # a package's manifest: every dependency bump and release edits it (express's package.json
     # is in a third of one author's commits), so sharing it relates nothing
-    r"|(?:^|/)(?:package\.json|Cargo\.toml|go\.mod|pyproject\.toml|setup\.py|setup\.cfg|Gemfile|"
-    r"[^/]*\.gemspec|composer\.json|pom\.xml|build\.gradle(?:\.kts)?|requirements[^/]*\.txt)$"
+    + r"|" + PACKAGE_MANIFEST
     # a file that only holds the version (lib/sinatra/version.rb, _version.py, GIT-VERSION-GEN)
-    r"|" + VERSION_FILE
+    + r"|" + VERSION_FILE
 )
 
 # Exclusion reasons (enrich.exclusions) of files no one writes by hand.
@@ -864,14 +866,24 @@ def makes_release() -> pl.Expr:
 
 
 def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
-    """`work` with `_release` (its subject makes a release) and `_release_step` (that, or it
-    changes only changelogs, package manifests, lock files and version files: GENERIC_FILES)."""
+    """`work` with `_release` (its subject makes a release), `_release_step` (that, or it
+    changes only changelogs, package manifests, lock files and version files: GENERIC_FILES)
+    and `_release_dir`: the one top-level folder all its files are in when it changes the
+    package manifest at its top (sinatra's `v1.4.0` of rack-protection/ with
+    rack-protection/rack-protection.gemspec: a release of rack-protection, not of Sinatra)."""
     release = makes_release()
     if file_changes is None or file_changes.height == 0:
-        return work.with_columns(release.alias("_release"), release.alias("_release_step"))
+        return work.with_columns(release.alias("_release"), release.alias("_release_step"),
+                                 pl.lit(None, pl.String).alias("_release_dir"))
+    path = pl.col("path").fill_null("")
+    top = path.str.extract(r"^([^/]+)/", 1)
     steps = (
-        file_changes.select("repo", "sha", pl.col("path").fill_null("").str.contains(GENERIC_FILES).alias("_g"))
-        .group_by("repo", "sha").agg(pl.col("_g").all().alias("_only_records"))
+        file_changes.select("repo", "sha", path.str.contains(GENERIC_FILES).alias("_g"), top.alias("_top"),
+                            (path.str.contains(PACKAGE_MANIFEST) & path.str.count_matches("/").eq(1)).alias("_manifest"))
+        .group_by("repo", "sha").agg(
+            pl.col("_g").all().alias("_only_records"),
+            pl.when((pl.col("_top").n_unique() == 1) & pl.col("_top").is_not_null().all() & pl.col("_manifest").any())
+            .then(pl.col("_top").first()).alias("_release_dir"))
     )
     return (
         work.join(steps, on=["repo", "sha"], how="left", maintain_order="left")
@@ -1119,7 +1131,9 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         pl.col("category").is_in(["docs", "test", "build"]).all().alias("_paths_only"),
         (pl.col("_release_step").all() & pl.col("_release").any()).alias("_is_release"),
         # the release it makes: its (last) release commit
-        release_title(pl.col("subject").filter(pl.col("_release")).last()).alias("_release_title"),
+        release_title(pl.col("subject").filter(pl.col("_release")).last(),
+                      pl.col("_release_dir").filter(pl.col("_release")).last()
+                      if "_release_dir" in work.columns else None).alias("_release_title"),
     )
     # The project's own label on a commit (a declared type, a news fragment, a changelog entry)
     # that the commit's category follows speaks for the whole item when all such labels agree
@@ -1343,8 +1357,9 @@ _RELEASE_PACKAGE = r"(?i)^\s*([a-z0-9_.@/-]+?)[ @-]v?\d+(?:\.\d+)+\S*\s*$"
 _NOT_PACKAGE = r"(?i)^(?:v|ver|version|release[sd]?|releasing|tag|tagged|bump(?:s|ed|ing)?|publish(?:es|ed|ing)?|prep(?:are[sd]?|aring)?|almost|cut|for|next|now|to)$"
 
 
-def release_title(subject: pl.Expr) -> pl.Expr:
-    """`Release <version>` (`Release <package> <version>` when the subject names a package) of a
+def release_title(subject: pl.Expr, folder: pl.Expr | None = None) -> pl.Expr:
+    """`Release <version>` (`Release <package> <version>` when the subject names a package, or
+    else `folder`: the package folder whose manifest the release commit changes) of a
     release commit's subject (RELEASE_SUBJECT): `14.1.1` or `14.1.1 release` -> `Release 14.1.1`, `grep-cli-0.1.10`
     -> `Release grep-cli 0.1.10`, `Release v3.4.1 (#88)` -> `Release 3.4.1`; null when no
     version can be read."""
@@ -1354,6 +1369,8 @@ def release_title(subject: pl.Expr) -> pl.Expr:
     package = (pl.when(text.str.contains(RELEASE_TITLE)).then(pl.lit(None, pl.String))
                .otherwise(text.str.extract(_RELEASE_PACKAGE, 1)))
     package = pl.when(package.str.contains(_NOT_PACKAGE)).then(pl.lit(None, pl.String)).otherwise(package)
+    if folder is not None:
+        package = pl.coalesce(package, folder)
     return pl.when(version.is_not_null()).then(
         pl.concat_str(pl.lit("Release "), pl.coalesce(package + pl.lit(" "), pl.lit("")), version))
 

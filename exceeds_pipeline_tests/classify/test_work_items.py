@@ -993,6 +993,11 @@ def test_a_release_item_is_titled_by_the_release_it_makes(tmp_path):
          ("grep-cli-0.1.10", {"crates/cli/Cargo.toml": 'version = "0.1.10"\nedition = "2021"\n'})],
         # a squashed release pull request
         [("Release v3.4.1 (#88)", {"package.json": '{"version": "3.4.1"}\n', "CHANGELOG.md": "# 3.4.1\n# 14.1.0\n"})],
+        # sinatra: a release of the package in its own folder, named by the subject's version alone
+        [("v1.4.0", {"rack-protection/rack-protection.gemspec": "s.version = '1.4.0'\n",
+                     "rack-protection/lib/rack/protection/version.rb": "VERSION = '1.4.0'\n"})],
+        # ... and one of the root package, whose version file is under lib/
+        [("v2.0.0", {"lib/app/version.rb": "VERSION = '2.0.0'\n"})],
     ]
     firsts = []
     for day, steps in enumerate(releases, start=3):
@@ -1002,8 +1007,9 @@ def test_a_release_item_is_titled_by_the_release_it_makes(tmp_path):
     out, items = _run(repo)
     wid = dict(out.select("sha", "work_item_id").rows())
     titles = [_item(items, wid[sha])["title"] for sha in firsts]
-    assert titles == ["Release 14.1.1", "Release grep-cli 0.1.10", "Release 3.4.1"]
-    assert [_item(items, wid[sha])["category"] for sha in firsts] == ["chore"] * 3
+    assert titles == ["Release 14.1.1", "Release grep-cli 0.1.10", "Release 3.4.1", "Release rack-protection 1.4.0",
+                      "Release 2.0.0"]
+    assert [_item(items, wid[sha])["category"] for sha in firsts] == ["chore"] * 5
     assert _item(items, wid[firsts[0]])["commits"] == 3
     assert _item(items, wid[code])["title"] == "Add --json output"
 
