@@ -199,9 +199,16 @@ def month_sentences(name: str, entry: dict, used: set[str] | None = None,
 
     if commits == 1 and len(only) == 1:
         item = only[0]
-        kind = "a bug fix" if item in bugs else ("a revert" if item not in features else "a new feature")
+        reverted = item not in bugs and item not in features
+        kind = "a bug fix" if item in bugs else ("a revert" if reverted else "a new feature")
         title = _fix_text(item["title"]) if item in bugs else _inline(item["title"])
+        # a revert's title names the change it undid: the sentence says so (sinatra: "only
+        # commit was a revert in sinatra/sinatra: added PROPFIND verb support" read as added)
         lead = _pick(key, [
+            "A single change in {m}: {name} reverted a change in {r}, {t}.",
+            "{m} saw one commit from {name}, reverting a change in {r}: {t}.",
+            "In {m} {name}'s only commit reverted a change in {r}: {t}.",
+        ] if reverted else [
             "A single change in {m}, {k} in {r}: {t}.",
             "{m} saw one commit from {name}, {k} in {r}: {t}.",
             "In {m} {name}'s only commit was {k} in {r}: {t}.",

@@ -313,3 +313,20 @@ def test_the_largest_features_are_the_ones_that_added_most(tmp_path):
     built, items = _profiles_of(repo, "acme/kv")
     summary = built[0]["summary"]
     assert "The largest features: add the server and add the LCS command." in summary, summary
+
+
+def test_a_month_whose_only_commit_is_a_revert_says_it_reverted_the_change():
+    """sinatra: 'In August 2014 Konstantin Haase's only commit was a revert in sinatra/sinatra:
+    added PROPFIND verb support.' read as if he had added it."""
+    from exceeds_pipeline.profiles.narrative import month_sentences
+
+    used: set[str] = set()
+    texts = []
+    for m in range(1, 4):  # every single-commit shape in turn
+        entry = {"month": f"2014-{m:02d}", "commits": 1, "repos": ["sinatra/sinatra"], "themes": [],
+                 "key_features": [], "bugs_fixed": [], "features": 0, "bugs": 0, "work_items": {"revert": 1},
+                 "reverts": [{"title": "added PROPFIND verb support", "repo": "sinatra/sinatra", "work_item_id": f"r{m}"}]}
+        texts.append(month_sentences("Konstantin", entry, used)[0]["text"])
+    assert len(set(texts)) == 3
+    assert all("reverted a change in sinatra/sinatra" in t or "reverting a change in sinatra/sinatra" in t for t in texts)
+    assert not [t for t in texts if "a revert in sinatra/sinatra: added" in t]
