@@ -78,7 +78,14 @@ def title_text(title: str | None) -> str:
     at most TITLE_CHARS characters."""
     text = re.sub(r"[\"“”`]", "", clean_title(title).prose).strip() or "(untitled)"
     text = re.split(r"(?<=[a-z0-9)])\.\s+(?=[A-Z])", text)[0]  # one phrase: "Fix v0 config. Clear cache" -> first
-    return text if len(text) <= TITLE_CHARS else text[: TITLE_CHARS - 1].rstrip() + "…"
+    if len(text) <= TITLE_CHARS:
+        return text
+    # cut at a clause, else a word, never inside one (sinatra: "... makes yield_content usage con…")
+    cut = text[: TITLE_CHARS - 1]
+    at = max(cut.rfind(", "), cut.rfind("; "))
+    if at < TITLE_CHARS // 2:
+        at = cut.rfind(" ")
+    return (cut[:at] if at > 0 else cut).rstrip(" ,;:-") + "…"
 
 
 def _inline(title: str | None) -> str:

@@ -330,3 +330,18 @@ def test_a_month_whose_only_commit_is_a_revert_says_it_reverted_the_change():
     assert len(set(texts)) == 3
     assert all("reverted a change in sinatra/sinatra" in t or "reverting a change in sinatra/sinatra" in t for t in texts)
     assert not [t for t in texts if "a revert in sinatra/sinatra: added" in t]
+
+
+def test_a_long_title_in_prose_is_cut_at_a_clause_or_a_word_never_inside_one():
+    """sinatra: "The largest fixes: ... Don't rely on template engine internals to capture a
+    block, makes yield_content usage con…"."""
+    from exceeds_pipeline.profiles.narrative import TITLE_CHARS, title_text
+
+    clause = title_text("Don't rely on template engine internals to capture a block, makes yield_content usage "
+                        "consistent across template engines and versions")
+    assert clause == "Don't rely on template engine internals to capture a block…"
+    long = ("Make the router match paths with trailing slashes the same way as the paths without them "
+            "whatever the configured prefix is")
+    words = title_text(long)
+    assert words.endswith("…") and len(words) <= TITLE_CHARS
+    assert long.startswith(words[:-1]) and long[len(words) - 1] == " "  # it ends with a whole word
