@@ -105,7 +105,8 @@ the earliest commit's author). `category`:
 
 `title`: the pull request's title when a merge carries it (the first body line of `Merge pull
 request #N`, or a merge titled `<title> (#N)`), else for a release item `Release <version>` read
-from its (last) release commit (`Release grep-cli 0.1.10` when the subject names a package:
+from its (last) release commit (`Release grep-cli 0.1.10` when the subject names a package,
+`Release rack-protection 1.4.0` when the commit releases the package of one folder:
 `release_title`), else the subject of the earliest non-revert
 commit of the item's category that has two words of three letters or more if any has (`first`,
 `by @someone` name nothing; else of the earliest non-revert commit) with tags,
