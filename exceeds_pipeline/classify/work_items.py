@@ -741,7 +741,9 @@ def test_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Data
         pl.col("_n").alias("_test"), pl.when(prev_nearer).then("_prev").otherwise("_next").alias("_code"),
     )
     # ... and when the two say they go together: a word of the change (`new-pane`, `sync`) or
-    # an issue in both subjects, or a test subject that names nothing ("Update test.").
+    # an issue in both subjects, or a test subject that names nothing ("Update test."; redis's
+    # "Test: added regression for issue #872." had joined "Comment in the call() function
+    # clarified a bit.").
     # (the whole first sentence: tmux wraps "... when tabs are overwritten, GitHub issue 5441
     # from Ayman Bagabas." over two lines, and "Add regress test from Ayman Bagabas." names him)
     words = _subject_words(work, "_headline" if "_headline" in work.columns else "subject").filter(
@@ -752,7 +754,9 @@ def test_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Data
         words.rename({"_n": "_code"}), on=["_code", "_w"], how="semi").select("_test").unique()
     shared_ref = pairs.join(refs.rename({"_n": "_test"}), on="_test").join(
         refs.rename({"_n": "_code"}), on=["_code", "_refs"], how="semi").select("_test").unique()
-    vague = pairs.join(specific.rename({"_n": "_test"}), on="_test", how="anti").select("_test")
+    # (a test that names an issue says which change it tests: it joins one naming that issue)
+    vague = (pairs.join(specific.rename({"_n": "_test"}), on="_test", how="anti")
+             .join(refs.rename({"_n": "_test"}).select("_test").unique(), on="_test", how="anti").select("_test"))
     said = pl.concat([shared_word, shared_ref, vague]).unique()
     pairs = pairs.join(said, on="_test", how="semi")
     return _apart_by_issue(work, pairs.select(pl.col("_code").alias("_a"), pl.col("_test").alias("_b")).cast(_PAIRS))

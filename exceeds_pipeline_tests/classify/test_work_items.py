@@ -593,6 +593,11 @@ def test_a_test_made_minutes_from_its_change_joins_it_when_it_says_so(tmp_path):
                           author=ADA, date="2025-03-06T12:58:53+0000", files={"screen.c": "int s3;\n"})
     padding_test = repo.commit("Add regress test from Ayman Bagabas.", author=ADA, date="2025-03-06T12:59:27+0000",
                                files={"regress/tab-cell-background.sh": "#!/bin/sh\ntab\n"})
+    # redis: a test that names its issue tests the change that names it, not its neighbour
+    comment = repo.commit("Comment in the call() function clarified a bit.", author=ADA,
+                          date="2025-03-07T10:00:00+0000", files={"menu.c": "int m3; /* call */\n"})
+    issue_only = repo.commit("Test: added regression for issue #872.", author=ADA, date="2025-03-07T10:04:00+0000",
+                             files={"regress/call.sh": "#!/bin/sh\ncall\n"})
     out, _ = _run(repo)
     wid = dict(out.select("sha", "work_item_id").rows())
     category = dict(out.select("sha", "category").rows())
@@ -602,6 +607,7 @@ def test_a_test_made_minutes_from_its_change_joins_it_when_it_says_so(tmp_path):
     assert wid[other] not in (wid[menu], wid[menu_test])
     assert wid[late] != wid[grid]
     assert wid[padding_test] == wid[padding]
+    assert wid[issue_only] != wid[comment]
     # a regress/ tree holds tests
     assert category[issue_test] == category[flag_test] == category[other] == "test"
 
