@@ -989,3 +989,18 @@ def test_github_housekeeping_is_chore_and_the_projects_scripts_are_build(tmp_pat
     assert got["Always use latest version of `pip`"] == "build"
     assert got["Run tests on Python 3.13"] == "build"
     assert got["Fix the client timeout"] == "bug"
+
+
+def test_a_spec_folder_inside_a_package_holds_tests(tmp_path):
+    """sinatra: rack-protection/spec/ and sinatra-contrib/spec/ were code ("use Rack::Lint for
+    testing" read as chore, "fix mock_app" as a fix); only a top-level spec/ was tests. Ruby
+    files in any spec/ folder are RSpec's (an OpenAPI `spec` package of Python stays code)."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date="2024-12-31T09:00:00+0000",
+                files={"rack-protection/spec/spec_helper.rb": "require 'rack'\n", "lib/app.rb": "x = 1\n"})
+    got = _categorize_cases(repo, [
+        ("use Rack::Lint for testing", {"rack-protection/spec/spec_helper.rb": "require 'rack'\nuse Rack::Lint\n"}),
+        ("fix mock_app", {"sinatra-contrib/spec/spec_helper.rb": "def mock_app(&b) = b\n"}),
+    ])
+    assert got["use Rack::Lint for testing"] == "test"
+    assert got["fix mock_app"] == "test"
