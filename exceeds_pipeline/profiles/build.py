@@ -34,10 +34,11 @@ from datetime import date, datetime, timezone
 
 import polars as pl
 
-from exceeds_pipeline.enrich.languages import profile_language_expr
 from exceeds_pipeline.quality.metrics import METRICS
 from exceeds_pipeline.themes.profile import attach_story
-from exceeds_pipeline.rollups.rollups import commit_profile_loc, counted_commits, work_item_credit
+from exceeds_pipeline.rollups.rollups import (
+    commit_profile_loc, counted_commits, profile_language_lines, ranked_list, work_item_credit,
+)
 from exceeds_pipeline.site.forge import forge_web_url
 
 __all__ = ["DEFINITIONS", "MAX_ITEMS_PER_MONTH", "SCHEMA_VERSION", "build_profiles", "normalize_window"]
@@ -97,13 +98,7 @@ def _timestamp(value) -> str:
 
 
 def _ranked(frame: pl.DataFrame, keys: list[str], value: str, weight: str, alias: str) -> pl.DataFrame:
-    return (
-        frame.group_by([*keys, value])
-        .agg(pl.col(weight).sum().alias("_w"))
-        .sort([*keys, "_w", value], descending=[*([False] * len(keys)), True, False])
-        .group_by(keys, maintain_order=True)
-        .agg(pl.col(value).head(MAX_MONTH_NAMES).alias(alias))
-    )
+    return ranked_list(frame.lazy(), keys, value, weight, alias, limit=MAX_MONTH_NAMES).collect()
 
 
 def _month_items(credit: pl.DataFrame, loc: pl.DataFrame, links: pl.DataFrame | None,
@@ -215,13 +210,12 @@ def build_profiles(
         month_categories.setdefault((pid_, month_), {})[category_ or "other"] = int(n_)
 
     who = counted.select("repo", "sha", "person_id", "month")
-    kept = file_changes.filter(~pl.col("excluded").fill_null(False)) if "excluded" in file_changes.columns else file_changes
     lang_rows = (
-        kept.filter(profile_language_expr())
-        .select("repo", "sha", "language", pl.col("lines_added").fill_null(0).alias("_a"),
-                pl.col("lines_deleted").fill_null(0).alias("_d"))
-        .join(who, on=["repo", "sha"], how="inner")
+        profile_language_lines(file_changes)
+        .select("repo", "sha", "language", pl.col("lines_added").alias("_a"), pl.col("lines_deleted").alias("_d"))
+        .join(who.lazy(), on=["repo", "sha"], how="inner")
         .with_columns(pl.col("_a").alias("_lines"))
+        .collect()
     ) if "language" in file_changes.columns else pl.DataFrame(
         schema={"repo": pl.String, "sha": pl.String, "language": pl.String, "_a": pl.Int64, "_d": pl.Int64,
                 "person_id": pl.String, "month": pl.String, "_lines": pl.Int64})

@@ -48,6 +48,8 @@ __all__ = [
     "WORK_ITEM_CREDIT_SCHEMA",
     "commit_profile_loc",
     "counted_commits",
+    "profile_language_lines",
+    "ranked_list",
     "monthly_rollups",
     "repo_rollups",
     "work_item_credit",
@@ -212,14 +214,30 @@ def _item_counts(credit: pl.DataFrame, keys: list[str]) -> pl.LazyFrame:
     )
 
 
-def _ranked_list(frame: pl.LazyFrame, keys: list[str], value: str, weight: str, alias: str) -> pl.LazyFrame:
-    """Per `keys`, the list of `value` ordered by summed `weight` desc, then name."""
+def ranked_list(frame: pl.LazyFrame, keys: list[str], value: str, weight: str, alias: str,
+                limit: int | None = None) -> pl.LazyFrame:
+    """Per `keys`, the list of `value` ordered by summed `weight` desc, then name (its first
+    `limit` when given)."""
+    listed = pl.col(value) if limit is None else pl.col(value).head(limit)
     return (
         frame.group_by([*keys, value])
         .agg(pl.col(weight).sum().alias("_w"))
         .sort([*keys, "_w", value], descending=[*([False] * len(keys)), True, False])
         .group_by(keys, maintain_order=True)
-        .agg(pl.col(value).alias(alias))
+        .agg(listed.alias(alias))
+    )
+
+
+def profile_language_lines(file_changes: pl.DataFrame) -> pl.LazyFrame:
+    """``[repo, sha, language, lines_added, lines_deleted]``: the lines of each commit's files in
+    a profile language, over the files profile LOC keeps. A person's languages are ranked by
+    the lines they added: a language only deleted from (an obsolete page or script removed)
+    is none they write in."""
+    kept = ~pl.col("excluded").fill_null(False) if "excluded" in file_changes.columns else pl.lit(True)
+    return (
+        file_changes.lazy()
+        .filter(kept & profile_language_expr())
+        .select("repo", "sha", "language", pl.col("lines_added").fill_null(0), pl.col("lines_deleted").fill_null(0))
     )
 
 
@@ -234,12 +252,10 @@ def _with_languages_and_skills(
     out = base
     if {"language", "excluded"} <= set(file_changes.columns):
         lang_rows = (
-            file_changes.lazy()
-            .filter(~pl.col("excluded").fill_null(False) & profile_language_expr() & (pl.col("lines_added").fill_null(0) > 0))
-            .select("repo", "sha", "language", pl.col("lines_added").alias("_lines"))
+            profile_language_lines(file_changes).filter(pl.col("lines_added") > 0)
             .join(people_of, on=["repo", "sha"], how="inner")
         )
-        out = out.join(_ranked_list(lang_rows, keys, "language", "_lines", "languages"), on=keys, how="left")
+        out = out.join(ranked_list(lang_rows, keys, "language", "lines_added", "languages"), on=keys, how="left")
     else:
         out = out.with_columns(pl.lit(None, pl.List(pl.String)).alias("languages"))
     if commit_skills is not None and commit_skills.height:
@@ -253,7 +269,7 @@ def _with_languages_and_skills(
             .rename({"skills": "skill"})
             .with_columns(pl.lit(1).alias("_one"))
         )
-        out = out.join(_ranked_list(skill_rows, keys, "skill", "_one", "skills"), on=keys, how="left")
+        out = out.join(ranked_list(skill_rows, keys, "skill", "_one", "skills"), on=keys, how="left")
     else:
         out = out.with_columns(pl.lit(None, pl.List(pl.String)).alias("skills"))
     empty = pl.lit([], dtype=pl.List(pl.String))
@@ -277,7 +293,7 @@ def monthly_rollups(
         pl.col("lines_added").fill_null(0).sum().cast(pl.Int64).alias("raw_lines_added"),
         pl.col("lines_deleted").fill_null(0).sum().cast(pl.Int64).alias("raw_lines_deleted"),
     )
-    repos = _ranked_list(lf.with_columns(pl.lit(1).alias("_one")), keys, "repo", "_one", "repos")
+    repos = ranked_list(lf.with_columns(pl.lit(1).alias("_one")), keys, "repo", "_one", "repos")
     items = _item_counts(credit if credit is not None else work_item_credit(commits, work_items), keys)
     base = _with_languages_and_skills(base, counted, file_changes, commit_skills, keys)
     return (
