@@ -44,7 +44,8 @@ neither a feature nor a fix.
    common (ignoring changelogs, lock files, generated and vendored files and similar files
    everyone touches or no one writes by hand; a shared
    documentation file relates two documentation-only commits, not a code change to a README
-   edit), or strongly
+   edit), or the later one's subject naming a file the earlier one added, removed or renamed
+   (`Remove README.ja from EXTRA_DIST.`; not a name several folders use), or strongly
    overlapping subject words (at least two shared content words and a Jaccard overlap of at
    least 0.5). Two unrelated commits on the same day stay two items. An author who declares
    each commit's kind (`feat:`, `fix:`) declares each feature or fix a change of its own: a
@@ -622,6 +623,7 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
         if sweeps.height:
             files = files.join(sweeps.rename({"_n": "_a"}), on="_a", how="anti") \
                 .join(sweeps.rename({"_n": "_b"}), on="_b", how="anti")
+        files = pl.concat([files.cast(_PAIRS), _named_file_pairs(pa, file_changes, work)])
     counts = words.group_by("_n").agg(pl.len().alias("_cnt"))
     shared = (
         pair_ids.join(words.rename({"_n": "_a"}), on="_a", how="inner")
@@ -646,6 +648,44 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
             .select("_a", "_b")
         )
     return _one_declared_change_each(stream, _apart_by_issue(work, related))
+
+
+# A file's name as a subject writes it: `README.ja`, `format.c`, `INTERNALS`, `test524`; a plain
+# lower-case word (`configure`, `gitview`) is as likely an English word as the file.
+_FILE_NAME = r"^(?:[^/]*\.[^/]*[A-Za-z0-9][^/]*|[A-Za-z0-9_+-]*(?:[A-Z0-9])[A-Za-z0-9_+-]*)$"
+# A file moved once has two paths; a name on more is one several folders use.
+SAME_NAME_PATHS = 2
+
+
+def _named_file_pairs(pairs: pl.DataFrame, file_changes: pl.DataFrame, work: pl.DataFrame) -> pl.DataFrame:
+    """The candidate ``pairs`` (``repo, _a, _b, sha_a``) whose later commit's subject names a file
+    the earlier one added, deleted or renamed: the rest of that change (tmux: "Remove README.ja
+    which has not been updated since 2018", then "Remove README.ja from EXTRA_DIST."; curl:
+    "Test case for sending insanely big HTTP requests", then "added test56"). A file whose
+    existence changed is specific even where everyone edits it (a hub), or in a sweep. A name
+    that several folders use (`Makefile.am`, `__init__.py`, `README`) is not."""
+    base = pl.col("_p").str.extract(r"([^/]+)$").alias("_tok")
+    paths = (file_changes.select("repo", pl.concat_list("path", "old_path").alias("_p"))
+             .explode("_p", empty_as_null=True).drop_nulls("_p").unique())
+    common = (paths.group_by("repo", base).len()
+              .filter(pl.col("len") > SAME_NAME_PATHS).select("repo", "_tok"))
+    born = (
+        file_changes.filter(pl.col("status").fill_null("").str.slice(0, 1).is_in(["A", "D", "R"]))
+        .select("repo", pl.col("sha").alias("sha_a"), pl.concat_list("path", "old_path").alias("_p"))
+        .explode("_p", empty_as_null=True).drop_nulls("_p")
+        .filter(~pl.col("_p").str.contains(GENERIC_FILES))
+        .select("repo", "sha_a", base)
+        .filter((pl.col("_tok").str.len_chars() >= 4) & pl.col("_tok").str.contains(_FILE_NAME))
+        .join(common, on=["repo", "_tok"], how="anti")
+        .unique()
+    )
+    named = work.select(
+        pl.col("_n").alias("_b"),
+        pl.col("subject").fill_null("").str.extract_all(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*").alias("_tok"),
+    ).explode("_tok", empty_as_null=False).drop_nulls("_tok").with_columns(
+        pl.col("_tok").str.strip_chars_end(".")).unique()
+    return (pairs.select("repo", "_a", "_b", "sha_a").join(born, on=["repo", "sha_a"])
+            .join(named, on=["_b", "_tok"], how="semi").select("_a", "_b").unique().cast(_PAIRS))
 
 
 # A quick follow-up of a change: at most FOLLOW_UP_GAP later, and worded as one (a small size

@@ -1476,3 +1476,39 @@ def test_a_commit_beside_a_revert_in_its_pull_request_does_not_land_the_change_a
     item = _item(items, by_subject(out, "work_item_id")["asyncio: Remove atexit hook"])
     assert item["later_reverted"] is True and item["reverted_by"] == [revert]
     assert item["relanded_by"] == []
+
+
+def test_a_commit_that_names_a_file_its_authors_last_commit_added_or_removed_is_that_change(tmp_path):
+    """tmux: "Remove README.ja which has not been updated since 2018 ..." and, a minute later,
+    "Remove README.ja from EXTRA_DIST." (Makefile.am); curl: "example using multiple threads to
+    get URLs" (adds docs/examples/multithread.c), then "Added multithread.c" (the examples'
+    Makefile). A name several folders use (each package's Makefile.am) relates nothing."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial import", author=ADA, date=_at(1, 8), files={
+        "README.ja": "古い\n", "Makefile.am": "EXTRA_DIST = README.ja\n", "src/main.c": "int main;\n",
+        "docs/examples/Makefile.am": "noinst = simple\n", "lib/Makefile.am": "SRC = a.c\n"})
+    repo.commit("Remove README.ja which has not been updated since 2018 and is out of date.", author=ADA,
+                date="2025-03-02T10:39:46+0000", files={"README.ja": None})
+    repo.commit("Remove README.ja from EXTRA_DIST.", author=ADA, date="2025-03-02T10:40:47+0000",
+                files={"Makefile.am": "EXTRA_DIST =\n"})
+    repo.commit("example using multiple threads to get URLs", author=ADA, date=_at(3, 9),
+                files={"docs/examples/multithread.c": "int threads;\n"})
+    repo.commit("Added multithread.c", author=ADA, date=_at(3, 10),
+                files={"docs/examples/Makefile.am": "noinst = simple multithread\n"})
+    # A new package brings its own Makefile.am; "Makefile.am: ..." the next day is another change.
+    repo.commit("New package for the SSH backend", author=ADA, date=_at(5, 9),
+                files={"ssh/Makefile.am": "SRC = ssh.c\n", "ssh/ssh.c": "int ssh;\n"})
+    repo.commit("Makefile.am: build the library with -O2", author=ADA, date=_at(6, 9),
+                files={"lib/Makefile.am": "SRC = a.c\nCFLAGS = -O2\n"})
+    # Named by another author: not the change of the one who removed it.
+    repo.commit("Drop the old multithread example", author=ADA, date=_at(8, 9),
+                files={"docs/examples/multithread.c": None})
+    repo.commit("multithread.c is gone: take it off the examples page", author=BOB, date=_at(8, 10),
+                files={"docs/index.html": "examples\n"})
+    out, items = _run(repo)
+    wid = by_subject(out, "work_item_id")
+    assert wid["Remove README.ja from EXTRA_DIST."] == wid[
+        "Remove README.ja which has not been updated since 2018 and is out of date."]
+    assert wid["Added multithread.c"] == wid["example using multiple threads to get URLs"]
+    assert wid["Makefile.am: build the library with -O2"] != wid["New package for the SSH backend"]
+    assert wid["multithread.c is gone: take it off the examples page"] != wid["Drop the old multithread example"]
