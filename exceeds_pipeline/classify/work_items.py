@@ -61,8 +61,8 @@ neither a feature nor a fix.
    subjects share a word or an issue, or the test's names nothing (`Update test.`): tmux's
    fixes and their regress tests. (`test_edges`)
 5. *One release* of one author in one repo: consecutive release steps (commits that change only
-   changelogs, package manifests, lock files and version files, or whose subject makes a
-   release: `1.2.0`, `1.4.3 release`, `Release 3.4.1`, `grep-cli-0.1.10`, `Git 2.38`), each at
+   changelogs, package manifests, lock files and version files, except a dependency update
+   with its own changelog line, `deps: qs@6.9.7`; or whose subject makes a release: `1.2.0`, `1.4.3 release`, `Release 3.4.1`, `grep-cli-0.1.10`, `Git 2.38`), each at
    most RELEASE_GAP (24 hours) after the one before, outside pull requests, up to and including
    a release commit (an empty one too); such an item is `chore`. (`release_flags`,
    `release_edges`)
@@ -137,7 +137,7 @@ from exceeds_pipeline.classify.categories import (
     KIND_PREFIX, LEADING_BULLET, MIN_TYPED_TITLE_WORDS, RELEASE_TITLE, headline, project_labels,
     release_subject, squash_merge_titled_otherwise, stated_subject,
 )
-from exceeds_pipeline.classify.changelog import pull_request_categories
+from exceeds_pipeline.classify.changelog import CHANGELOG_PATH, pull_request_categories
 from exceeds_pipeline.classify.conventional import declared_type
 from exceeds_pipeline.classify.links import PR_MERGE, pr_number_expr, undoing_commits
 from exceeds_pipeline.enrich.exclusions import SWEEP_FILES, excluded_as
@@ -197,6 +197,22 @@ PACKAGE_MANIFEST = (r"(?:^|/)(?:package\.json|Cargo\.toml|go\.mod|pyproject\.tom
                     r"[^/]*\.gemspec|composer\.json|pom\.xml|build\.gradle(?:\.kts)?|requirements[^/]*\.txt)$")
 # A file that only holds the version: lib/sinatra/version.rb, _version.py, GIT-VERSION-GEN.
 VERSION_FILE = r"(?i)(?:^|/)(?:_{0,2}version_?_{0,2}\.(?:py|rb|go|js|ts|txt)|[A-Z0-9-]*VERSION-GEN)$"
+# A dependency updated by name: `deps: body-parser@1.19.2`, `build(deps): bump qs from 6.9.6 to
+# 6.9.7`, `Update mocha to 10.2.0` (the project's own `Bump version to 2.0` is a release).
+DEPENDENCY_UPDATE = (
+    r"(?i)^\s*(?:deps?|dependencies)\s*:|^\s*[a-z]+\((?:deps?|dependencies)(?:-dev)?\)!?:"
+    r"|^\s*(?:bump|update|upgrade|downgrade|pin)(?:s|ed|d)?\s+(?:dependency\s+|the\s+)?[@\w./-]+\s+(?:from\s+\S+\s+)?to\s+v?\d"
+    r"|(?:^|\s)@?[a-z0-9][\w.-]*(?:/[\w.-]+)?@v?\d+\.\d+"
+)
+_OWN_VERSION = r"(?i)^\s*\w+\s+(?:the\s+)?(?:package\s+|project\s+)?(?:version|release)\b"
+
+
+def dependency_update(subject: pl.Expr) -> pl.Expr:
+    """The subject updates a dependency by name (DEPENDENCY_UPDATE), not the project's own version."""
+    subject = subject.fill_null("")
+    return subject.str.contains(DEPENDENCY_UPDATE) & ~subject.str.contains(_OWN_VERSION)
+
+
 # Files that unrelated changes touch alike.
 GENERIC_FILES = (
     r"(?i)(?:^|/)(?:CHANGELOG|CHANGES|NEWS|HISTORY|RELEASE[-_]?NOTES|AUTHORS|CONTRIBUTORS|VERSION)"
@@ -912,7 +928,10 @@ def makes_release() -> pl.Expr:
 
 def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
     """`work` with `_release` (its subject makes a release), `_release_step` (that, or it
-    changes only changelogs, package manifests, lock files and version files: GENERIC_FILES)
+    changes only changelogs, package manifests, lock files and version files: GENERIC_FILES,
+    and is not a dependency update the changelog lists as a change of its own: express's
+    `deps: qs@6.9.7` with its line in History.md, the night before 4.17.3; ripgrep's `deps:
+    update everything` of Cargo.lock on release day is a step)
     and `_release_dir`: the one top-level folder all its files are in when it changes the
     package manifest at its top (sinatra's `v1.4.0` of rack-protection/ with
     rack-protection/rack-protection.gemspec: a release of rack-protection, not of Sinatra)."""
@@ -924,17 +943,20 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
     top = path.str.extract(r"^([^/]+)/", 1)
     steps = (
         file_changes.select("repo", "sha", path.str.contains(GENERIC_FILES).alias("_g"), top.alias("_top"),
-                            (path.str.contains(PACKAGE_MANIFEST) & path.str.count_matches("/").eq(1)).alias("_manifest"))
+                            (path.str.contains(PACKAGE_MANIFEST) & path.str.count_matches("/").eq(1)).alias("_manifest"),
+                            path.str.contains(CHANGELOG_PATH).alias("_changelog"))
         .group_by("repo", "sha").agg(
             pl.col("_g").all().alias("_only_records"),
+            pl.col("_changelog").any().alias("_announced"),
             pl.when((pl.col("_top").n_unique() == 1) & pl.col("_top").is_not_null().all() & pl.col("_manifest").any())
             .then(pl.col("_top").first()).alias("_release_dir"))
     )
     return (
         work.join(steps, on=["repo", "sha"], how="left", maintain_order="left")
         .with_columns(release.alias("_release"))
-        .with_columns((pl.col("_release") | pl.col("_only_records").fill_null(False)).alias("_release_step"))
-        .drop("_only_records")
+        .with_columns((pl.col("_release") | (pl.col("_only_records").fill_null(False) & ~(
+            pl.col("_announced").fill_null(False) & dependency_update(pl.col("subject"))))).alias("_release_step"))
+        .drop("_only_records", "_announced")
     )
 
 

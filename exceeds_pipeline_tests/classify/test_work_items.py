@@ -738,6 +738,35 @@ def test_the_commits_of_one_release_are_one_release_item(tmp_path):
     assert _item(items, wid[release])["commits"] == 3
 
 
+def test_a_dependency_update_the_changelog_lists_is_no_release_step(tmp_path):
+    """express: `deps: body-parser@1.19.2` and `deps: qs@6.9.7` (package.json and a line in
+    History.md each) the night before `4.17.3` are changes the release lists, not steps of it;
+    a bump of the lock file alone on release day stays a step (ripgrep's `deps: update
+    everything`)."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={
+        "index.js": "module.exports = 1\n", "package.json": '{"version": "4.17.2"}\n',
+        "package-lock.json": "{}\n", "History.md": "4.17.2\n"})
+    body_parser = repo.commit("deps: body-parser@1.19.2", author=ADA, date=_at(3, 9), files={
+        "package.json": '{"version": "4.17.2", "body-parser": "1.19.2"}\n',
+        "History.md": "unreleased\n  * deps: body-parser@1.19.2\n4.17.2\n"})
+    qs = repo.commit("deps: qs@6.9.7", author=ADA, date=_at(3, 10), files={
+        "package.json": '{"version": "4.17.2", "body-parser": "1.19.2", "qs": "6.9.7"}\n',
+        "History.md": "unreleased\n  * deps: body-parser@1.19.2\n  * deps: qs@6.9.7\n4.17.2\n"})
+    lock = repo.commit("deps: update everything", author=ADA, date=_at(3, 20),
+                       files={"package-lock.json": '{"qs": "6.9.7"}\n'})
+    release = repo.commit("4.17.3", author=ADA, date=_at(3, 21), files={
+        "package.json": '{"version": "4.17.3", "body-parser": "1.19.2", "qs": "6.9.7"}\n',
+        "History.md": "4.17.3\n  * deps: body-parser@1.19.2\n  * deps: qs@6.9.7\n4.17.2\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[lock] == wid[release]
+    assert wid[body_parser] != wid[release] and wid[qs] != wid[release]
+    assert _item(items, wid[release])["title"] == "Release 4.17.3"
+    assert _item(items, wid[release])["commits"] == 2
+    assert _item(items, wid[qs])["category"] == "build"
+
+
 def test_a_readme_edit_does_not_pull_a_code_change_into_a_docs_item(tmp_path):
     """httpx: `Update README`, then `Reorganise structure` (code and the README), then `Fix
     docstrings` in the moved module: the README relates documentation edits to each other, not
