@@ -134,7 +134,7 @@ import polars as pl
 from exceeds_pipeline.common.union_find import components
 
 from exceeds_pipeline.classify.categories import (
-    KIND_PREFIX, LEADING_BULLET, MIN_TYPED_TITLE_WORDS, RELEASE_TITLE, headline, project_labels,
+    KIND_PREFIX, LEADING_MARK, MIN_TYPED_TITLE_WORDS, RELEASE_TITLE, headline, project_labels,
     release_subject, squash_merge_titled_otherwise, stated_subject,
 )
 from exceeds_pipeline.classify.changelog import CHANGELOG_PATH, pull_request_categories
@@ -266,11 +266,13 @@ def _title(subject: pl.Expr) -> pl.Expr:
     (The words themes are read from drop a component before a long phrase: see
     themes.text.clean_title.)"""
     base = (
-        subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_BULLET, "")
+        subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_MARK, "")
         .str.replace_all(_SERIES_STRIP, "")
         .str.replace(r"^\s*(?:\[[^\]\n]*\]\s*)+", "")
         .str.strip_chars()
     )
+    # a subject that is nothing but a mark (`:hammer:`) is its own name
+    base = pl.when(base == "").then(subject.str.replace(PR_SUFFIX, "").str.strip_chars()).otherwise(base)
     bare = base.str.replace(KIND_PREFIX, "").str.strip_chars()
     return pl.when(bare.str.count_matches(r"\S+") >= MIN_TYPED_TITLE_WORDS).then(bare).otherwise(base)
 
@@ -1391,7 +1393,8 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         .join(best_subjects, on="_root", how="left")
         .with_columns(
             pl.coalesce(
-                "_pr_title",
+                # read as a commit's subject is: `[WIP] Fix up appveyor testing.`, `:memo: ...`
+                _title(pl.col("_pr_title")),
                 # a release item is named by the release it makes, not its first worded step
                 pl.when(pl.col("_is_release")).then(pl.col("_release_title")),
                 _title(pl.coalesce(pl.when(pl.col("_cat_words") > 0).then(pl.col("_cat_subject")), "_best_subject",
@@ -1431,7 +1434,7 @@ def release_title(subject: pl.Expr, folder: pl.Expr | None = None) -> pl.Expr:
     -> `Release grep-cli 0.1.10`, `Release v3.4.1 (#88)` -> `Release 3.4.1`; null when no
     version can be read."""
     # `1.4.3 release`: the version before the word
-    text = subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_BULLET, "").str.replace(r"(?i)\s+release\s*$", "")
+    text = subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_MARK, "").str.replace(r"(?i)\s+release\s*$", "")
     version = text.str.extract(_RELEASE_VERSION, 1)
     package = (pl.when(text.str.contains(RELEASE_TITLE)).then(pl.lit(None, pl.String))
                .otherwise(text.str.extract(_RELEASE_PACKAGE, 1)))

@@ -16,7 +16,7 @@ from importlib import resources
 import polars as pl
 import yaml
 
-from exceeds_pipeline.classify.categories import COMPONENT_NAMES, LEADING_BULLET, MIN_TITLE_WORDS, MIN_TYPED_TITLE_WORDS
+from exceeds_pipeline.classify.categories import COMPONENT_NAMES, LEADING_MARK, MIN_TITLE_WORDS, MIN_TYPED_TITLE_WORDS
 
 __all__ = ["CleanTitle", "clean_title", "display_words", "lexicon", "title_ngrams", "title_terms"]
 
@@ -53,7 +53,7 @@ _NUMBERS_ONLY = re.compile(r"[\d\s/v.]+")
 # What prose never repeats from a subject: e-mail addresses (`Paul M <pm@example.com> fixed`),
 # links, and the bullet of a CHANGES-style first line (`- Fixed ...`).
 _ADDRESS = re.compile(r"\s*(?:<[^<>\s]+@[^<>\s]+>|\(?\bhttps?://[^\s)]+\)?|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b)")
-_BULLET = re.compile(LEADING_BULLET)
+_BULLET = re.compile(LEADING_MARK)
 
 
 @lru_cache(maxsize=1)

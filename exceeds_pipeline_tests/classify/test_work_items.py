@@ -1541,3 +1541,22 @@ def test_a_commit_that_names_a_file_its_authors_last_commit_added_or_removed_is_
     assert wid["Added multithread.c"] == wid["example using multiple threads to get URLs"]
     assert wid["Makefile.am: build the library with -O2"] != wid["New package for the SSH backend"]
     assert wid["multithread.c is gone: take it off the examples page"] != wid["Drop the old multithread example"]
+
+
+def test_a_gitmoji_or_a_wip_tag_is_no_part_of_a_title(tmp_path):
+    """nlohmann/json opens 1,633 of 3,700 subjects with a gitmoji (`:memo: document Drone CI`);
+    requests' pull request titles carry `[WIP]`. Titles are the words after them; a subject that
+    is nothing but a mark keeps it."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 9), files={"src/a.c": "int a;\n"})
+    repo.commit(":memo: document Drone CI", author=ADA, date=_at(2, 9), files={"docs/ci.md": "Drone\n"})
+    repo.commit("🐛 fix the overflow in the lexer", author=ADA, date=_at(4, 9), files={"src/a.c": "int a = 0;\n"})
+    repo.commit(":hammer:", author=ADA, date=_at(8, 9), files={"tools/x.sh": "echo\n"})
+    repo.branch("appveyor", checkout=True)
+    repo.commit("Add appveyor.yml", author=BOB, date=_at(12, 9), files={"appveyor.yml": "build: off\n"})
+    repo.checkout("main")
+    repo.merge("appveyor", "Merge pull request #7 from bob/appveyor\n\n[WIP] Fix up appveyor testing.",
+               author=ADA, date=_at(12, 12))
+    out, items = _run(repo)
+    titles = set(items["title"])
+    assert {"document Drone CI", "fix the overflow in the lexer", ":hammer:", "Fix up appveyor testing."} <= titles

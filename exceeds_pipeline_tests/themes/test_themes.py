@@ -190,6 +190,10 @@ def test_module_names(path, name):
     # Trac's ticket references name the tracker, not the change (SQLAlchemy)
     ("engine.url cleanups [ticket:742]", "engine.url cleanups", (), None),  # (code stays as written)
     ("Fix the pool size (ticket #12)", "Fix the pool size", (), None),
+    # a gitmoji opening a subject is no word of it, nor a tag (nlohmann/json, express)
+    (":rotating_light: fixed warning", "Fixed warning", (), None),
+    ("💚 add legacy CI, clean up", "Add legacy CI, clean up", (), None),
+    ("♻️ [parser] simplify the lexer", "Simplify the lexer", ("parser",), None),
 ])
 def test_clean_titles(raw, text, tags, wrapper):
     clean = clean_title(raw)
