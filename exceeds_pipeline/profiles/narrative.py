@@ -108,8 +108,9 @@ def _fix_text(title: str | None) -> str:
     """A bug-fix title after the word "Fixed": its own leading fix verb dropped."""
     text = _inline(title)
     stripped = _FIX_VERB.sub("", text)
-    # "fixed and adapted for ASN1tostr unit testing": the verb is one of two, not the lead
-    if re.match(r"(?i)(?:and|or|&|,)\s", stripped):
+    # "fixed and adapted for ASN1tostr unit testing": the verb is one of two, not the lead;
+    # "Fix up appveyor testing": the verb is "fix up" (tidy), and "up appveyor testing" no fix
+    if re.match(r"(?i)(?:and|or|&|,|up)\s", stripped):
         return text
     return stripped if stripped and stripped != text else text
 
