@@ -125,8 +125,13 @@ _KIND_TYPES = "|".join(re.escape(t) for t, c in sorted(CONVENTIONAL_TYPES.items(
                        if c not in ("build", "docs", "test"))
 KIND_PREFIX = rf"(?i)^\s*(?:{_KIND_TYPES})(?:\([^)\n]{{0,60}}\))?!?:\s+"
 # A pull request's title that names a release: `Release 3.4.1`, `Prepare release v2.0`, `v1.2.3`.
-RELEASE_TITLE = (r"(?i)^\s*(?:release|releasing|release version|prepar(?:e|es|ed|ing)(?: for)?(?: the)? release(?: of)?|bump version(?: to)?)"
-                 r"\s+v?\d+(?:\.\d+)+\S*\s*$|^\s*v?\d+\.\d+(?:\.\d+)*(?:[a-z]\d*|-rc\d+)?(?:\s+release)?[.!]?\s*$")
+# `Prepare 2.12.1`, `Prepare for 2.11 release.` (requests) and `set version to 3.11.0`
+# (nlohmann/json) name the release they make too; a prerelease is a release (express's
+# `5.0.0-beta.1`, `2.0.0rc1`).
+RELEASE_TITLE = (r"(?i)^\s*(?:release|releasing|release version|prepar(?:e|es|ed|ing)(?: for)?(?: the)? release(?: of)?|(?:bump|set|update|change)(?:s|ed)? (?:the )?version(?: number)?(?: to)?)"
+                 r"\s+v?\d+(?:\.\d+)+\S*\s*$"
+                 r"|^\s*prepar(?:e|es|ed|ing)\s+(?:for\s+)?(?:the\s+)?v?\d+(?:\.\d+)+\S*(?:\s+release)?[.!]?\s*$"
+                 r"|^\s*v?\d+\.\d+(?:\.\d+)*(?:[a-z]\d*|[-.]?(?:rc|alpha|beta|pre|preview)\.?\d*)?(?:\s+release)?[.!]?\s*$")
 # A commit that makes a release by its subject: a release title, or a package at its version
 # (`ripgrep 14.1.1`, `grep-cli-0.1.10`, `create-vite@5.2.1`, `Git 2.38`, `Git 2.45-rc0`).
 RELEASE_SUBJECT = RELEASE_TITLE + r"|(?i)^\s*[a-z0-9_.@/-]+[ @-]v?\d+\.\d+(?:\.\d+)*\S*\s*$"
@@ -138,7 +143,10 @@ def release_subject(subject: pl.Expr) -> pl.Expr:
     """The subject makes a release (RELEASE_SUBJECT; `(#N)` aside). Read as written: `build:
     ejs@2.4.1` bumps a dependency, `grep-regex-0.1.2` is a release."""
     subject = subject.str.replace(PR_SUFFIXES, "")
-    return (subject.str.contains(RELEASE_SUBJECT) & ~subject.str.contains(_NEXT_VERSION)).fill_null(False)
+    # after a gitmoji only a release title (`:bookmark: set version to 3.11.0`): the bare
+    # package form would read `:construction_worker: clang-3.6` as a release of clang
+    titled = subject.str.replace(LEADING_MARK, "").str.contains(RELEASE_TITLE)
+    return ((subject.str.contains(RELEASE_SUBJECT) | titled) & ~subject.str.contains(_NEXT_VERSION)).fill_null(False)
 
 
 # One to three short words before a colon: `libvaladoc:`, `zen disco:`, `1.x:`, `net/tcp:`.

@@ -657,12 +657,15 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
     related = pl.concat([same_component.cast(_PAIRS), files.cast(_PAIRS), similar.cast(_PAIRS)]).unique()
     if "_release" in work.columns:
         # A release commit joins only its release steps (`release_edges`), never the fix of
-        # the next day that touches the same version constant.
-        kind = work.select("_n", "_release", "_release_step")
+        # the next day that touches the same version constant, nor the next release
+        # (nlohmann/json's `set version to 3.11.0` and `set version to 3.11.1`).
+        # (the same version set twice is one release: json's two `set version to 3.3.0`)
+        kind = work.select("_n", "_release", "_release_step", release_title(pl.col("subject")).alias("_v"))
         related = (
-            related.join(kind.rename({"_n": "_a", "_release": "_ra", "_release_step": "_sa"}), on="_a")
-            .join(kind.rename({"_n": "_b", "_release": "_rb", "_release_step": "_sb"}), on="_b")
-            .filter(~((pl.col("_ra") & ~pl.col("_sb")) | (pl.col("_rb") & ~pl.col("_sa"))))
+            related.join(kind.rename({"_n": "_a", "_release": "_ra", "_release_step": "_sa", "_v": "_va"}), on="_a")
+            .join(kind.rename({"_n": "_b", "_release": "_rb", "_release_step": "_sb", "_v": "_vb"}), on="_b")
+            .filter(~((pl.col("_ra") & ~pl.col("_sb")) | (pl.col("_rb") & ~pl.col("_sa"))
+                      | (pl.col("_ra") & pl.col("_rb") & ~pl.col("_va").eq_missing(pl.col("_vb")))))
             .select("_a", "_b")
         )
     return _one_declared_change_each(stream, _apart_by_issue(work, related))
@@ -1421,7 +1424,7 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
 RELEASE_GAP = timedelta(hours=24)
 # The version a release subject ends with (`v` and trailing punctuation left out), and the
 # package it names before it (`grep-cli-0.1.10`, `create-vite@5.2.1`, `ripgrep 14.1.1`).
-_RELEASE_VERSION = r"v?(\d+(?:\.\d+)+(?:[-+]?[0-9A-Za-z][0-9A-Za-z.+-]*?)?)[.,;:!]?\s*$"
+_RELEASE_VERSION = r"v?(\d+(?:\.\d+)+(?:[-+.]?[0-9A-Za-z][0-9A-Za-z.+-]*?)?)[.,;:!]?\s*$"
 _RELEASE_PACKAGE = r"(?i)^\s*([a-z0-9_.@/-]+?)[ @-]v?\d+(?:\.\d+)+\S*\s*$"
 # words of a release subject that are no package's name (`Bumped v5.11.3`, `Tagged 2.0`)
 _NOT_PACKAGE = r"(?i)^(?:v|ver|version|release[sd]?|releasing|tag|tagged|bump(?:s|ed|ing)?|publish(?:es|ed|ing)?|prep(?:are[sd]?|aring)?|almost|cut|for|next|now|to)$"
@@ -1434,7 +1437,7 @@ def release_title(subject: pl.Expr, folder: pl.Expr | None = None) -> pl.Expr:
     -> `Release grep-cli 0.1.10`, `Release v3.4.1 (#88)` -> `Release 3.4.1`; null when no
     version can be read."""
     # `1.4.3 release`: the version before the word
-    text = subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_MARK, "").str.replace(r"(?i)\s+release\s*$", "")
+    text = subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_MARK, "").str.replace(r"(?i)\s+release[.!]?\s*$", "")
     version = text.str.extract(_RELEASE_VERSION, 1)
     package = (pl.when(text.str.contains(RELEASE_TITLE)).then(pl.lit(None, pl.String))
                .otherwise(text.str.extract(_RELEASE_PACKAGE, 1)))

@@ -767,6 +767,24 @@ def test_a_dependency_update_the_changelog_lists_is_no_release_step(tmp_path):
     assert _item(items, wid[qs])["category"] == "build"
 
 
+def test_two_releases_are_two_items_however_alike(tmp_path):
+    """nlohmann/json: `:bookmark: set version to 3.11.0` and, a day later, `:bookmark: set
+    version to 3.11.1` (the same 150 files, the same words) were one item titled 3.11.0."""
+    repo = GitScript.init(tmp_path / "repo")
+    files = ["include/json.hpp", "meson.build", "CMakeLists.txt"]
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={f: "3.10.5\n" for f in files})
+    first = repo.commit(":bookmark: set version to 3.11.0", author=ADA, date=_at(2, 23),
+                        files={f: "3.11.0\n" for f in files})
+    second = repo.commit(":bookmark: set version to 3.11.1", author=ADA, date=_at(3, 22),
+                         files={f: "3.11.1\n" for f in files})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[first] != wid[second]
+    assert _item(items, wid[first])["title"] == "Release 3.11.0"
+    assert _item(items, wid[second])["title"] == "Release 3.11.1"
+    assert _item(items, wid[second])["category"] == "chore"
+
+
 def test_a_readme_edit_does_not_pull_a_code_change_into_a_docs_item(tmp_path):
     """httpx: `Update README`, then `Reorganise structure` (code and the README), then `Fix
     docstrings` in the moved module: the README relates documentation edits to each other, not
@@ -1233,6 +1251,14 @@ def test_a_feature_in_code_names_its_item_over_a_larger_reformat_and_a_release_s
     ("next-3.5", False, None),  # the bump after a release names what comes next
     ("For 3.0", False, None),
     ("Update to 2.3", False, None),
+    ("5.0.0-beta.1", True, "Release 5.0.0-beta.1"),  # express: prereleases are releases
+    ("2.0.0rc1", True, "Release 2.0.0rc1"),
+    ("Prepare 2.12.1", True, "Release 2.12.1"),  # requests
+    ("Prepare for 2.11 release.", True, "Release 2.11"),
+    ("Prepare for Python 3.12", False, None),
+    ("2.0.0.rc6 release", True, "Release 2.0.0.rc6"),  # sinatra
+    (":bookmark: set version to 3.11.0", True, "Release 3.11.0"),  # nlohmann/json
+    ("Update version to 1.2.3", True, "Release 1.2.3"),
 ])
 def test_release_subjects(subject, release, title):
     from exceeds_pipeline.classify.work_items import release_title
