@@ -66,6 +66,10 @@ ENTRIES_SCHEMA = {"category": pl.String, "prs": pl.List(pl.Int64), "shas": pl.Li
 
 _MD_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _MD_BULLET = re.compile(r"^\s*[-*+]\s+(.*\S)\s*$")
+# A line that is only emphasis is a subheading (requests' HISTORY.md: `**Bugfixes**`,
+# `**Improvements**` under each version's underlined heading), below every real heading.
+_EMPHASIS_HEADING = re.compile(r"^\s*(\*\*|__|\*|_)([^*_\n]{2,60}?)\1\s*:?\s*$")
+_EMPHASIS_LEVEL = 7
 _RST_CHANGE = re.compile(r"^(\s*)\.\.\s+change::\s*(.*\S)?\s*$")
 _RST_FIELD = re.compile(r"^\s+:([a-z]+):\s*(.*?)\s*$")
 # The fields of a `.. change::` block that number the change's pull requests and tickets
@@ -100,7 +104,8 @@ def _entry(category: str, line: str) -> dict:
 def parse_changelog(text: str) -> list[dict]:
     """The categorised entries of one changelog file (Markdown headings and bullets, Markdown
     tables with a `Type` column as Angular's release tooling writes them, Sphinx `.. change::`
-    blocks with `:type:` or `:tags:` and their numbers, reStructuredText underlined headings)."""
+    blocks with `:type:` or `:tags:` and their numbers, reStructuredText underlined headings,
+    and a line of emphasis alone as a subheading)."""
     entries: list[dict] = []
     current: str | None = None
     type_column: int | None = None  # of the Markdown table being read
@@ -153,6 +158,8 @@ def parse_changelog(text: str) -> list[dict]:
             heading_level, heading_text = rst_levels.index(mark) + 1, line.strip()
         elif heading is not None:
             heading_level, heading_text = len(heading.group(1)), heading.group(2)
+        elif emphasis := _EMPHASIS_HEADING.match(line):
+            heading_level, heading_text = _EMPHASIS_LEVEL, emphasis.group(2)
         else:
             heading_level = 0
         if heading_level:

@@ -215,6 +215,37 @@ def test_restructuredtext_underlined_headings():
     assert categories(RST_HEADINGS) == [("bug", [310], []), ("feature", [311], [])]
 
 
+REQUESTS_HISTORY = """Release History
+===============
+
+2.34.1 (2026-05-13)
+-------------------
+
+**Bugfixes**
+- Widened `json` input type from `dict` and `list` to `Mapping`. (#7436)
+
+2.34.0 (2026-05-11)
+-------------------
+
+**Improvements**
+- Requests added support for Python 3.14t. (#7419)
+
+__Bugfixes__
+- ``Response.history`` no longer contains a reference to itself. (#7328)
+
+**Deprecations**:
+- Dropped support for Python 3.8. (#7401)
+- **Note** this is a bullet, not a heading (#7402)
+"""
+
+
+def test_a_line_of_emphasis_alone_is_a_subheading():
+    """requests' HISTORY.md sorts each version's entries under `**Bugfixes**` and the like;
+    a heading that names no kind (`**Improvements**`) ends the one before."""
+    assert categories(REQUESTS_HISTORY) == [("bug", [7436], []), ("bug", [7328], []), ("refactor", [7401], []),
+                                            ("refactor", [7402], [])]
+
+
 @pytest.mark.parametrize("heading, category", [
     ("Bug Fixes", "bug"), ("🩹 Fixes", "bug"), ("Fixed", "bug"), ("Security", "bug"),
     ("Features", "feature"), ("🚀 Enhancements", "feature"), ("New Features", "feature"), ("Added", "feature"),
