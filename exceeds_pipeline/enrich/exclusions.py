@@ -223,6 +223,9 @@ GENERATED_FILE_GLOBS: tuple[str, ...] = (
 GENERATED_DIRS: tuple[str, ...] = (
     "__generated__",  # Relay, Apollo
     "__snapshots__",  # Jest, Vitest, syrupy snapshot files
+    # the amalgamated header a script writes from include/ (nlohmann/json's
+    # single_include/nlohmann/json.hpp: 43k of its author's 157k added lines; Catch2)
+    "single_include",
 )
 
 # Built web bundles: these extensions under these directories are generated.

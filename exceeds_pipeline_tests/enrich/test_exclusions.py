@@ -125,6 +125,7 @@ def test_lock_file_names_are_exact():
         "lib/model.g.dart",
         "src/components/__snapshots__/Button.test.tsx.snap",
         "src/__generated__/Query.graphql.ts",
+        "single_include/nlohmann/json.hpp",
         "packages/ui/dist/index.js",
         "dist/styles.css",
         "APP.MIN.JS",
