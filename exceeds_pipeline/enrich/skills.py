@@ -371,7 +371,8 @@ def skills_per_commit(
     Message terms match the message's prose only (:func:`message_prose`), never the words of
     the repository's own name, and not for a commit whose ``category`` (when given) is build;
     ``subject_terms`` match the subject line only. A commit of SWEEP_FILES files or more, or of
-    category chore, shows no skill by its files, and a revert none at all. Skills are sorted
+    category chore, shows no skill by its files, and a revert or a commit of vendored files
+    only (``exclusion_reason``, when given) none at all. Skills are sorted
     by name; a commit without any has ``[]``.
     """
     from exceeds_pipeline.classify.categories import BUILD_PATH  # (categories reads enrich's exclusions)
@@ -457,6 +458,14 @@ def skills_per_commit(
         # a revert undoes a change: it shows no skill of its own
         reverts = commits.filter(pl.col("category") == "revert").select("repo", "sha")
         pairs = [p.join(reverts, on=["repo", "sha"], how="anti") for p in pairs]
+    if pairs and "exclusion_reason" in file_changes.columns:
+        # a copy of another project dropped in (requests' "Vendor idna v2.1", "Update urllib3 to
+        # 1.19": every file under requests/packages/) is that project's work: its words and
+        # code show no skill of the person who updated it
+        vendoring = (file_changes.join(keys, on=["repo", "sha"], how="semi")
+                     .group_by("repo", "sha").agg((pl.col("exclusion_reason") == "vendored").fill_null(False).all().alias("_v"))
+                     .filter(pl.col("_v")).select("repo", "sha"))
+        pairs = [p.join(vendoring, on=["repo", "sha"], how="anti") for p in pairs]
     if pairs:
         per_commit = (
             pl.concat([p.cast(_PAIR_SCHEMA) for p in pairs])

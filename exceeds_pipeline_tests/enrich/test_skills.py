@@ -208,6 +208,18 @@ def test_excluded_files_give_no_skills(rules):
     assert got == {"a": [], "b": [], "c": []}
 
 
+def test_a_vendored_copy_dropped_in_shows_no_skill_by_its_words_either(rules):
+    """requests: "Vendor idna v2.1" (all of it a vendored tree) read as Text Processing work
+    by its words; a change of the project's own code that also updates the copy keeps them."""
+    got = run(
+        rules,
+        [("a", "Vendor idna v2.1: unicode domain names"), ("b", "Handle unicode domain names")],
+        [("a", "requests/vendor/idna/core.py"), ("a", "requests/vendor/idna/codec.py"),
+         ("b", "requests/vendor/idna/core.py"), ("b", "requests/models.py")],
+    )
+    assert got == {"a": [], "b": ["Text Processing & Regex"]}
+
+
 def test_changelog_entries_give_no_skills(rules):
     # nearly every pull request of a towncrier project adds a fragment: that is no documentation work
     got = run(
