@@ -232,11 +232,19 @@ def profile_language_lines(file_changes: pl.DataFrame) -> pl.LazyFrame:
     """``[repo, sha, language, lines_added, lines_deleted]``: the lines of each commit's files in
     a profile language, over the files profile LOC keeps. A person's languages are ranked by
     the lines they added: a language only deleted from (an obsolete page or script removed)
-    is none they write in."""
+    is none they write in. Nor is a markup language of files among the tests: those are
+    fixtures (express's three one-line `.tmpl` views made its maintainer a Go Template
+    author; sinatra's test views Haml and Stylus)."""
+    from exceeds_pipeline.classify.categories import TEST_PATH
+    from exceeds_pipeline.enrich.exclusions import linguist_type
+
     kept = ~pl.col("excluded").fill_null(False) if "excluded" in file_changes.columns else pl.lit(True)
+    languages = file_changes["language"].drop_nulls().unique().to_list() if "language" in file_changes.columns else []
+    markup = [lang for lang in languages if linguist_type(lang) == "markup"]
+    fixture = pl.col("language").is_in(markup) & pl.col("path").fill_null("").str.contains(TEST_PATH)
     return (
         file_changes.lazy()
-        .filter(kept & profile_language_expr())
+        .filter(kept & profile_language_expr() & ~fixture)
         .select("repo", "sha", "language", pl.col("lines_added").fill_null(0), pl.col("lines_deleted").fill_null(0))
     )
 

@@ -165,3 +165,19 @@ def test_housekeeping_dot_files_give_no_language_but_keep_their_lines():
     (row,) = repo_rollups(commits, items_frame([]), files).iter_rows(named=True)
     assert row["languages"] == ["Python"]
     assert row["lines_added"] == 30  # lines of code still count every non-excluded file
+
+
+def test_markup_among_the_tests_is_a_fixture_not_a_language():
+    """express: three one-line `.tmpl` views under test/fixtures made its maintainer a Go
+    Template author; sinatra's test views made Konstantin Haase a Haml and Stylus one. A
+    template outside the tests, and the test code itself, are languages."""
+    commits = commits_frame([commit("c1", "ada", "2025-03-10T10:00", category="test", added=40)])
+    files = files_frame([
+        fc("c1", "test/fixtures/user.tmpl", 3, language="Go Template"),
+        fc("c1", "test/views/hello.haml", 9, language="Haml"),
+        fc("c1", "test/app.test.js", 20, language="JavaScript"),
+        fc("c1", "views/layout.haml", 8, language="Haml"),
+    ])
+    (row,) = repo_rollups(commits, items_frame([]), files).iter_rows(named=True)
+    assert row["languages"] == ["JavaScript", "Haml"]
+    assert row["lines_added"] == 40
