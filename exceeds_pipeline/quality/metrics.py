@@ -32,7 +32,8 @@ is null with a ``Pending:`` method text, never a partial value.
   :data:`MIN_MEASURED` measured commits.
 * **architecture** = mean of the available parts of (a) the mean ``dmm_unit_interfacing`` of the
   person's measured commits (needs :data:`MIN_MEASURED`) and (b) tests beside code: over the
-  person's code-changing work items in repositories that keep tests beside code (at least
+  person's code-changing work items (features, fixes, refactors and speed-ups that change
+  source files other than build files and version files) in repositories that keep tests beside code (at least
   :data:`TESTS_BESIDE_CODE_MIN_RATE` of all their code-changing items also change a test file),
   (tested + K * base) / (items + K), K = :data:`TESTS_PRIOR_ITEMS`, base = those repositories'
   rate for the person's items; needs :data:`MIN_TEST_ITEMS` items. A repository that keeps
@@ -49,7 +50,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from exceeds_pipeline.classify.categories import TEST_PATH
+from exceeds_pipeline.classify.categories import BUILD_PATH, TEST_PATH
+from exceeds_pipeline.classify.work_items import VERSION_FILE
 from exceeds_pipeline.quality.dmm import lizard_supported
 from exceeds_pipeline.rollups.rollups import counted_commits, work_item_credit
 
@@ -63,6 +65,8 @@ TESTS_PRIOR_ITEMS = 5
 TESTS_BESIDE_CODE_MIN_RATE = 0.10
 MIN_MEASURED = 3
 MIN_TEST_ITEMS = 3  # code-changing items needed for the tests-beside-code part
+# the kinds of work item that change the product (and so are asked to keep tests beside them)
+PRODUCT_CATEGORIES = ("feature", "bug", "refactor", "perf")
 MIN_PERFORMANCE_COMMITS = 3
 
 QUALITY_SCHEMA: dict[str, pl.DataType] = {
@@ -100,7 +104,8 @@ METHODS = {
     "architecture": (
         "Average of the available parts: (a) mean PyDriller DMM unit interfacing (methods with <= 2 "
         "parameters) of the person's measured commits (>= 3 needed; sample as for maintainability) "
-        "and (b) (tested + 5 x base) / (items + 5) over their code-changing work items in "
+        "and (b) (tested + 5 x base) / (items + 5) over their code-changing work items (features, "
+        "fixes, refactors and speed-ups changing source files other than build and version files) in "
         "repositories where >= 10% of all code-changing items also change tests (base = those "
         "repositories' rate; >= 3 such items needed); null when neither part has enough evidence; "
         "evidence_count = measured commits + those items."
@@ -261,13 +266,17 @@ def _architecture(measured, commits, work_items, file_changes, cap, credit=None)
         pl.col("dmm_unit_interfacing").mean().alias("_v_i"), pl.len().cast(pl.Int64).alias("_n_i")
     ).with_columns(pl.when(pl.col("_n_i") >= MIN_MEASURED).then(pl.col("_v_i")).otherwise(None).alias("_v_i"))
     credit = credit if credit is not None else work_item_credit(commits, work_items)
+    # A release, a dependency bump or a CI change needs no test of its own: only product
+    # changes are asked to keep tests beside them (requests' version bumps in __version__.py
+    # and setup.py pins had counted as untested code).
     item_commits = (
-        credit.select("work_item_id", "person_id", "repo", "shas")
+        credit.filter(pl.col("category").is_in(PRODUCT_CATEGORIES)).select("work_item_id", "person_id", "repo", "shas")
         .explode("shas", empty_as_null=False).rename({"shas": "sha"}).drop_nulls("sha")
     )
     files = file_changes.filter(~pl.col("excluded").fill_null(False)).select("repo", "sha", "path")
     is_test = pl.col("path").fill_null("").str.contains(TEST_PATH)
-    files = files.with_columns(is_test.alias("_test"), lizard_supported(files["path"]).alias("_src"))
+    not_code = pl.col("path").fill_null("").str.contains(BUILD_PATH) | pl.col("path").fill_null("").str.contains(VERSION_FILE)
+    files = files.with_columns(is_test.alias("_test"), (lizard_supported(files["path"]) & ~not_code).alias("_src"))
     per_item = (
         item_commits.lazy()
         .join(files.lazy(), on=["repo", "sha"], how="inner")

@@ -125,3 +125,34 @@ def test_no_counted_commits_gives_empty_table():
     commits, files = rework_story()
     none = commits.with_columns(pl.lit(False).alias("is_counted"))
     assert quality_metrics(none, items_frame([]), None, files).height == 0
+
+
+def test_only_product_changes_are_asked_for_tests_beside_them():
+    """requests: version bumps (`requests/__version__.py`, a Python file) and setup.py pins had
+    counted as code-changing items without tests. A release, a dependency pin and a revert need
+    no test of their own; features, fixes, refactors and speed-ups do."""
+    from exceeds_pipeline_tests.rollups.frames import wi
+
+    commits = commits_frame([
+        commit("a", "ada", "2025-01-01T10:00", item="A", category="feature"),
+        commit("b", "ada", "2025-01-02T10:00", item="B", category="bug"),
+        commit("c", "ada", "2025-01-03T10:00", item="C", category="chore"),
+        commit("d", "ada", "2025-01-04T10:00", item="D", category="build"),
+        commit("e", "ada", "2025-01-05T10:00", item="E", category="refactor"),
+    ])
+    files = files_frame([
+        fc("a", "src/pkg/a.py", 10), fc("a", "tests/test_a.py", 10),
+        fc("b", "src/pkg/a.py", 2),
+        fc("c", "src/pkg/__version__.py", 1),
+        fc("d", "setup.py", 1),
+        fc("e", "src/pkg/b.py", 5),
+    ])
+    items = items_frame([wi(i, "ada", cat, i) for i, cat in
+                         [("A", "feature"), ("B", "bug"), ("C", "chore"), ("D", "build"), ("E", "refactor")]])
+    dmm = pl.DataFrame(schema={"sha": pl.String, "dmm_unit_size": pl.Float64, "dmm_unit_complexity": pl.Float64,
+                               "dmm_unit_interfacing": pl.Float64})
+    a = metric(quality_metrics(commits, items, None, files, dmm=dmm), "ada", "architecture")
+    # A, B and E: one tested of three, shrunk toward the repository's 1/3 with 5 prior items
+    assert a["evidence_count"] == 3
+    assert a["value"] == pytest.approx((1 + 5 * (1 / 3)) / (3 + 5))
+    assert sorted(a["evidence_shas"]) == ["a", "b", "e"]
