@@ -380,3 +380,17 @@ def test_a_months_performance_work_is_listed(team):
     article = re.search(rf'<article class="month" data-month="{month["month"]}".*?</article>', html, re.S).group(0)
     assert "<h4>Performance</h4>" in article
     assert '<ul class="items performance">' in article and "Cache compiled <code>patterns</code>" in article
+
+
+def test_a_month_without_lines_of_code_says_so(team):
+    """requests and express: a month of only documentation or configuration read '3 commits ·
+    +0 −0', as if nothing was done; it says there were no lines of code."""
+    profile = copy.deepcopy(team[0])
+    month = profile["work_history"][0]
+    month["lines_added"] = month["lines_deleted"] = 0
+    html = render.render_person(profile)
+    article = re.search(rf'<article class="month" data-month="{month["month"]}".*?</article>', html, re.S).group(0)
+    assert "+0" not in article and "no lines of code" in article
+    other = profile["work_history"][1]
+    article = re.search(rf'<article class="month" data-month="{other["month"]}".*?</article>', html, re.S).group(0)
+    assert f'+{other["lines_added"]:,}' in article and "no lines of code" not in article
