@@ -64,7 +64,8 @@ neither a feature nor a fix.
    changelogs, package manifests, lock files and version files, except a dependency update
    with its own changelog line, `deps: qs@6.9.7`; or whose subject makes a release: `1.2.0`, `1.4.3 release`, `Release 3.4.1`, `grep-cli-0.1.10`, `Git 2.38`), each at
    most RELEASE_GAP (24 hours) after the one before, outside pull requests, up to and including
-   a release commit (an empty one too); such an item is `chore`. (`release_flags`,
+   a release commit (an empty one too), and the changelog opened for the next version within
+   POST_RELEASE_GAP (an hour) after it; such an item is `chore`. (`release_flags`,
    `release_edges`)
 6. *The same issue*: commits of one author outside pull requests that name the same issue no
    more than RELATED_GAP apart (`fixes #608`, then `refs #608`, `GitHub issue 5511`, `[ticket:
@@ -969,23 +970,34 @@ def release_edges(work: pl.DataFrame) -> pl.DataFrame:
     """A release made of several commits by one author, each at most RELEASE_GAP after the one
     before (the version bump, the changelog heading, each package's manifest and lock file):
     one release item. A run of consecutive release steps (`release_flags`) outside pull
-    requests joins when it holds a release commit; other work in between ends the run."""
+    requests joins when it holds a release commit; other work in between ends the run. The
+    changelog opened for the next version (NEXT_SECTION) within POST_RELEASE_GAP after a
+    release is its last step, and ends the run too."""
+    outside = pl.col("pr_number").is_null() & pl.col("_prev_pr").is_null()
     stream = work.sort("repo", "person_id", "_t", "_n").with_columns(
         pl.col("_release_step").shift(1).alias("_prev_step"),
         pl.col("_release").shift(1).alias("_prev_release"),
         pl.col("pr_number").shift(1).alias("_prev_pr"),
+        pl.col("subject").fill_null("").str.contains(NEXT_SECTION).alias("_opens_next"),
     )
+    pairs = _consecutive_pairs(stream, ["repo", "person_id"])
+    # The changelog opened for the next version minutes after a release closes it (requests'
+    # "Prepare changelog for next release", ripgrep's "changelog: start next section").
+    post = (pl.col("_release_step") & ~pl.col("_release") & pl.col("_opens_next") & pl.col("_prev_release").fill_null(False)
+            & (pl.col("_gap") <= POST_RELEASE_GAP) & outside)
+    after_post = pairs.filter(post).select(pl.col("_b").alias("_a"))
     # A step links to the one before it; a release commit ends its run (two releases of one
-    # day, 4.9.0 and 3.17.1, are two items).
-    links = _consecutive_pairs(stream, ["repo", "person_id"]).with_columns(
+    # day, 4.9.0 and 3.17.1, are two items), and so does the next version's opening.
+    links = pairs.join(after_post.with_columns(pl.lit(True).alias("_after_post")), on="_a", how="left").with_columns(
         (pl.col("_release_step") & pl.col("_prev_step").fill_null(False) & ~pl.col("_prev_release").fill_null(False)
-         & (pl.col("_gap") <= RELEASE_GAP) & pl.col("pr_number").is_null() & pl.col("_prev_pr").is_null())
-        .alias("_link"))
+         & ~pl.col("_after_post").fill_null(False) & (pl.col("_gap") <= RELEASE_GAP) & outside)
+        .alias("_link"), post.alias("_post"))
     runs = stream.join(links.select(pl.col("_b").alias("_n"), "_link"), on="_n", how="left", maintain_order="left") \
         .with_columns((~pl.col("_link").fill_null(False)).cum_sum().alias("_run"))
     # only a run that makes a release is joined
     releasing = runs.filter(pl.col("_link").fill_null(False) & pl.col("_release").any().over("_run"))
-    return links.join(releasing.select(pl.col("_n").alias("_b")), on="_b", how="semi") \
+    return pl.concat([links.join(releasing.select(pl.col("_n").alias("_b")), on="_b", how="semi"),
+                      links.filter(pl.col("_post"))]) \
         .select(pl.col("_a").cast(pl.UInt32), pl.col("_b").cast(pl.UInt32))
 
 
@@ -1422,6 +1434,10 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
 
 
 RELEASE_GAP = timedelta(hours=24)
+# A release's last step: the changelog opened for the next version, this soon after it.
+POST_RELEASE_GAP = timedelta(hours=1)
+NEXT_SECTION = (r"(?i)\b(?:next|new|upcoming)\s+(?:release|version|section|dev(?:elopment)?|cycle)\b"
+                r"|\bunreleased\b|\bback\s+to\s+dev(?:elopment)?\b")
 # The version a release subject ends with (`v` and trailing punctuation left out), and the
 # package it names before it (`grep-cli-0.1.10`, `create-vite@5.2.1`, `ripgrep 14.1.1`).
 _RELEASE_VERSION = r"v?(\d+(?:\.\d+)+(?:[-+.]?[0-9A-Za-z][0-9A-Za-z.+-]*?)?)[.,;:!]?\s*$"

@@ -785,6 +785,29 @@ def test_two_releases_are_two_items_however_alike(tmp_path):
     assert _item(items, wid[second])["category"] == "chore"
 
 
+def test_the_changelog_opened_for_the_next_version_is_the_releases_last_step(tmp_path):
+    """requests: `v2.18.3`, then two minutes later "Prepare changelog for next release" (an
+    empty section in HISTORY.rst) had been an item of its own, and one such stub joined the
+    next release, 2.18.4, two hours after it."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={
+        "requests/__version__.py": "__version__ = '2.18.2'\n", "HISTORY.rst": "2.18.2\n", "requests/api.py": "x = 1\n"})
+    release = repo.commit("v2.18.3", author=ADA, date="2025-03-03T10:00:00+0000", files={
+        "requests/__version__.py": "__version__ = '2.18.3'\n", "HISTORY.rst": "2.18.3\n2.18.2\n"})
+    stub = repo.commit("Prepare changelog for next release", author=ADA, date="2025-03-03T10:02:00+0000",
+                       files={"HISTORY.rst": "dev\n2.18.3\n2.18.2\n"})
+    heading = repo.commit("Changelog for 2.18.4", author=ADA, date="2025-03-03T12:00:00+0000",
+                          files={"HISTORY.rst": "2.18.4\n2.18.3\n2.18.2\n"})
+    release2 = repo.commit("v2.18.4", author=ADA, date="2025-03-03T12:05:00+0000",
+                           files={"requests/__version__.py": "__version__ = '2.18.4'\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[stub] == wid[release] != wid[release2]
+    assert wid[heading] == wid[release2]
+    assert _item(items, wid[release])["title"] == "Release 2.18.3"
+    assert _item(items, wid[release])["category"] == "chore"
+
+
 def test_a_readme_edit_does_not_pull_a_code_change_into_a_docs_item(tmp_path):
     """httpx: `Update README`, then `Reorganise structure` (code and the README), then `Fix
     docstrings` in the moved module: the README relates documentation edits to each other, not
