@@ -1408,8 +1408,9 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         .join(best_subjects, on="_root", how="left")
         .with_columns(
             pl.coalesce(
-                # read as a commit's subject is: `[WIP] Fix up appveyor testing.`, `:memo: ...`
-                _title(pl.col("_pr_title")),
+                # read as a commit's subject is: `[WIP] Fix up appveyor testing.`, `:memo: ...`;
+                # a title that only names an issue (`Fix #2180.`) gives way to the commits'
+                pl.when(~pl.col("_pr_title").fill_null("").str.contains(ISSUE_ONLY_TITLE)).then(_title(pl.col("_pr_title"))),
                 # a release item is named by the release it makes, not its first worded step
                 pl.when(pl.col("_is_release")).then(pl.col("_release_title")),
                 _title(pl.coalesce(pl.when(pl.col("_cat_words") > 0).then(pl.col("_cat_subject")), "_best_subject",
@@ -1434,6 +1435,8 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
 
 
 RELEASE_GAP = timedelta(hours=24)
+# A title that names nothing but the issue it is about: `Fix #2180.`, `Issue #526`, `Fixes: #11083`.
+ISSUE_ONLY_TITLE = r"(?i)^\s*(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|issue|for|re|gh)\s*:?\s*)?#?\d+[.!]?\s*$"
 # A release's last step: the changelog opened for the next version, this soon after it.
 POST_RELEASE_GAP = timedelta(hours=1)
 NEXT_SECTION = (r"(?i)\b(?:next|new|upcoming)\s+(?:release|version|section|dev(?:elopment)?|cycle)\b"

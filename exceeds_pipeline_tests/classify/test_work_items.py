@@ -1592,10 +1592,10 @@ def test_a_commit_that_names_a_file_its_authors_last_commit_added_or_removed_is_
     assert wid["multithread.c is gone: take it off the examples page"] != wid["Drop the old multithread example"]
 
 
-def test_a_gitmoji_or_a_wip_tag_is_no_part_of_a_title(tmp_path):
+def test_a_title_is_what_follows_a_gitmoji_or_a_tag_and_more_than_an_issue_number(tmp_path):
     """nlohmann/json opens 1,633 of 3,700 subjects with a gitmoji (`:memo: document Drone CI`);
-    requests' pull request titles carry `[WIP]`. Titles are the words after them; a subject that
-    is nothing but a mark keeps it."""
+    requests' pull request titles carry `[WIP]`, or name only an issue (`Fix #2180.`). Titles are
+    the words after the mark, or the commits' words; a subject that is nothing but a mark keeps it."""
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial commit", author=ADA, date=_at(1, 9), files={"src/a.c": "int a;\n"})
     repo.commit(":memo: document Drone CI", author=ADA, date=_at(2, 9), files={"docs/ci.md": "Drone\n"})
@@ -1606,6 +1606,12 @@ def test_a_gitmoji_or_a_wip_tag_is_no_part_of_a_title(tmp_path):
     repo.checkout("main")
     repo.merge("appveyor", "Merge pull request #7 from bob/appveyor\n\n[WIP] Fix up appveyor testing.",
                author=ADA, date=_at(12, 12))
+    # a pull request titled by its issue alone is named by its commit
+    repo.branch("fix-2180", checkout=True)
+    repo.commit("Honour the timeout on redirects", author=BOB, date=_at(14, 9), files={"src/a.c": "int a = 1;\n"})
+    repo.checkout("main")
+    repo.merge("fix-2180", "Merge pull request #8 from bob/fix-2180\n\nFix #2180.", author=ADA, date=_at(14, 12))
     out, items = _run(repo)
     titles = set(items["title"])
-    assert {"document Drone CI", "fix the overflow in the lexer", ":hammer:", "Fix up appveyor testing."} <= titles
+    assert {"document Drone CI", "fix the overflow in the lexer", ":hammer:", "Fix up appveyor testing.",
+            "Honour the timeout on redirects"} <= titles
