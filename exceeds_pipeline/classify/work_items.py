@@ -1454,10 +1454,11 @@ def release_title(subject: pl.Expr, folder: pl.Expr | None = None) -> pl.Expr:
     else `folder`: the package folder whose manifest the release commit changes) of a
     release commit's subject (RELEASE_SUBJECT): `14.1.1` or `14.1.1 release` -> `Release 14.1.1`, `grep-cli-0.1.10`
     -> `Release grep-cli 0.1.10`, `Release v3.4.1 (#88)` -> `Release 3.4.1`; null when no
-    version can be read."""
+    version can be read, or when the subject prepares the release (`Prepare 3.11.0 release`:
+    nlohmann/json's license headers the day before 3.11.0, named as its author named them)."""
     # `1.4.3 release`: the version before the word
     text = subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_MARK, "").str.replace(r"(?i)\s+release[.!]?\s*$", "")
-    version = text.str.extract(_RELEASE_VERSION, 1)
+    version = pl.when(~text.str.contains(r"(?i)^\s*prepar")).then(text.str.extract(_RELEASE_VERSION, 1))
     package = (pl.when(text.str.contains(RELEASE_TITLE)).then(pl.lit(None, pl.String))
                .otherwise(text.str.extract(_RELEASE_PACKAGE, 1)))
     package = pl.when(package.str.contains(_NOT_PACKAGE)).then(pl.lit(None, pl.String)).otherwise(package)

@@ -1276,8 +1276,10 @@ def test_a_feature_in_code_names_its_item_over_a_larger_reformat_and_a_release_s
     ("Update to 2.3", False, None),
     ("5.0.0-beta.1", True, "Release 5.0.0-beta.1"),  # express: prereleases are releases
     ("2.0.0rc1", True, "Release 2.0.0rc1"),
-    ("Prepare 2.12.1", True, "Release 2.12.1"),  # requests
-    ("Prepare for 2.11 release.", True, "Release 2.11"),
+    # requests: release work, named as written (nlohmann/json's "Prepare 3.11.0 release" only
+    # added license headers the day before the release)
+    ("Prepare 2.12.1", True, None),
+    ("Prepare for 2.11 release.", True, None),
     ("Prepare for Python 3.12", False, None),
     ("2.0.0.rc6 release", True, "Release 2.0.0.rc6"),  # sinatra
     (":bookmark: set version to 3.11.0", True, "Release 3.11.0"),  # nlohmann/json
