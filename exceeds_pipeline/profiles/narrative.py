@@ -163,12 +163,26 @@ def _sentence(text: str, ids: list[str]) -> dict:
     return {"text": text, "work_item_ids": sorted(dict.fromkeys(ids))}
 
 
+def _named_themes(themes: list[dict], limit: int) -> list[dict]:
+    """The first `limit` themes, less one that only narrows or widens a theme named before it
+    (nlohmann/json's September 2023: "Input, Examples docs and Input JSON sax")."""
+    chosen: list[dict] = []
+    for theme in themes:
+        words = theme["name"].lower().split()
+        if any(words[:len(w)] == w or w[:len(words)] == words for w in (c["name"].lower().split() for c in chosen)):
+            continue
+        chosen.append(theme)
+        if len(chosen) == limit:
+            break
+    return chosen
+
+
 def _theme_names(themes: list[dict], limit: int = MAX_NAMES) -> list[str]:
-    return [t["name"] for t in themes[:limit]]
+    return [t["name"] for t in _named_themes(themes, limit)]
 
 
 def _theme_ids(themes: list[dict], limit: int = MAX_NAMES) -> list[str]:
-    return [w for t in themes[:limit] for w in t.get("work_item_ids", [])]
+    return [w for t in _named_themes(themes, limit) for w in t.get("work_item_ids", [])]
 
 
 def _where(repos: list[str], mirrors: dict[str, str]) -> str:

@@ -347,3 +347,16 @@ def test_a_long_title_in_prose_is_cut_at_a_clause_or_a_word_never_inside_one():
     words = title_text(long)
     assert words.endswith("…") and len(words) <= TITLE_CHARS
     assert long.startswith(words[:-1]) and long[len(words) - 1] == " "  # it ends with a whole word
+
+
+def test_a_theme_that_only_narrows_one_named_before_is_not_named_again():
+    """nlohmann/json, September 2023: 'worked mainly on Input, Examples docs and Input JSON sax'."""
+    from exceeds_pipeline.profiles.narrative import month_sentences
+
+    themes = [{"name": "Input", "work_item_ids": ["r@1"]}, {"name": "Examples docs", "work_item_ids": ["r@2"]},
+              {"name": "Input JSON sax", "work_item_ids": ["r@3"]}, {"name": "Iterators", "work_item_ids": ["r@4"]}]
+    entry = {"month": "2023-09", "commits": 30, "repos": ["nlohmann/json"], "themes": themes,
+             "key_features": [], "bugs_fixed": [], "features": 0, "bugs": 0, "work_items": {"refactor": 12}}
+    text = " ".join(s["text"] for s in month_sentences("Niels", entry, set()))
+    assert "Input JSON sax" not in text
+    assert "Input" in text and "Examples docs" in text and "Iterators" in text
