@@ -391,6 +391,8 @@ def test_a_month_without_lines_of_code_says_so(team):
     html = render.render_person(profile)
     article = re.search(rf'<article class="month" data-month="{month["month"]}".*?</article>', html, re.S).group(0)
     assert "+0" not in article and "no lines of code" in article
+    figures = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", re.search(r'<p class="figures">(.*?)</p>', article, re.S).group(1)))
+    assert "no lines of code ·" in figures  # express: "no lines of code· expressjs/express"
     other = profile["work_history"][1]
     article = re.search(rf'<article class="month" data-month="{other["month"]}".*?</article>', html, re.S).group(0)
     assert f'+{other["lines_added"]:,}' in article and "no lines of code" not in article
