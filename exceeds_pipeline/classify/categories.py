@@ -130,7 +130,7 @@ KIND_PREFIX = rf"(?i)^\s*(?:{_KIND_TYPES})(?:\([^)\n]{{0,60}}\))?!?:\s+"
 # `5.0.0-beta.1`, `2.0.0rc1`).
 RELEASE_TITLE = (r"(?i)^\s*(?:release|releasing|release version|prepar(?:e|es|ed|ing)(?: for)?(?: the)? release(?: of)?|(?:bump|set|update|change)(?:s|ed)? (?:the )?version(?: number)?(?: to)?)"
                  r"\s+v?\d+(?:\.\d+)+\S*\s*$"
-                 r"|^\s*prepar(?:e|es|ed|ing)\s+(?:for\s+)?(?:the\s+)?v?\d+(?:\.\d+)+\S*(?:\s+release)?[.!]?\s*$"
+                 r"|^\s*prepar(?:e|es|ed|ing)\s+(?:for\s+)?(?:the\s+)?v?\d+(?:\.\d+)+\S*(?:\s+(?:bug-?fix\s+|patch\s+|minor\s+|major\s+|security\s+)?release)?[.!]?\s*$"
                  r"|^\s*v?\d+\.\d+(?:\.\d+)*(?:[a-z]\d*|[-.]?(?:rc|alpha|beta|pre|preview)\.?\d*)?(?:\s+release)?[.!]?\s*$")
 # A commit that makes a release by its subject: a release title, or a package at its version
 # (`ripgrep 14.1.1`, `grep-cli-0.1.10`, `create-vite@5.2.1`, `Git 2.38`, `Git 2.45-rc0`).

@@ -1280,6 +1280,7 @@ def test_a_feature_in_code_names_its_item_over_a_larger_reformat_and_a_release_s
     # added license headers the day before the release)
     ("Prepare 2.12.1", True, None),
     ("Prepare for 2.11 release.", True, None),
+    ("Prepare for 2.11.1 bugfix release.", True, None),
     ("Prepare for Python 3.12", False, None),
     ("2.0.0.rc6 release", True, "Release 2.0.0.rc6"),  # sinatra
     (":bookmark: set version to 3.11.0", True, "Release 3.11.0"),  # nlohmann/json
