@@ -316,11 +316,13 @@ MIN_TYPED_TITLE_WORDS = 3
 # The area a subject opens with, as written, or a list of them (`printer`, `ignore,globset`,
 # `net/tcp`): the component prefix themes' words keep or drop.
 COMPONENT_NAMES = r"[A-Za-z0-9_][A-Za-z0-9_./-]{0,40}(?:,\s?[A-Za-z0-9_][A-Za-z0-9_./-]{0,40}){0,3}"
+# Emoji, as characters so that Polars and `re` read the class alike (arrows, symbols, pictographs).
+EMOJI_CHARS = "\u2190-\u21ff\u2300-\u23ff\u2600-\u27bf\u2b00-\u2bff\U0001f300-\U0001faff"
 # A list bullet opening a subject, as CVS and Subversion logs copied from a CHANGES file begin
 # (`- the raw 2to3 run`, `- [bug] Added BINARY`), or a gitmoji (`:memo: update docs`, `🐛 fix
 # x`: nlohmann/json opens 1,633 of 3,700 subjects with one): no part of the change's name (for
 # titles and for their prose; Polars and `re` read it alike: the emoji ranges are characters).
-LEADING_MARK = r"^\s*(?:[-*•]\s+|(?::[a-z0-9_+-]+:|[" + "\u2600-\u27bf\U0001f300-\U0001faff\ufe0f\u200d" + r"])+\s*)+"
+LEADING_MARK = r"^\s*(?:[-*•]\s+|(?::[a-z0-9_+-]+:|[" + EMOJI_CHARS + "\ufe0f\u200d" + r"])+\s*)+"
 HEADLINE_MAX = 160  # a longer first sentence is a paragraph, not a title: keep the first line
 # How a wrapped line goes on: in lower case, a digit, or a name or symbol (tmux's
 # "...emitting them inside\n%begin/%end, GitHub issue 5458"); not a capital, a bullet or a quote.

@@ -194,6 +194,7 @@ def test_module_names(path, name):
     (":rotating_light: fixed warning", "Fixed warning", (), None),
     ("💚 add legacy CI, clean up", "Add legacy CI, clean up", (), None),
     ("♻️ [parser] simplify the lexer", "Simplify the lexer", ("parser",), None),
+    ("⬆️ bump pytest to 8", "Bump pytest to 8", (), None),
 ])
 def test_clean_titles(raw, text, tags, wrapper):
     clean = clean_title(raw)
