@@ -14,7 +14,8 @@ The pipeline only has paths (``git log --numstat``), not file contents, so:
 3. Where Linguist lists several languages for an extension and would read the content to
    choose, :data:`AMBIGUOUS_EXTENSION_CHOICE` picks the one real repositories mostly mean
    (go-enry's content-free guess is e.g. XML for ``.rs`` and Smalltalk for ``.cs``). Each choice is
-   one of Linguist's own candidates for that extension (a test checks it).
+   one of Linguist's own candidates for that extension (a test checks it). A ``.pro`` file is a
+   Qt project, unless its path names ProGuard or R8 (:data:`PROGUARD_PATH`).
 4. ``.h`` headers (Linguist: C, C++ or Objective-C) are ``C++`` in :func:`language_for_paths`
    unless told otherwise; :func:`with_language` decides per repository from the repository's
    other C-family files (see :func:`header_language_by_repo`), so git/git's headers are C and
@@ -81,7 +82,11 @@ AMBIGUOUS_EXTENSION_CHOICE: dict[str, str] = {
     ".jq": "jq",  # jq / JSONiq
     ".asc": "Public Key",  # AGS Script / AsciiDoc / Public Key: release signatures (jq's sig/*.asc)
     ".l": "Lex",  # Common Lisp / Lex / PicoLisp / Roff: a flex scanner (jq's src/lexer.l)
+    ".pro": "QMake",  # IDL / INI / Prolog / Proguard / QMake: a Qt project; see PROGUARD_PATH
 }
+# ... and a `.pro` file its path names for ProGuard or R8 holds shrinker rules (gson's
+# META-INF/proguard/gson.pro, shrinker-test/r8.pro: 169 lines read as IDL).
+PROGUARD_PATH = r"(?i)(?:^|[/_.-])(?:proguard|r8)(?:[/_.-][^/]*)?(?:/[^/]*)*\.pro$"
 
 DEFAULT_HEADER_LANGUAGE = "C++"
 
@@ -224,6 +229,11 @@ def _raw_languages(paths: pl.Series) -> pl.Series:
     )
 
 
+def _proguard(raw: pl.Series, paths: pl.Series) -> pl.Series:
+    """Where a `.pro` file (QMake by its name) is ProGuard's or R8's by its path (PROGUARD_PATH)."""
+    return (raw == "QMake") & paths.str.contains(PROGUARD_PATH)
+
+
 def language_for_paths(paths: pl.Series, *, c_header: str = DEFAULT_HEADER_LANGUAGE) -> pl.Series:
     """Linguist language for each path (String Series named ``language``, null when unknown).
 
@@ -232,7 +242,9 @@ def language_for_paths(paths: pl.Series, *, c_header: str = DEFAULT_HEADER_LANGU
     raw = _raw_languages(paths)
     return (
         pl.select(
-            pl.when(raw == _HEADER).then(pl.lit(c_header)).otherwise(raw).alias("language")
+            pl.when(raw == _HEADER).then(pl.lit(c_header))
+            .when(_proguard(raw, paths.cast(pl.String))).then(pl.lit("Proguard"))
+            .otherwise(raw).alias("language")
         )
         .to_series()
         .alias("language")
@@ -298,6 +310,7 @@ def with_language(
         pl.when(raw == _HEADER).then(header)
         # a news fragment is prose whatever its name ends with (`changelog/1234.feature` is no Gherkin)
         .when(path.str.contains(FRAGMENT_PATH) & ~path.str.contains(FRAGMENT_TEXT)).then(pl.lit("Text"))
+        .when(_proguard(raw, path)).then(pl.lit("Proguard"))
         .otherwise(raw)
     ).to_series()
     out = file_changes.with_columns(language.alias("language"))

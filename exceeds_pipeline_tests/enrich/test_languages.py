@@ -246,3 +246,16 @@ def test_go_enry_works_in_a_step_forked_from_the_preloaded_definitions():
     """)
     proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 0, proc.stderr
+
+
+@needs_enry
+def test_a_pro_file_is_a_qt_project_unless_its_path_names_proguard_or_r8():
+    """gson's META-INF/proguard/gson.pro and shrinker-test/r8.pro were IDL (go-enry's first
+    candidate); a `.pro` file is most often a Qt project."""
+    paths = ["gson/src/main/resources/META-INF/proguard/gson.pro",
+             "gson/src/main/resources/META-INF/com.android.tools/r8-from-3.0.0/gson.pro",
+             "shrinker-test/r8.pro", "app/proguard-rules.pro", "src/app/app.pro"]
+    expected = ["Proguard", "Proguard", "Proguard", "Proguard", "QMake"]
+    assert language_for_paths(pl.Series(paths)).to_list() == expected
+    frame = pl.DataFrame({"repo": ["acme/lib"] * len(paths), "path": paths})
+    assert with_language(frame)["language"].to_list() == expected
