@@ -19,7 +19,8 @@ Three kinds of evidence, all from the person's own counted commits of their own 
 * **term**: word n-grams (1-3) of the clean work-item titles that set the person apart from the
   rest of the repository: used in at least :data:`MIN_TERM_ITEMS` of the person's items in
   that repository, and at least :data:`MIN_LIFT` times as often (per item) as in the
-  repository's other people's items. Weight: item share x lift factor (up to 0.8, so a tag or
+  repository's other people's items. A single plain lower-case word (`outdated`, `args`) is none: a
+  name as written (`CodeQL`) or a phrase (`copy mode`) is. Weight: item share x lift factor (up to 0.8, so a tag or
   a module outweighs a term used as often). An n-gram inside a longer kept one with nearly the
   same items is dropped.
 
@@ -357,6 +358,9 @@ def _term_themes(own: pl.DataFrame, commits: pl.DataFrame, work_items: pl.DataFr
         .agg(pl.col("item").unique().sort().alias("work_item_ids"), pl.col("lift").max())
         .join(_item_counts(own), on=_KEYS)
         .join(written, on="term", how="left")
+        # A plain lower-case word alone names no area (gson's "obsolete", "outdated", "local",
+        # "args"); a name written as one (GitHub, CodeQL, JDK) or a phrase does.
+        .filter(~pl.coalesce(pl.col("written"), pl.col("term")).str.contains(r"^[a-z]+$"))
         .with_columns(
             pl.coalesce(pl.col("written"), pl.col("term")).alias("theme"),
             (pl.col("work_item_ids").list.len() / pl.col("_n")

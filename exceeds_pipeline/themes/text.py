@@ -30,7 +30,13 @@ _QUOTED = re.compile(r"""^\s*["'“‘`]+(?P<inner>.*?)["'”’`]+\s*$""")
 _PR_SUFFIX = re.compile(r"\s*\((?:#|PR\s*#?|GH-)\d+\)\s*")
 # Credit and tracker clauses that end a subject: `..., reported by David C.`, `GitHub issue 2996`.
 _CREDIT = re.compile(r"(?:[,.;:]|\s-)?\s*(?:\b(?:reported|suggested|requested|noticed|diagnosed|found|prompted|pointed out)"
-                     r"\s+by\b.*|\b(?:GitHub|GH)\s+issue\s+#?\d+.*)$", re.I)
+                     r"\s+by\b.*|\b(?:GitHub|GH)\s+issue\s+#?\d+.*)$"
+                     # whose patch it is (tmux: "Handle focus events from the terminal, from Aaron
+                     # Jensen.", "..., based on work by Aaron Jensen"): a name, not an area
+                     r"|(?:[,;]\s*|[,;]?\s+(?:based\s+on|extracted\s+from)\s+(?:work|a\s+diff|a\s+patch|code)\s+)"
+                     r"(?-i:(?:from|by)\s+[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)+)\s*\.?$"
+                     # ... or an address spelled out against spam ("from shik dot chen at gmail dot com")
+                     r"|[,.;]?\s*\b(?:from|by)\s+(?:\S+\s+){1,4}at\s+\S+(?:\s+dot\s+\S+)+\s*\.?$", re.I)
 _PR_REFS = re.compile(r"\s*(?:\((?:fixes|closes|refs?|see)\s+#\d+\)|\b(?:fixes|closes|refs?)\s+#\d+\.?"
                       r"|,?\s*\[ticket:\d+\]|\(ticket\s*#\d+\))\s*", re.I)  # and Trac's `[ticket:742]`
 _TAGS = re.compile(r"^\s*\[(?P<tag>[^\]\n]{1,40})\]\s*")

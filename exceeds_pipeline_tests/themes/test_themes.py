@@ -195,6 +195,13 @@ def test_module_names(path, name):
     ("💚 add legacy CI, clean up", "Add legacy CI, clean up", (), None),
     ("♻️ [parser] simplify the lexer", "Simplify the lexer", ("parser",), None),
     ("⬆️ bump pytest to 8", "Bump pytest to 8", (), None),
+    # tmux: whose patch it is names no area of work
+    ("Handle focus events from the terminal, from Aaron Jensen.", "Handle focus events from the terminal", (), None),
+    ("Add focus notifications, based on work by Aaron Jensen", "Add focus notifications", (), None),
+    ("Don't error if renaming a session to its current name, from shik dot chen at gmail dot com",
+     "Don't error if renaming a session to its current name", (), None),
+    ("Import from Visual Studio Code", "Import from Visual Studio Code", (), None),
+    ("Build binaries by GitHub Actions", "Build binaries by GitHub Actions", (), None),
 ])
 def test_clean_titles(raw, text, tags, wrapper):
     clean = clean_title(raw)
@@ -378,3 +385,26 @@ def test_the_changelog_folder_is_no_area_of_work(make_repo):
     names = {name.lower() for name in themes_of(themes, ada_id)}
     assert not any("changelog" in n or "unreleased" in n for n in names), names
     assert names  # the code work still names areas
+
+
+def test_a_plain_word_alone_is_no_theme_but_a_name_or_a_phrase_is(make_repo):
+    """gson: Marcono1234's months read "outdated", "regarding", "args"; jq's "overflow", "raw",
+    "bounds". A single plain lower-case word names no area; a name as written (GitHub,
+    CodeQL) or a phrase ("copy mode") does."""
+    repo = make_repo("lib")
+    repo.commit("Initial commit", author=("Carl", "carl@example.com"), date="2025-01-01T10:00:00+00:00",
+                files={"README.md": "lib\n", "src/a.py": "a = 1\n"})
+    titles = ["Remove outdated comment in the copy mode code", "Remove outdated CodeQL config",
+              "Fix outdated copy mode docs", "Update CodeQL workflow for copy mode",
+              "Drop outdated args from the CodeQL job"]
+    for i, title in enumerate(titles):  # five changes, days apart
+        repo.commit(title, author=ADA, date=f"2025-01-{2 + 4 * i:02d}T10:00:00+00:00", files={f"src/a{i}.py": f"a = {i}\n"})
+    for i in range(6):
+        repo.commit(f"Tune the parser pass {i}", author=BOB, date=f"2025-02-{2 + 4 * i:02d}T10:00:00+00:00",
+                    files={f"src/b{i}.py": f"b = {i}\n"})
+    t = tables((repo, "acme/lib"))
+    frame = person_themes(t["commits"], t["work_items"], t["file_changes"])
+    terms = {r["theme"] for r in frame.filter((pl.col("person_id") == "ada-lovelace") & (pl.col("source") == "term"))
+             .iter_rows(named=True)}
+    assert "CodeQL" in terms and "copy mode" in terms
+    assert not {"outdated", "args"} & terms
