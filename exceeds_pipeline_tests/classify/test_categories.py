@@ -79,6 +79,7 @@ VERBS = {
     "Refactor the scheduler into smaller classes": "refactor",
     "Extract method for header parsing": "refactor",
     "Polishing": "refactor",
+    "Cosmetic changes": "refactor",  # gin: four "Cosmetic changes" read as bug fixes
     "Add unit tests for the tokenizer": "test",
     "Fix typo in README": "docs",
     "Update javadoc of BeanFactory": "docs",
