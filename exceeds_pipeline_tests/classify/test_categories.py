@@ -80,6 +80,8 @@ VERBS = {
     "Extract method for header parsing": "refactor",
     "Polishing": "refactor",
     "Cosmetic changes": "refactor",  # gin: four "Cosmetic changes" read as bug fixes
+    "Fixed recovery unit tests": "test",  # gin: tests as what the fix repairs
+    "Fixing some unit tests": "test",
     "Add unit tests for the tokenizer": "test",
     "Fix typo in README": "docs",
     "Update javadoc of BeanFactory": "docs",
