@@ -27,7 +27,13 @@ neither a feature nor a fix.
    merged into another branch first and reached the mainline by a later `Merge branch
    'stable'` (merges nest; the innermost numbered one wins). `Differential Revision:` lines
    are reviews, not pull requests; the `(#N)` ending a Phabricator revert names the reverted
-   change's PR. (`pr_edges`)
+   change's PR. A pull request that merges an integration branch (`develop` into `master`)
+   with the work of BRANCH_MAX_PEOPLE people or more is a release of many changes: its number
+   groups nothing. (`pr_edges`) Likewise one author's commits that one merge of a topic branch
+   brought in (`Merge branch 'routes-list'`, git's `Merge branch 'ab/topic'`: a patch series),
+   each at most RELATED_GAP after the one before; not a merge of an integration branch
+   (`next`, `maint`, a release line such as `3.3-rc`: INTEGRATION_BRANCH) or of several
+   people's work. (`branch_edges`)
 2. *Revert and reland chains* (`reverts` / `relands` links, every form `links` knows), when
    the revert or reland is by the change's own author: a revert by someone else (a sync
    account, a colleague) is a link to the item, not part of its work or its lines. `fixes`
@@ -504,6 +510,38 @@ def revert_chain_edges(work: pl.DataFrame, links: pl.DataFrame) -> pl.DataFrame:
         .filter(pl.col("_pa") == pl.col("_pb"))
         .select("_a", "_b")
     )
+
+
+# A branch everyone's work passes through, not one change's: merging it brings in many changes
+# (`Merge branch 'master' of github.com:...`, `Merge branch 'next'`, `Merge branch 'stable'`).
+# A version in the name is a release line (tmux's `3.3-rc`, SQLAlchemy's `rel_0_9`, `branch4.0`).
+INTEGRATION_BRANCH = (r"(?i)^(?:master|main|trunk|default|develop|devel|dev|development|next|maint|maintenance|"
+                      r"stable|unstable|testing|nightly|canary|latest|staging|production|prod|integration|upstream|"
+                      r"release(?:s|[-_/].*)?|hotfix(?:es)?|gh-pages|HEAD)$|^(?:origin|upstream)/|\d+[._]\d+|^v?\d+$")
+# A merge that brings in the work of this many people merges an integration branch, whatever
+# its name (redis's `1906-merge`: 28 authors).
+BRANCH_MAX_PEOPLE = 3
+
+
+def branch_edges(work: pl.DataFrame) -> pl.DataFrame:
+    """Commits of one author that one merge of a topic branch brought in (`Merge branch
+    'routes-list'`; git's `Merge branch 'ab/topic'`), outside pull requests, each at most
+    RELATED_GAP after the one before: the branch is one change, as a pull request is. A merge
+    of an integration branch (INTEGRATION_BRANCH, one bringing in the work of BRANCH_MAX_PEOPLE
+    people or more, or one whose branch itself merged pull requests or topic branches:
+    `_merges_branches`; requests' feature/urllib3-backup, 175 commits of 8 people) brings in
+    many changes, and groups none."""
+    if "merge_sha" not in work.columns or "_merges_branches" not in work.columns:
+        return _no_pairs()
+    rows = (
+        work.filter(pl.col("merge_sha").is_not_null() & pl.col("pr_number").is_null()
+                    & pl.col("merge_branch").is_not_null() & ~pl.col("merge_branch").str.contains(INTEGRATION_BRANCH)
+                    & ~pl.col("_merges_branches").fill_null(False))
+        .filter(pl.col("person_id").n_unique().over("repo", "merge_sha") < BRANCH_MAX_PEOPLE)
+        .sort("repo", "merge_sha", "person_id", "_t", "_n")
+    )
+    pairs = _consecutive_pairs(rows, ["repo", "merge_sha", "person_id"])
+    return pairs.filter(pl.col("_gap") <= RELATED_GAP).select("_a", "_b")
 
 
 def series_edges(work: pl.DataFrame) -> pl.DataFrame:
@@ -1075,10 +1113,27 @@ def _work_frame(commits: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     # A commit's own claim first, else the PR merge that brought it in (merges inside a PR
     # branch, such as `Merge branch 'main' into topic`, belong to that PR too). An imported
     # history's numbers are another project's.
+    # A pull request that merges an integration branch with the work of several people (gin's
+    # #871 "v1.2", develop into master, 22 commits of 5 people) is a release of many changes, not
+    # one: its commits are grouped as if pushed (BRANCH_MAX_PEOPLE, INTEGRATION_BRANCH).
+    integration = (pl.col("merge_branch").fill_null("").str.contains(INTEGRATION_BRANCH)
+                   & (pl.col("person_id").n_unique().over("repo", "merge_pr") >= BRANCH_MAX_PEOPLE))
     df = df.with_columns(
+        pl.when(pl.col("merge_pr").is_not_null() & integration).then(None).otherwise(pl.col("merge_pr")).alias("merge_pr")
+    ).with_columns(
         pl.when(pl.col("imported").fill_null(False)).then(None)
         .otherwise(pl.coalesce("_own_pr", "merge_pr")).alias("pr_number")
     ).drop("imported")
+    # A branch that itself merged a pull request or a topic branch (not its base, `Merge branch
+    # 'master' into topic`) collects several changes: `branch_edges` groups nothing it brings in.
+    merged_branch = pl.coalesce(pl.col("subject").str.extract(MERGED_BRANCH, 1), pl.col("subject").str.extract(MERGED_BRANCH, 2))
+    collecting = (
+        df.filter(pl.col("is_merge").fill_null(False) & pl.col("merge_sha").is_not_null()
+                  & (pl.col("_own_pr").is_not_null()
+                     | (merged_branch.is_not_null() & ~merged_branch.fill_null("").str.contains(INTEGRATION_BRANCH))))
+        .select("repo", "merge_sha", pl.lit(True).alias("_merges_branches")).unique()
+    )
+    df = df.join(collecting, on=["repo", "merge_sha"], how="left", maintain_order="left")
     work = (
         df.filter(pl.col("_work"))
         .sort("repo", "_t", "sha")
@@ -1110,6 +1165,7 @@ def assign_work_items(
     shared = _shared_files(work, file_changes) if file_changes is not None and file_changes.height else None
     edges = pl.concat([
         pr_edges(work).cast(_PAIRS),
+        branch_edges(work).cast(_PAIRS),
         revert_chain_edges(work, links).cast(_PAIRS),
         series_edges(work).cast(_PAIRS),
         fixup_edges(work).cast(_PAIRS),

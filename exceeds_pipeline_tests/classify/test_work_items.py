@@ -1618,3 +1618,49 @@ def test_a_title_is_what_follows_a_gitmoji_or_a_tag_and_more_than_an_issue_numbe
     titles = set(items["title"])
     assert {"document Drone CI", "fix the overflow in the lexer", ":hammer:", "Fix up appveyor testing.",
             "Honour the timeout on redirects"} <= titles
+
+
+def test_a_topic_branch_merged_by_name_is_one_change_and_an_integration_branch_is_not(tmp_path):
+    """gin: `Merge branch 'routes-list'` brought in "List of routes", "gofmt" and "Routes()
+    returns the function name" (three items before); git/git merges each patch series as
+    `Merge branch 'ab/topic'`. A merge of `next`, of a release line (`3.3-rc`) or of several
+    people's work (gin's pull request #871, develop into master) is many changes."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"gin.go": "package gin\n"})
+    repo.branch("routes-list", checkout=True)
+    listed = repo.commit("List of routes", author=ADA, date=_at(2, 9), files={"routes.go": "package gin\n"})
+    fmt = repo.commit("gofmt", author=ADA, date=_at(2, 11), files={"context.go": "package gin\n"})
+    names = repo.commit("Routes() returns the function name of the main handler", author=ADA, date=_at(3, 9),
+                        files={"utils.go": "package gin\n"})
+    repo.checkout("main")
+    repo.merge("routes-list", author=ADA, date=_at(3, 10))
+    repo.branch("next", checkout=True)
+    a1 = repo.commit("Add a cookie jar", author=BOB, date=_at(5, 9), files={"jar.go": "package gin\n"})
+    a2 = repo.commit("Support HEAD in the router", author=BOB, date=_at(5, 11), files={"head.go": "package gin\n"})
+    repo.checkout("main")
+    repo.merge("next", author=ADA, date=_at(5, 12))
+    repo.branch("develop", checkout=True)
+    d_ada = repo.commit("Render protobuf", author=ADA, date=_at(7, 9), files={"protobuf.go": "package gin\n"})
+    d_bob = repo.commit("Bind form arrays", author=BOB, date=_at(7, 10), files={"form.go": "package gin\n"})
+    d_cat = repo.commit("Fix the logger colours", author=CAT, date=_at(7, 11), files={"logger.go": "package gin\n"})
+    repo.checkout("main")
+    repo.merge("develop", "Merge pull request #871 from gin-gonic/develop\n\nv1.2", author=ADA, date=_at(8, 9))
+    # requests: feature/urllib3-backup had itself merged other branches: it collects changes
+    repo.branch("feature/rewrite", checkout=True)
+    r1 = repo.commit("Testimonials", author=ADA, date=_at(10, 9), files={"docs/people.rst": "ok\n"})
+    repo.branch("fix-slash")
+    repo.checkout("fix-slash")
+    repo.commit("Keep the trailing slash", author=BOB, date=_at(10, 10), files={"url.go": "package gin\n"})
+    repo.checkout("feature/rewrite")
+    repo.merge("fix-slash", author=ADA, date=_at(10, 11))
+    r2 = repo.commit("Makefile: add a coverage target", author=ADA, date=_at(10, 12), files={"Makefile": "cov:\n"})
+    repo.checkout("main")
+    repo.merge("feature/rewrite", author=ADA, date=_at(11, 9))
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    prs = dict(out.select("sha", "pr_number").rows())
+    assert wid[listed] == wid[fmt] == wid[names]
+    assert _item(items, wid[listed])["title"] == "List of routes"
+    assert wid[a1] != wid[a2]
+    assert len({wid[d_ada], wid[d_bob], wid[d_cat]}) == 3 and prs[d_ada] is None
+    assert wid[r1] != wid[r2]
