@@ -469,14 +469,14 @@ def test_a_labelled_commit_speaks_for_its_pull_request(tmp_path):
     bob = ("Bob Stone", "bob@example.com")
     repo = GitScript.init(tmp_path / "app")
     repo.commit("Initial commit", author=ANN, date="2025-03-01T09:00:00+0000", files={"app.py": "x = 1\n"})
-    repo.branch("fix-static-tests", checkout=True)
+    repo.branch("fix-staticmethod-collection", checkout=True)
     repo.commit("Fix collection of staticmethod tests", author=bob, date="2025-03-02T10:00:00+0000",
                 files={"src/collect.py": "def collect(obj):\n    return staticmethod(obj)\n"})
     repo.commit("Add changelog entry", author=bob, date="2025-03-02T11:00:00+0000",
                 files={"src/collect.py": "def collect(obj):\n    return [staticmethod(obj)]\n",
                        "changelog/2528.feature.rst": "Tests declared as staticmethod are collected.\n"})
     repo.checkout("main")
-    repo.merge("fix-static-tests", "Merge pull request #2700 from bob/fix-static-tests\n\nFix collection of staticmethod tests",
+    repo.merge("fix-staticmethod-collection", "Merge pull request #2700 from bob/fix-staticmethod-collection\n\nFix collection of staticmethod tests",
                author=ANN, date="2025-03-03T12:00:00+0000")
     commits, files = read_repo(repo)
     commit_kinds, item_kinds = _kinds(commits, files)
