@@ -1457,6 +1457,24 @@ def test_a_subject_about_the_review_never_names_an_item_that_has_a_better_one(tm
     assert _item(items, wid["Address comments on PR #950"])["title"] == "Improve invalid object key error message"
 
 
+def test_cosmetic_changes_name_an_item_only_when_nothing_else_does(tmp_path):
+    """gin: an item of "Cosmetic changes" and "Using uint64 for ErrorType" was titled "Cosmetic
+    changes". ("Fix for #310" at least says it fixes an issue: a commit's "more tests" beside it
+    would name it worse; a pull request's title of that kind gives way, its commits say more.)"""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"errors.go": "package gin\n"})
+    repo.commit("Cosmetic changes", author=ADA, date=_at(3, 9), files={"errors.go": "package gin\n\n"})
+    repo.commit("Simplify the error types", author=ADA, date=_at(3, 10), files={"errors.go": "package gin\ntype E uint64\n"})
+    repo.commit("Fix for #310", author=ADA, date=_at(9, 9), files={"context.go": "package gin\n"})
+    repo.commit("Context.Bind() returns an error when the body is empty", author=ADA, date=_at(9, 10),
+                files={"context.go": "package gin\nvar ErrEmpty error\n"})
+    out, items = _run(repo)
+    wid = by_subject(out, "work_item_id")
+    assert wid["Cosmetic changes"] == wid["Simplify the error types"]
+    assert _item(items, wid["Cosmetic changes"])["title"] == "Simplify the error types"
+    assert _item(items, wid["Fix for #310"])["title"] == "Fix for #310"
+
+
 def test_a_fixup_joins_the_commit_it_names(tmp_path):
     """click: `fixup! add gha-update`, pushed a day later, was a bug item of its own."""
     repo = GitScript.init(tmp_path / "repo")
