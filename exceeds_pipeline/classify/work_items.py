@@ -27,9 +27,7 @@ neither a feature nor a fix.
    merged into another branch first and reached the mainline by a later `Merge branch
    'stable'` (merges nest; the innermost numbered one wins). `Differential Revision:` lines
    are reviews, not pull requests; the `(#N)` ending a Phabricator revert names the reverted
-   change's PR. A pull request that merges an integration branch (`develop` into `master`)
-   with the work of BRANCH_MAX_PEOPLE people or more is a release of many changes: its number
-   groups nothing. (`pr_edges`) Likewise one author's commits that one merge of a topic branch
+   change's PR. (`pr_edges`) Likewise one author's commits that one merge of a topic branch
    brought in (`Merge branch 'routes-list'`, git's `Merge branch 'ab/topic'`: a patch series),
    each at most RELATED_GAP after the one before; not a merge of an integration branch
    (`next`, `maint`, a release line such as `3.3-rc`: INTEGRATION_BRANCH) or of several
@@ -516,10 +514,13 @@ def revert_chain_edges(work: pl.DataFrame, links: pl.DataFrame) -> pl.DataFrame:
 
 # A branch everyone's work passes through, not one change's: merging it brings in many changes
 # (`Merge branch 'master' of github.com:...`, `Merge branch 'next'`, `Merge branch 'stable'`).
-# A version in the name is a release line (tmux's `3.3-rc`, SQLAlchemy's `rel_0_9`, `branch4.0`).
+# A release line named by its version (tmux's `3.3-rc`, `tmux-3.6a`, SQLAlchemy's `rel_0_9`,
+# `branch4.0`, express's `3.x`), not a topic that names one (`https-proxy-2.0`).
 INTEGRATION_BRANCH = (r"(?i)^(?:master|main|trunk|default|develop|devel|dev|development|next|maint|maintenance|"
                       r"stable|unstable|testing|nightly|canary|latest|staging|production|prod|integration|upstream|"
-                      r"release(?:s|[-_/].*)?|hotfix(?:es)?|gh-pages|HEAD)$|^(?:origin|upstream)/|\d+[._]\d+|^v?\d+$")
+                      r"release(?:s|[-_/].*)?|hotfix(?:es)?|gh-pages|HEAD)$|^(?:origin|upstream)/"
+                      r"|^(?:[a-z]+[-_])?(?:(?:v|rel|release|branch|stable|maint)[-_]?\d+(?:[._](?:\d+|x))*|\d+(?:[._](?:\d+|x))+)"
+                      r"(?:[-_.]?(?:x|[a-z]|rc\d*|alpha\d*|beta\d*|stable|maint))?$")
 # A merge that brings in the work of this many people merges an integration branch, whatever
 # its name (redis's `1906-merge`: 28 authors).
 BRANCH_MAX_PEOPLE = 3
@@ -1115,14 +1116,7 @@ def _work_frame(commits: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     # A commit's own claim first, else the PR merge that brought it in (merges inside a PR
     # branch, such as `Merge branch 'main' into topic`, belong to that PR too). An imported
     # history's numbers are another project's.
-    # A pull request that merges an integration branch with the work of several people (gin's
-    # #871 "v1.2", develop into master, 22 commits of 5 people) is a release of many changes, not
-    # one: its commits are grouped as if pushed (BRANCH_MAX_PEOPLE, INTEGRATION_BRANCH).
-    integration = (pl.col("merge_branch").fill_null("").str.contains(INTEGRATION_BRANCH)
-                   & (pl.col("person_id").n_unique().over("repo", "merge_pr") >= BRANCH_MAX_PEOPLE))
     df = df.with_columns(
-        pl.when(pl.col("merge_pr").is_not_null() & integration).then(None).otherwise(pl.col("merge_pr")).alias("merge_pr")
-    ).with_columns(
         pl.when(pl.col("imported").fill_null(False)).then(None)
         .otherwise(pl.coalesce("_own_pr", "merge_pr")).alias("pr_number")
     ).drop("imported")

@@ -1641,8 +1641,9 @@ def test_a_title_is_what_follows_a_gitmoji_or_a_tag_and_more_than_an_issue_numbe
 def test_a_topic_branch_merged_by_name_is_one_change_and_an_integration_branch_is_not(tmp_path):
     """gin: `Merge branch 'routes-list'` brought in "List of routes", "gofmt" and "Routes()
     returns the function name" (three items before); git/git merges each patch series as
-    `Merge branch 'ab/topic'`. A merge of `next`, of a release line (`3.3-rc`) or of several
-    people's work (gin's pull request #871, develop into master) is many changes."""
+    `Merge branch 'ab/topic'`. A merge of `next`, of a release line (`3.3-rc`, `3.x`) or of a
+    branch that merged other branches is many changes; a pull request stays one item, whatever
+    its branch (SPEC: one pull request number, one item)."""
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"gin.go": "package gin\n"})
     repo.branch("routes-list", checkout=True)
@@ -1680,5 +1681,17 @@ def test_a_topic_branch_merged_by_name_is_one_change_and_an_integration_branch_i
     assert wid[listed] == wid[fmt] == wid[names]
     assert _item(items, wid[listed])["title"] == "List of routes"
     assert wid[a1] != wid[a2]
-    assert len({wid[d_ada], wid[d_bob], wid[d_cat]}) == 3 and prs[d_ada] is None
+    assert wid[d_ada] == wid[d_bob] == wid[d_cat] == "acme/app#pr-871" and prs[d_ada] == 871
     assert wid[r1] != wid[r2]
+
+
+@pytest.mark.parametrize(("branch", "integration"), [
+    ("next", True), ("3.3-rc", True), ("tmux-3.6a", True), ("rel_0_9", True), ("branch4.0", True),
+    ("3.x", True), ("release/2.6.1", True), ("master", True),
+    ("routes-list", False), ("ab/topic", False), ("https-proxy-2.0", False), ("fix-2180", False),
+    ("feature/manual_lexer", False),
+])
+def test_which_merged_branches_are_integration_lines(branch, integration):
+    from exceeds_pipeline.classify.work_items import INTEGRATION_BRANCH
+
+    assert bool(re.search(INTEGRATION_BRANCH, branch)) is integration
