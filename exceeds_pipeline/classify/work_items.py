@@ -66,9 +66,10 @@ neither a feature nor a fix.
    fixes and their regress tests. (`test_edges`)
 5. *One release* of one author in one repo: consecutive release steps (commits that change only
    changelogs, package manifests, lock files and version files, except a dependency update
-   with its own changelog line, `deps: qs@6.9.7`; or whose subject makes a release: `1.2.0`, `1.4.3 release`, `Release 3.4.1`, `grep-cli-0.1.10`, `Git 2.38`), each at
-   most RELEASE_GAP (24 hours) after the one before, outside pull requests, up to and including
-   a release commit (an empty one too), and the changelog opened for the next version within
+   with its own changelog line, `deps: qs@6.9.7`; or whose subject makes a release: `1.2.0`,
+   `1.4.3 release`, `Release 3.4.1`, `grep-cli-0.1.10`, `Git 2.38`), each at most RELEASE_GAP
+   (24 hours) after the one before, outside pull requests, up to and including a release
+   commit (an empty one too), and the changelog opened for the next version within
    POST_RELEASE_GAP (an hour) after it; such an item is `chore`. (`release_flags`,
    `release_edges`)
 6. *The same issue*: commits of one author outside pull requests that name the same issue no
