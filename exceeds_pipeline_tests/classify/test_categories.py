@@ -82,6 +82,8 @@ VERBS = {
     "Cosmetic changes": "refactor",  # gin: four "Cosmetic changes" read as bug fixes
     "Fixed recovery unit tests": "test",  # gin: tests as what the fix repairs
     "Fixing some unit tests": "test",
+    "Adds MIT license": "chore",  # gin: the licence and its headers read as features
+    "Add license headers": "chore",
     "Add unit tests for the tokenizer": "test",
     "Fix typo in README": "docs",
     "Update javadoc of BeanFactory": "docs",
