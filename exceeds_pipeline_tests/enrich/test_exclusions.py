@@ -540,3 +540,18 @@ def test_a_directory_of_copies_leaves_out_its_trees_not_its_own_files(make_repo)
     out = classify_exclusions(with_language(files), commits)
     reason = {r["path"]: r["exclusion_reason"] for r in out.filter(pl.col("sha") == own).iter_rows(named=True)}
     assert reason == {"deps/hiredis/hiredis.c": "vendored", "deps/Makefile": None, "deps/README.md": "prose_file"}
+
+
+def test_the_other_files_of_a_folder_a_generator_wrote_are_generated_too():
+    """gson's gson/docs/javadocs/: 98 pages that say Javadoc wrote them, and beside them the
+    script.js and stylesheet.css it wrote too (a Frontend skill from deleting them). A folder
+    with a few generated files keeps its hand-written ones."""
+    pages = [f"gson/docs/javadocs/p{i}.html" for i in range(12)]
+    few = ["src/api/client.go", "src/api/models.go", "src/api/zz_generated.deepcopy.go"]
+    paths = [*pages, "gson/docs/javadocs/script.js", "gson/docs/javadocs/stylesheet.css", *few]
+    fc = pl.DataFrame({"repo": ["acme/lib"] * len(paths), "sha": ["a"] * len(paths), "path": paths,
+                       "is_binary": [False] * len(paths)})
+    generated = pl.DataFrame({"repo": ["acme/lib"] * len(pages), "path": pages, "generated": [True] * len(pages)})
+    out = dict(zip(classify_exclusions(fc, generated=generated)["path"], classify_exclusions(fc, generated=generated)["exclusion_reason"]))
+    assert out["gson/docs/javadocs/script.js"] == out["gson/docs/javadocs/stylesheet.css"] == "generated"
+    assert out["src/api/client.go"] is None and out["src/api/zz_generated.deepcopy.go"] == "generated"
