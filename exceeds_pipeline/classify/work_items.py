@@ -114,7 +114,8 @@ the earliest commit's author). `category`:
 request #N`, or a merge titled `<title> (#N)`), else for a release item `Release <version>` read
 from its (last) release commit (`Release grep-cli 0.1.10` when the subject names a package,
 `Release rack-protection 1.4.0` when the commit releases the package of one folder:
-`release_title`), else the subject of the earliest non-revert
+`release_title`), else for most of a topic branch the first sentence of its merge's description
+(git's `Merge branch 'ab/topic'` bodies: `_topic_titles`), else the subject of the earliest non-revert
 commit of the item's category that has two words of three letters or more if any has (`first`,
 `by @someone` name nothing; else of the earliest non-revert commit) with tags,
 conventional prefix, series numbering and `(#N)` removed. `first_at`/`last_at`: earliest and
@@ -140,7 +141,7 @@ import polars as pl
 from exceeds_pipeline.common.union_find import components
 
 from exceeds_pipeline.classify.categories import (
-    KIND_PREFIX, LEADING_MARK, MIN_TYPED_TITLE_WORDS, RELEASE_TITLE, headline, project_labels,
+    HEADLINE_MAX, KIND_PREFIX, LEADING_MARK, MIN_TYPED_TITLE_WORDS, RELEASE_TITLE, headline, project_labels,
     release_subject, squash_merge_titled_otherwise, stated_subject,
 )
 from exceeds_pipeline.classify.changelog import CHANGELOG_PATH, pull_request_categories
@@ -1406,8 +1407,10 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         branches = pl.DataFrame(schema={"_root": pl.UInt32, "_branch_cat": pl.String})
     # every commit of the item is docs, test or build work: a feature/fix label yields
     paths_only = pl.col("_paths_only").fill_null(False)
+    topics = _topic_titles(work, df)
     items = (
         first.join(lead, on="_root", how="left")
+        .join(topics, on="_root", how="left")
         .join(counts, on="_root", how="left")
         .join(people, on="_root", how="left")
         .join(everyone, on="_root", how="left")
@@ -1466,6 +1469,8 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
                 pl.when(~pl.col("_pr_title").fill_null("").str.contains(ISSUE_ONLY_TITLE)).then(_title(pl.col("_pr_title"))),
                 # a release item is named by the release it makes, not its first worded step
                 pl.when(pl.col("_is_release")).then(pl.col("_release_title")),
+                # a topic branch by what its merge says the branch did (git/git)
+                "_topic_title",
                 _title(pl.coalesce(pl.when(pl.col("_cat_words") > 0).then(pl.col("_cat_subject")), "_best_subject",
                                    "_cat_subject", "_first_subject", "_any_subject")),
             ).alias("title"),
@@ -1485,6 +1490,46 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
     )
     items = items.select(list(WORK_ITEMS_SCHEMA)).cast(WORK_ITEMS_SCHEMA).sort("first_at", "work_item_id")
     return items, work.join(ids, on="_root", how="left")
+
+
+def _topic_titles(work: pl.DataFrame, df: pl.DataFrame) -> pl.DataFrame:
+    """``[_root, _topic_title]``: an item of two commits or more, at least half of what one
+    merge of a topic branch brought in (`branch_edges`'s branches), is named by the first
+    sentence of that merge's description, where it has one and that sentence is whole and at
+    most HEADLINE_MAX long (git/git: `Merge branch 'hn/branch-delete-merged'` says "The
+    'git branch' command has been taught the '--delete-merged' option to remove local branches
+    ...", where the item's first commit reads "branch: add --forked filter for --list mode")."""
+    if "merge_sha" not in work.columns or "_merges_branches" not in work.columns:
+        return pl.DataFrame(schema={"_root": pl.UInt32, "_topic_title": pl.String})
+    topic = (pl.col("merge_sha").is_not_null() & pl.col("pr_number").is_null() & pl.col("merge_branch").is_not_null()
+             & ~pl.col("merge_branch").str.contains(INTEGRATION_BRANCH) & ~pl.col("_merges_branches").fill_null(False))
+    # ... when the item is most of what the merge brought in (two doc typo fixes of a topic
+    # are not its change of the tag rules)
+    brought = work.group_by("merge_sha").agg(pl.len().alias("_brought"))
+    roots = (work.group_by("_root").agg(topic.all().alias("_topic"), pl.col("merge_sha").n_unique().alias("_merges"),
+                                        pl.col("merge_sha").first(), pl.len().alias("_n"))
+             .join(brought, on="merge_sha", how="left")
+             .filter(pl.col("_topic") & (pl.col("_merges") == 1) & (pl.col("_n") >= 2)
+                     & (2 * pl.col("_n") >= pl.col("_brought")))
+             .select("_root", "merge_sha"))
+    if roots.height == 0 or "message" not in df.columns:
+        return pl.DataFrame(schema={"_root": pl.UInt32, "_topic_title": pl.String})
+    # the paragraph after the merge's subject, unless it is the branch's list of commits
+    described = (
+        df.filter(pl.col("is_merge").fill_null(False))
+        .select(pl.col("sha").alias("merge_sha"),
+                pl.col("message").fill_null("").str.extract(r"^[^\n]*\n[ \t]*\n((?:[^\n]*\S[^\n]*(?:\n|$))+)", 1).alias("_p"))
+        .filter(pl.col("_p").is_not_null() & ~pl.col("_p").str.contains(r"^\s*(?:\*|-|#|Conflicts:|Signed-off-by:)"))
+        # its whole first sentence, short enough for a title: a sentence cut short, or one
+        # that leads into what follows (`This topic addresses two CVEs:`), names nothing done
+        .with_columns(pl.col("_p").str.replace_all(r"\s*\n\s*", " ").str.strip_chars()
+                      .str.extract(r"^(.+?[.!?])(?:\s+[A-Z(\"']|$)", 1).alias("_topic_title"))
+        .filter((pl.col("_topic_title").str.len_chars() <= HEADLINE_MAX)
+                & (pl.col("_topic_title").str.count_matches(r"[A-Za-z]{3,}") >= 3))
+        .with_columns(pl.col("_topic_title").str.replace(r"\.$", ""))
+        .select("merge_sha", "_topic_title")
+    )
+    return roots.join(described, on="merge_sha").select(pl.col("_root").cast(pl.UInt32), "_topic_title")
 
 
 RELEASE_GAP = timedelta(hours=24)

@@ -1695,3 +1695,35 @@ def test_which_merged_branches_are_integration_lines(branch, integration):
     from exceeds_pipeline.classify.work_items import INTEGRATION_BRANCH
 
     assert bool(re.search(INTEGRATION_BRANCH, branch)) is integration
+
+
+def test_a_topic_branch_is_named_by_what_its_merge_says_it_did(tmp_path):
+    """git/git: `Merge branch 'hn/branch-delete-merged'` describes the topic ("The 'git branch'
+    command has been taught the '--delete-merged' option ..."); its first commit reads "branch:
+    add --forked filter for --list mode". A merge without a description, or with only the
+    branch's list of commits, leaves the commits to name it."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"branch.c": "int b;\n"})
+    repo.branch("hn/branch-delete-merged", checkout=True)
+    first = repo.commit("branch: add --forked filter for --list mode", author=BOB, date=_at(2, 9),
+                        files={"branch.c": "int b;\nint forked;\n"})
+    repo.commit("branch: add --delete-merged <pattern>", author=BOB, date=_at(2, 10),
+                files={"branch.c": "int b;\nint forked;\nint merged;\n"})
+    repo.checkout("main")
+    repo.merge("hn/branch-delete-merged",
+               "Merge branch 'hn/branch-delete-merged'\n\n"
+               "The 'git branch' command has been taught the '--delete-merged' option\n"
+               "to remove local branches that are already merged into their upstream.\n\n"
+               "* hn/branch-delete-merged:\n  branch: add --delete-merged <pattern>\n"
+               "  branch: add --forked filter for --list mode\n", author=ADA, date=_at(3, 9))
+    repo.branch("cat/listed", checkout=True)
+    listed = repo.commit("refs: introduce a ref iterator", author=CAT, date=_at(4, 9), files={"refs.c": "int r;\n"})
+    repo.commit("refs: expose the peeled object ID", author=CAT, date=_at(4, 10), files={"refs.c": "int r;\nint p;\n"})
+    repo.checkout("main")
+    repo.merge("cat/listed", "Merge branch 'cat/listed'\n\n* cat/listed:\n  refs: expose the peeled object ID\n"
+               "  refs: introduce a ref iterator\n", author=ADA, date=_at(5, 9))
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert _item(items, wid[first])["title"] == ("The 'git branch' command has been taught the '--delete-merged' option "
+                                                 "to remove local branches that are already merged into their upstream")
+    assert _item(items, wid[listed])["title"] == "refs: introduce a ref iterator"
