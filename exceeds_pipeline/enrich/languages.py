@@ -15,7 +15,8 @@ The pipeline only has paths (``git log --numstat``), not file contents, so:
    choose, :data:`AMBIGUOUS_EXTENSION_CHOICE` picks the one real repositories mostly mean
    (go-enry's content-free guess is e.g. XML for ``.rs`` and Smalltalk for ``.cs``). Each choice is
    one of Linguist's own candidates for that extension (a test checks it). A ``.pro`` file is a
-   Qt project, unless its path names ProGuard or R8 (:data:`PROGUARD_PATH`).
+   Qt project, unless its path names ProGuard or R8 (:data:`PROGUARD_PATH`), or (in
+   :func:`with_language`) another path of its repository does.
 4. ``.h`` headers (Linguist: C, C++ or Objective-C) are ``C++`` in :func:`language_for_paths`
    unless told otherwise; :func:`with_language` decides per repository from the repository's
    other C-family files (see :func:`header_language_by_repo`), so git/git's headers are C and
@@ -306,11 +307,15 @@ def with_language(
         else pl.repeat(DEFAULT_HEADER_LANGUAGE, file_changes.height, dtype=pl.String, eager=True)
     )
     path = file_changes.get_column("path").cast(pl.String)
+    repo = file_changes.get_column("repo")
+    # a repository whose paths name ProGuard rules keeps its other `.pro` files for ProGuard
+    # too (gson's shrinker-test/common.pro beside proguard.pro and r8.pro)
+    proguard_repos = repo.filter(_proguard(raw, path)).unique().implode()
     language = pl.select(
         pl.when(raw == _HEADER).then(header)
         # a news fragment is prose whatever its name ends with (`changelog/1234.feature` is no Gherkin)
         .when(path.str.contains(FRAGMENT_PATH) & ~path.str.contains(FRAGMENT_TEXT)).then(pl.lit("Text"))
-        .when(_proguard(raw, path)).then(pl.lit("Proguard"))
+        .when(_proguard(raw, path) | ((raw == "QMake") & repo.is_in(proguard_repos))).then(pl.lit("Proguard"))
         .otherwise(raw)
     ).to_series()
     out = file_changes.with_columns(language.alias("language"))

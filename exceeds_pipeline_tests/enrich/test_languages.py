@@ -258,4 +258,9 @@ def test_a_pro_file_is_a_qt_project_unless_its_path_names_proguard_or_r8():
     expected = ["Proguard", "Proguard", "Proguard", "Proguard", "QMake"]
     assert language_for_paths(pl.Series(paths)).to_list() == expected
     frame = pl.DataFrame({"repo": ["acme/lib"] * len(paths), "path": paths})
-    assert with_language(frame)["language"].to_list() == expected
+    assert with_language(frame)["language"].to_list() == ["Proguard"] * 5  # the repository uses ProGuard
+    # gson's shrinker-test/common.pro, beside proguard.pro; a Qt project's .pro stays QMake
+    two = pl.DataFrame({"repo": ["google/gson", "google/gson", "qt/app"],
+                        "path": ["shrinker-test/common.pro", "shrinker-test/proguard.pro", "src/app/app.pro"]})
+    assert with_language(two)["language"].to_list() == ["Proguard", "Proguard", "QMake"]
+    assert language_for_paths(pl.Series(paths)).to_list() == expected
