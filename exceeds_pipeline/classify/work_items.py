@@ -309,6 +309,11 @@ MERGED_BRANCH = (
 )
 
 
+def merged_branch(subject: pl.Expr) -> pl.Expr:
+    """The branch a merge's subject names (MERGED_BRANCH), else null."""
+    return pl.coalesce(subject.str.extract(MERGED_BRANCH, 1), subject.str.extract(MERGED_BRANCH, 2))
+
+
 def merge_pr_membership(commits: pl.DataFrame) -> pl.DataFrame:
     """(repo, sha, merge_pr, merge_branch, merge_sha, imported): for every commit brought in by a merge
     (reachable from one of its other parents and not from the chain it was merged into), the
@@ -342,9 +347,7 @@ def merge_pr_membership(commits: pl.DataFrame) -> pl.DataFrame:
         pl.when(pl.col("is_merge").fill_null(False))
         .then(pr_number_expr(pl.col("subject"), pl.col("message") if "message" in commits.columns
                              else pl.lit(None, pl.String))).alias("_pr"),
-        pl.coalesce(
-            pl.col("subject").str.extract(MERGED_BRANCH, 1), pl.col("subject").str.extract(MERGED_BRANCH, 2)
-        ).alias("_branch"),
+        merged_branch(pl.col("subject")).alias("_branch"),
         pl.col("committed_at"),
     )
     repos = prs.filter(pl.col("is_merge").fill_null(False))["repo"].unique().to_list()
@@ -528,6 +531,13 @@ INTEGRATION_BRANCH = (r"(?i)^(?:master|main|trunk|default|develop|devel|dev|deve
 BRANCH_MAX_PEOPLE = 3
 
 
+def _from_topic_branch() -> pl.Expr:
+    """The work commit came in by a merge of a topic branch (not a pull request, not an
+    integration branch, not a branch that itself merged others): `branch_edges`' commits."""
+    return (pl.col("merge_sha").is_not_null() & pl.col("pr_number").is_null() & pl.col("merge_branch").is_not_null()
+            & ~pl.col("merge_branch").str.contains(INTEGRATION_BRANCH) & ~pl.col("_merges_branches").fill_null(False))
+
+
 def branch_edges(work: pl.DataFrame) -> pl.DataFrame:
     """Commits of one author that one merge of a topic branch brought in (`Merge branch
     'routes-list'`; git's `Merge branch 'ab/topic'`), outside pull requests, each at most
@@ -539,9 +549,7 @@ def branch_edges(work: pl.DataFrame) -> pl.DataFrame:
     if "merge_sha" not in work.columns or "_merges_branches" not in work.columns:
         return _no_pairs()
     rows = (
-        work.filter(pl.col("merge_sha").is_not_null() & pl.col("pr_number").is_null()
-                    & pl.col("merge_branch").is_not_null() & ~pl.col("merge_branch").str.contains(INTEGRATION_BRANCH)
-                    & ~pl.col("_merges_branches").fill_null(False))
+        work.filter(_from_topic_branch())
         .filter(pl.col("person_id").n_unique().over("repo", "merge_sha") < BRANCH_MAX_PEOPLE)
         .sort("repo", "merge_sha", "person_id", "_t", "_n")
     )
@@ -730,14 +738,12 @@ def _named_file_pairs(pairs: pl.DataFrame, file_changes: pl.DataFrame, work: pl.
     existence changed is specific even where everyone edits it (a hub), or in a sweep. A name
     that several folders use (`Makefile.am`, `__init__.py`, `README`) is not."""
     base = pl.col("_p").str.extract(r"([^/]+)$").alias("_tok")
-    paths = (file_changes.select("repo", pl.concat_list("path", "old_path").alias("_p"))
-             .explode("_p", empty_as_null=True).drop_nulls("_p").unique())
-    common = (paths.group_by("repo", base).len()
+    changed = (file_changes.select("repo", pl.col("sha").alias("sha_a"), "status", pl.concat_list("path", "old_path").alias("_p"))
+               .explode("_p", empty_as_null=True).drop_nulls("_p"))
+    common = (changed.select("repo", "_p").unique().group_by("repo", base).len()
               .filter(pl.col("len") > SAME_NAME_PATHS).select("repo", "_tok"))
     born = (
-        file_changes.filter(pl.col("status").fill_null("").str.slice(0, 1).is_in(["A", "D", "R"]))
-        .select("repo", pl.col("sha").alias("sha_a"), pl.concat_list("path", "old_path").alias("_p"))
-        .explode("_p", empty_as_null=True).drop_nulls("_p")
+        changed.filter(pl.col("status").fill_null("").str.slice(0, 1).is_in(["A", "D", "R"]))
         .filter(~pl.col("_p").str.contains(GENERIC_FILES))
         .select("repo", "sha_a", base)
         .filter((pl.col("_tok").str.len_chars() >= 4) & pl.col("_tok").str.contains(_FILE_NAME))
@@ -1124,11 +1130,11 @@ def _work_frame(commits: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     ).drop("imported")
     # A branch that itself merged a pull request or a topic branch (not its base, `Merge branch
     # 'master' into topic`) collects several changes: `branch_edges` groups nothing it brings in.
-    merged_branch = pl.coalesce(pl.col("subject").str.extract(MERGED_BRANCH, 1), pl.col("subject").str.extract(MERGED_BRANCH, 2))
+    branch = merged_branch(pl.col("subject"))
     collecting = (
         df.filter(pl.col("is_merge").fill_null(False) & pl.col("merge_sha").is_not_null()
                   & (pl.col("_own_pr").is_not_null()
-                     | (merged_branch.is_not_null() & ~merged_branch.fill_null("").str.contains(INTEGRATION_BRANCH))))
+                     | (branch.is_not_null() & ~branch.fill_null("").str.contains(INTEGRATION_BRANCH))))
         .select("repo", "merge_sha", pl.lit(True).alias("_merges_branches")).unique()
     )
     df = df.join(collecting, on=["repo", "merge_sha"], how="left", maintain_order="left")
@@ -1501,8 +1507,7 @@ def _topic_titles(work: pl.DataFrame, df: pl.DataFrame) -> pl.DataFrame:
     ...", where the item's first commit reads "branch: add --forked filter for --list mode")."""
     if "merge_sha" not in work.columns or "_merges_branches" not in work.columns:
         return pl.DataFrame(schema={"_root": pl.UInt32, "_topic_title": pl.String})
-    topic = (pl.col("merge_sha").is_not_null() & pl.col("pr_number").is_null() & pl.col("merge_branch").is_not_null()
-             & ~pl.col("merge_branch").str.contains(INTEGRATION_BRANCH) & ~pl.col("_merges_branches").fill_null(False))
+    topic = _from_topic_branch()
     # ... when the item is most of what the merge brought in (two doc typo fixes of a topic
     # are not its change of the tag rules)
     brought = work.group_by("merge_sha").agg(pl.len().alias("_brought"))

@@ -310,12 +310,13 @@ def with_language(
     repo = file_changes.get_column("repo")
     # a repository whose paths name ProGuard rules keeps its other `.pro` files for ProGuard
     # too (gson's shrinker-test/common.pro beside proguard.pro and r8.pro)
-    proguard_repos = repo.filter(_proguard(raw, path)).unique().implode()
+    proguard = _proguard(raw, path)
+    proguard_repos = repo.filter(proguard).unique().implode()
     language = pl.select(
         pl.when(raw == _HEADER).then(header)
         # a news fragment is prose whatever its name ends with (`changelog/1234.feature` is no Gherkin)
         .when(path.str.contains(FRAGMENT_PATH) & ~path.str.contains(FRAGMENT_TEXT)).then(pl.lit("Text"))
-        .when(_proguard(raw, path) | ((raw == "QMake") & repo.is_in(proguard_repos))).then(pl.lit("Proguard"))
+        .when(proguard | ((raw == "QMake") & repo.is_in(proguard_repos))).then(pl.lit("Proguard"))
         .otherwise(raw)
     ).to_series()
     out = file_changes.with_columns(language.alias("language"))
