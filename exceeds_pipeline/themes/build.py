@@ -117,18 +117,17 @@ def module_name(path: str, repo: str = "") -> str | None:
     if ("." not in file_name or file_name.rsplit(".", 1)[-1].lower() not in lex["code_extensions"]
             or _CONFIG_FILE.match(file_name)):
         stem = ""  # configuration, data and docs name only their area (vite.config.ts too)
-    in_tests = any(d.lower() in lex["test_dirs"] for d in dirs)
+    in_tests = any(_is_test_dir(d) for d in dirs)
     is_test_file = bool(re.match(r"(?i)^test_|.*_tests?$|.*\.test$|.*\.spec$", stem))
     if in_tests and not is_test_file:
         return None  # fixtures, data and cases inside a test tree name no module
     if is_test_file:
         stem = re.sub(r"(?i)^test_|_tests?$|\.(?:test|spec)$", "", stem)
-        dirs = [d for d in dirs if d.lower() not in lex["test_dirs"]]
+        dirs = [d for d in dirs if not _is_test_dir(d)]
         if in_tests:
             dirs = []  # tests/unit/test_views.py names "views", the area it tests
     dirs = [d.lstrip(".") for d in dirs]
-    meaningful = [d for d in dirs if d.lower() not in lex["generic_dirs"] and d.lower() not in lex["test_dirs"]
-                  and d.lower() not in own]
+    meaningful = _meaningful_dirs(dirs, own)
     area = _words(meaningful[-1]) if meaningful else ""
     stem_words = _words(stem) if stem and stem.lower() not in lex["generic_stems"] and stem.lower().strip("_") not in lex["generic_stems"] else ""
     if stem_words.lower() in own:
@@ -149,6 +148,39 @@ def _docs_suffix(dirs: list[str], name: str) -> str:
     return name
 
 
+@lru_cache(maxsize=1)
+def _bundle_dir() -> re.Pattern[str]:
+    return re.compile(r"(?i)^.+\.(?:" + "|".join(map(re.escape, lexicon()["bundle_extensions"])) + r")$")
+
+
+def _meaningful_dirs(dirs: list[str], own: frozenset[str]) -> list[str]:
+    """The directories of a path that can name an area of work.
+
+    Not: generic and test directories, the repository's own name (with a version number too:
+    okhttp's `okhttp3/`), the organisation of a JVM package (`java/com/squareup/`: every file of
+    square/okhttp sat in "Squareup"), and anything in a tool's bundle (`Alamofire.xcodeproj/`,
+    where Xcode keeps the build settings and schemes every new source file touches)."""
+    lex = lexicon()
+    roots, domains, bundle = lex["jvm_source_roots"], lex["package_domains"], _bundle_dir()
+    if any(bundle.match(d) for d in dirs):
+        return []
+    lower = [d.lower() for d in dirs]
+    organisation = {i + 1 for i in range(len(lower) - 1)
+                    if lower[i] in domains and i > 0 and lower[i - 1] in roots}
+    # a Gradle source set (`src/jvmMain/kotlin/`, `src/commonJvmAndroid/kotlin/`) is no area either
+    source_set = {i for i in range(1, len(lower) - 1) if lower[i - 1] == "src" and lower[i + 1] in roots}
+    return [d for i, (d, low) in enumerate(zip(dirs, lower))
+            if low not in lex["generic_dirs"] and not _is_test_dir(d)
+            and low not in own and low.rstrip("0123456789") not in own
+            and i not in organisation and i not in source_set]
+
+
+def _is_test_dir(name: str) -> bool:
+    """A directory of tests: by name (`tests/`), or a Gradle test source set (`jvmTest/`,
+    `androidUnitTest/`: camel case ending in Test, so `latest/` is none)."""
+    return name.lower() in lexicon()["test_dirs"] or bool(re.fullmatch(r"[a-z][A-Za-z0-9]*Test", name))
+
+
 def _repo_words(repo: str) -> frozenset[str]:
     return frozenset(w for w in re.split(r"[^a-z0-9]+", (repo or "").lower()) if len(w) >= 3)
 
@@ -158,10 +190,9 @@ def area_name(path: str, repo: str = "") -> str | None:
     lex = lexicon()
     own = _repo_words(repo)
     dirs = [p.lstrip(".") for p in (path or "").split("/")[:-1] if p]
-    if any(d.lower() in lex["test_dirs"] for d in dirs):
+    if any(_is_test_dir(d) for d in dirs):
         return None  # a test tree is named by the modules its test files test
-    meaningful = [d for d in dirs if d.lower() not in lex["generic_dirs"] and d.lower() not in lex["test_dirs"]
-                  and d.lower() not in own]
+    meaningful = _meaningful_dirs(dirs, own)
     if not meaningful:
         return None
     name = _words(meaningful[-1])

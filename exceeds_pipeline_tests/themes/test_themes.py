@@ -408,3 +408,21 @@ def test_a_plain_word_alone_is_no_theme_but_a_name_or_a_phrase_is(make_repo):
              .iter_rows(named=True)}
     assert "CodeQL" in terms and "copy mode" in terms
     assert not {"outdated", "args"} & terms
+
+
+def test_a_jvm_packages_organisation_a_versioned_repository_name_and_a_tools_bundle_name_no_area():
+    # square/okhttp: every file sat in "Squareup" (com/squareup/okhttp/) or "Okhttp3" (okhttp3/)
+    assert module_name("okhttp/src/main/java/com/squareup/okhttp/Cache.java", "square/okhttp") == "Cache"
+    assert module_name("okhttp/src/main/java/okhttp3/Cache.java", "square/okhttp") == "Cache"
+    assert module_name("okhttp/src/main/java/okhttp3/internal/http2/Hpack.java", "square/okhttp") == "Http2 Hpack"
+    assert module_name("src/main/kotlin/org/acme/billing/Invoice.kt", "acme/shop") == "Billing Invoice"
+    # a Gradle source set is no area, and a test source set is a test tree
+    assert module_name("okhttp/src/jvmMain/kotlin/okhttp3/internal/tls/CertificateChainCleaner.kt",
+                       "square/okhttp") == "TLS CertificateChainCleaner"
+    assert module_name("okhttp/src/jvmTest/kotlin/okhttp3/CacheTest.kt", "square/okhttp") is None
+    assert module_name("web/latest/Hooks.java", "acme/shop") == "Latest Hooks"
+    # a package outside a source root keeps its names: only `java/<domain>/<org>` is an organisation
+    assert module_name("server/com/squareup/Hooks.java", "acme/shop") == "Squareup Hooks"
+    # Alamofire: "Alamofire.xcodeproj" led its author's themes (project.pbxproj, the schemes)
+    assert module_name("Alamofire.xcodeproj/project.pbxproj", "Alamofire/Alamofire") is None
+    assert module_name("Example/iOS Example.xcodeproj/xcshareddata/xcschemes/iOS.xcscheme", "Alamofire/Alamofire") is None
