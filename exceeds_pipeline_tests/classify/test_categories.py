@@ -252,6 +252,29 @@ def test_what_the_change_touches(tmp_path):
     assert bare["Billing exports"] == "other"
 
 
+def test_gradle_test_source_sets_and_xcode_cocoapods_bundler_and_php_tool_files(tmp_path):
+    # square/okhttp: "for tests only" (all in src/jvmTest/) read as a feature; Alamofire:
+    # "Added the license to the Xcode project" (project.pbxproj alone) read as a feature; rack:
+    # "Add a .ci.Gemfile for CI testing" read as a feature
+    got = _categorize_cases(GitScript.init(tmp_path / "repo"), [
+        ("Initial import", {"okhttp/src/jvmMain/kotlin/Idn.kt": "fun idn() = 1\n", "Source/Request.swift": "let a = 1\n"}),
+        ("Cover IDN edge cases", {"okhttp/src/jvmTest/kotlin/IdnTest.kt": "fun t() = 1\n",
+                                "okhttp/src/commonTest/kotlin/Cases.kt": "val c = 1\n"}),
+        ("Added the license to the Xcode project", {"Alamofire.xcodeproj/project.pbxproj": "// !$*UTF8*$!\n{}\n",
+                                                    "Alamofire.xcodeproj/xcshareddata/xcschemes/iOS.xcscheme": "<Scheme/>\n"}),
+        ("Added watchOS to the podspec", {"Alamofire.podspec": "s.name = 'Alamofire'\n", "Package.swift": "// swift\n"}),
+        ("Add a .ci.Gemfile for CI testing", {".ci.gemfile": "gem 'rack'\n", ".rubocop.yml": "AllCops: {}\n"}),
+        ("Added the version catalog", {"gradle/libs.versions.toml": "[versions]\n", "phpunit.xml.dist": "<phpunit/>\n"}),
+        ("Add the latest handler", {"src/latest/Handler.kt": "fun h() = 1\n"}),
+    ])
+    assert got["Cover IDN edge cases"] == "test"
+    assert got["Added the license to the Xcode project"] == "build"
+    assert got["Added watchOS to the podspec"] == "build"
+    assert got["Add a .ci.Gemfile for CI testing"] == "build"
+    assert got["Added the version catalog"] == "build"
+    assert got["Add the latest handler"] == "feature"  # src/latest/ is no test source set
+
+
 def test_merges_are_other_and_every_category_is_known(tmp_path):
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial commit", author=ADA, date="2025-01-01T09:00:00+0000", files={"a.py": "1\n"})
