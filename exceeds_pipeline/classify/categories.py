@@ -127,10 +127,15 @@ KIND_PREFIX = rf"(?i)^\s*(?:{_KIND_TYPES})(?:\([^)\n]{{0,60}}\))?!?:\s+"
 # A pull request's title that names a release: `Release 3.4.1`, `Prepare release v2.0`, `v1.2.3`.
 # `Prepare 2.12.1`, `Prepare for 2.11 release.` (requests) and `set version to 3.11.0`
 # (nlohmann/json) name the release they make too; a prerelease is a release (express's
-# `5.0.0-beta.1`, `2.0.0rc1`).
-RELEASE_TITLE = (r"(?i)^\s*(?:release|releasing|release version|prepar(?:e|es|ed|ing)(?: for)?(?: the)? release(?: of)?|(?:bump|set|update|change)(?:s|ed)? (?:the )?version(?: number)?(?: to)?)"
+# `5.0.0-beta.1`, `2.0.0rc1`). So do Alamofire's `Prep 5.0.0-beta.4 Release`, `Release - Prep for
+# 5.0.0-beta.6` and `Added release notes to the CHANGELOG and bumped the version to 4.5.1.` (the
+# release notes and the version: sinatra's `added a method ..., and bumped the version to 1.3.2`
+# is a feature).
+_PREPARE = r"prep(?:are|ares|ared|aring)?"
+RELEASE_TITLE = (rf"(?i)^\s*(?:release|releasing|release version|{_PREPARE}(?: for)?(?: the)? release(?: of)?|(?:bump|set|update|change)(?:s|ed)? (?:the )?version(?: number)?(?: to)?)"
                  r"\s+v?\d+(?:\.\d+)+\S*\s*$"
-                 r"|^\s*prepar(?:e|es|ed|ing)\s+(?:for\s+)?(?:the\s+)?v?\d+(?:\.\d+)+\S*(?:\s+(?:bug-?fix\s+|patch\s+|minor\s+|major\s+|security\s+)?release)?[.!]?\s*$"
+                 rf"|^\s*(?:release\s*[-:]\s*)?{_PREPARE}\s+(?:for\s+)?(?:the\s+)?v?\d+(?:\.\d+)+\S*(?:\s+(?:bug-?fix\s+|patch\s+|minor\s+|major\s+|security\s+)?release)?[.!]?\s*$"
+                 r"|^[^\n]{0,60}\b(?:release\s+notes|change\s*log|changes|history|news)\b[^\n]{0,40}\band\s+(?:bump|bumped|bumps|set|updated?)\s+(?:the\s+)?version(?:\s+number)?\s+to\s+v?\d+(?:\.\d+)+\S*?[.!]?\s*$"
                  r"|^\s*v?\d+\.\d+(?:\.\d+)*(?:[a-z]\d*|[-.]?(?:rc|alpha|beta|pre|preview)\.?\d*)?(?:\s+release)?[.!]?\s*$")
 # A commit that makes a release by its subject: a release title, or a package at its version
 # (`ripgrep 14.1.1`, `grep-cli-0.1.10`, `create-vite@5.2.1`, `Git 2.38`, `Git 2.45-rc0`).

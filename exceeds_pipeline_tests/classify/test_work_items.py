@@ -1285,6 +1285,13 @@ def test_a_feature_in_code_names_its_item_over_a_larger_reformat_and_a_release_s
     ("2.0.0.rc6 release", True, "Release 2.0.0.rc6"),  # sinatra
     (":bookmark: set version to 3.11.0", True, "Release 3.11.0"),  # nlohmann/json
     ("Update version to 1.2.3", True, "Release 1.2.3"),
+    # Alamofire: its release commits and pull requests
+    ("Prep 5.0.0-beta.4 Release (#2776)", True, "Release 5.0.0-beta.4"),
+    ("Release - Prep for 5.0.0-beta.6 (#2815)", True, "Release 5.0.0-beta.6"),
+    ("Added release notes to the CHANGELOG and bumped the version to 4.5.1.", True, "Release 4.5.1"),
+    ("Updated the CHANGELOG and bumped the version to 1.2.3.", True, "Release 1.2.3"),
+    # sinatra: a feature that also bumps the version is no release
+    ("added a method for content_for? in sinatra/content_for, and bumped the version to 1.3.2", False, None),
 ])
 def test_release_subjects(subject, release, title):
     from exceeds_pipeline.classify.work_items import release_title
