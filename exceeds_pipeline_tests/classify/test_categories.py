@@ -131,6 +131,16 @@ STATEMENTS = {
     "Fix crash in lib/http.py": "bug",
     "Support v2.4 of the wire protocol": "feature",
     "Use a set to avoid duplicated entries in the index": "refactor",
+    # guzzle: bringing code to the coding standard is formatting
+    "CS fixes": "chore",
+    "Coding standards": "chore",
+    "Fix CS build on PHP 8": "bug",
+    # rack: tests written for coverage, and coverage markers, are test work
+    "Add 100% line/branch coverage to rack/server.rb": "test",
+    "Improve test coverage for the parser": "test",
+    "Add nocov markings around code only executed in Ruby < 3.2": "test",
+    # Alamofire: a change its author says changes no behaviour is no fix
+    "Fixed up if statement formatting…no functional changes.": "chore",
 }
 
 
