@@ -372,7 +372,7 @@ def merge_pr_membership(commits: pl.DataFrame) -> pl.DataFrame:
         tips = [i for i in range(len(shas)) if not has_child[i]]
         mainline = _first_parent_line(parents, tips)
         imported = _imported(parents, [len(ps or []) for ps in part["parents"].to_list()], mainline)
-        pr_of = _own_numbers(pr_of, mainline)
+        pr_of = _own_numbers(pr_of, mainline, branch_of)
 
         def chain(start: int) -> list[int]:
             """First-parent chain from `start` down to the first seen commit, oldest first."""
@@ -430,15 +430,23 @@ def _first_parent_line(parents: list[list[int]], tips: list[int]) -> set[int]:
     return line
 
 
-def _own_numbers(pr_of: list[int | None], mainline: set[int]) -> list[int | None]:
+def _own_numbers(pr_of: list[int | None], mainline: set[int], branch_of: list[str | None]) -> list[int | None]:
     """The pull request numbers of merges, without those that are not this repository's: a
     number that several merges name (forks merge their own `#1`, `#2` and bring them in with
-    their branches) is kept only for the merges on the first-parent line (`mainline`)."""
+    their branches) is kept only for the merges on the first-parent line (`mainline`); and not
+    there either when those merges name different branches, as when another repository's
+    history came in on the main line (okhttp's `#1 from io2013/jw/website-skeleton` beside its
+    own `#1 from square/jwilson/initialimport`, a year apart: one item of two people's work)."""
     claims = Counter(n for n in pr_of if n is not None)
     shared = {n for n, k in claims.items() if k > 1}
     if not shared:
         return pr_of
-    return [None if n in shared and i not in mainline else n for i, n in enumerate(pr_of)]
+    branches: dict[int, set[str]] = {}
+    for i, n in enumerate(pr_of):
+        if n in shared and i in mainline and branch_of[i]:
+            branches.setdefault(n, set()).add(branch_of[i])
+    ambiguous = {n for n, names in branches.items() if len(names) > 1}
+    return [None if n in shared and (i not in mainline or n in ambiguous) else n for i, n in enumerate(pr_of)]
 
 
 def _imported(parents: list[list[int]], parent_counts: list[int], mainline: set[int]) -> list[bool]:

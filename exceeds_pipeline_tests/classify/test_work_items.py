@@ -1427,6 +1427,31 @@ def test_a_pull_request_number_that_several_forks_merged_is_not_the_repositorys(
     assert prs[dan] == 1
 
 
+def test_a_pull_request_number_merged_twice_on_the_main_line_from_different_branches_is_nobodys(tmp_path):
+    """okhttp: `Merge pull request #1 from square/jwilson/initialimport` (2012) and, a year later on
+    the same line, `Merge pull request #1 from io2013/jw/website-skeleton` (another repository's
+    history) made one item of Jesse Wilson's import and Jake Wharton's website. The same branch
+    merged twice is still one pull request."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"a.c": "x\n"})
+    shas = {}
+    for name, who, day, branch in [("import", ADA, 2, "ada/initialimport"), ("site", BOB, 9, "bob/website"),
+                                   ("again", CAT, 15, "cat/fix"), ("again2", CAT, 17, "cat/fix")]:
+        repo.checkout("main")
+        local = f"{name}-branch"
+        repo.branch(local, checkout=True)
+        shas[name] = repo.commit(f"Change {name}", author=who, date=_at(day, 9), files={f"{name}.c": "y\n"})
+        repo.checkout("main")
+        number = 1 if name in ("import", "site") else 7
+        repo.merge(local, f"Merge pull request #{number} from {branch}", author=ADA, date=_at(day, 10))
+    out, _ = _run(repo)
+    prs = dict(out.select("sha", "pr_number").rows())
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert prs[shas["import"]] is None and prs[shas["site"]] is None
+    assert wid[shas["import"]] != wid[shas["site"]]
+    assert prs[shas["again"]] == prs[shas["again2"]] == 7
+
+
 def test_an_item_opened_by_a_small_fix_and_built_by_features_is_a_feature(tmp_path):
     """redis: 56 ACL commits opened with a 72-line `ACL: subcommand matching.` (a fix by its
     words) and went on with 17 features (856 lines): the item is the feature. A fix followed by
