@@ -72,11 +72,18 @@ def month_name(month: str) -> str:
     return f"{calendar.month_name[int(mon)]} {year}"
 
 
+# a string literal in code: after `=` or `(`, up to 40 characters without spaces
+_CODE_STRING = re.compile(r'([=(])"([^"\s]{0,40})"')
+
+
 @lru_cache(maxsize=1 << 16)  # a title is rendered in several sentences of several months
 def title_text(title: str | None) -> str:
     """A work item title for prose: wrappers, tags, PR numbers and quotes removed, one line,
     at most TITLE_CHARS characters."""
-    text = re.sub(r"[\"“”`]", "", clean_title(title).prose).strip() or "(untitled)"
+    # quotation marks go; a string literal in code stays (rack's `disallow PATH_INFO="" SCRIPT_NAME=""`
+    # had read "disallow PATH_INFO= SCRIPT_NAME=")
+    text = _CODE_STRING.sub(lambda m: m.group(1) + "\0" + m.group(2) + "\0", clean_title(title).prose)
+    text = re.sub(r"[\"“”`]", "", text).replace("\0", '"').strip() or "(untitled)"
     text = re.split(r"(?<=[a-z0-9)])\.\s+(?=[A-Z])", text)[0]  # one phrase: "Fix v0 config. Clear cache" -> first
     if len(text) <= TITLE_CHARS:
         return text

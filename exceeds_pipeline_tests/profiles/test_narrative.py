@@ -349,6 +349,15 @@ def test_a_long_title_in_prose_is_cut_at_a_clause_or_a_word_never_inside_one():
     assert long.startswith(words[:-1]) and long[len(words) - 1] == " "  # it ends with a whole word
 
 
+def test_quotation_marks_leave_a_title_in_prose_but_string_literals_in_code_stay():
+    from exceeds_pipeline.profiles.narrative import title_text
+
+    # rack: "Fixed in July 2025: make Rack::Lint disallow PATH_INFO= SCRIPT_NAME=."
+    assert title_text('Make Rack::Lint disallow PATH_INFO="" SCRIPT_NAME="" (#2316)') == 'Make Rack::Lint disallow PATH_INFO="" SCRIPT_NAME=""'
+    assert title_text('Support "lazy" loading of `config.yml`') == "Support lazy loading of config.yml"
+    assert title_text('Call open("rb") on uploads') == 'Call open("rb") on uploads'
+
+
 def test_a_theme_that_only_narrows_one_named_before_is_not_named_again():
     """nlohmann/json, September 2023: 'worked mainly on Input, Examples docs and Input JSON sax'."""
     from exceeds_pipeline.profiles.narrative import month_sentences
