@@ -715,20 +715,104 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
         & (pl.col("_shared") / (pl.col("_ca") + pl.col("_cb") - pl.col("_shared")) >= 0.5)
     ).select("_a", "_b")
     related = pl.concat([same_component.cast(_PAIRS), files.cast(_PAIRS), similar.cast(_PAIRS)]).unique()
-    if "_release" in work.columns:
-        # A release commit joins only its release steps (`release_edges`), never the fix of
-        # the next day that touches the same version constant, nor the next release
-        # (nlohmann/json's `set version to 3.11.0` and `set version to 3.11.1`).
-        # (the same version set twice is one release: json's two `set version to 3.3.0`)
-        kind = work.select("_n", "_release", "_release_step", release_title(pl.col("subject")).alias("_v"))
-        related = (
-            related.join(kind.rename({"_n": "_a", "_release": "_ra", "_release_step": "_sa", "_v": "_va"}), on="_a")
-            .join(kind.rename({"_n": "_b", "_release": "_rb", "_release_step": "_sb", "_v": "_vb"}), on="_b")
-            .filter(~((pl.col("_ra") & ~pl.col("_sb")) | (pl.col("_rb") & ~pl.col("_sa"))
-                      | (pl.col("_ra") & pl.col("_rb") & ~pl.col("_va").eq_missing(pl.col("_vb")))))
-            .select("_a", "_b")
-        )
-    return _one_declared_change_each(stream, _apart_by_issue(work, related))
+    return _one_declared_change_each(stream, _apart_by_issue(work, _apart_by_release(work, related)))
+
+
+def _apart_by_release(work: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame:
+    """The related pairs less those that join a release commit to anything but its release
+    steps (`release_edges`): not the fix of the next day that touches the same version
+    constant, nor the next release (nlohmann/json's `set version to 3.11.0` and `set version to
+    3.11.1`). (The same version set twice is one release: json's two `set version to 3.3.0`.)"""
+    if "_release" not in work.columns:
+        return related
+    kind = work.select("_n", "_release", "_release_step", release_title(pl.col("subject")).alias("_v"))
+    return (
+        related.join(kind.rename({"_n": "_a", "_release": "_ra", "_release_step": "_sa", "_v": "_va"}), on="_a")
+        .join(kind.rename({"_n": "_b", "_release": "_rb", "_release_step": "_sb", "_v": "_vb"}), on="_b")
+        .filter(~((pl.col("_ra") & ~pl.col("_sb")) | (pl.col("_rb") & ~pl.col("_sa"))
+                  | (pl.col("_ra") & pl.col("_rb") & ~pl.col("_va").eq_missing(pl.col("_vb")))))
+        .select("_a", "_b")
+    )
+
+
+# A batch: at most this many consecutive commits of one author, each committed at most
+# BATCH_SECONDS after the one before. A longer run is a history rewritten or a long branch
+# replayed whole (guzzle's Guzzle 4 rewrite: months of commits re-committed in four minutes),
+# and says nothing of which of its commits form one change.
+BATCH_MAX_COMMITS = 12
+BATCH_SECONDS = 2
+# A test file's name less its test affixes (`RetryPolicyTests.swift`, `test_views.py`,
+# `parser_test.go`, `app.spec.ts` -> `retrypolicy`, `views`, `parser`, `app`).
+_TEST_AFFIXES = r"(?i)^test_|(?:_?tests?|_?spec|testcase|_?it)$"
+
+
+def batch_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
+                shared_files: tuple[pl.DataFrame, pl.DataFrame] | None = None) -> pl.DataFrame:
+    """Commits one author wrote over days and that were committed together, seconds apart and
+    later than written (a branch replayed onto the main line: GitHub's "Rebase and merge", a
+    rebase before a push, `git am` of a series), are related whatever time lies between them
+    when they evidently are: a shared file (no hub, no sweep; documents only between two
+    documentation changes, a test file only to a change of tests alone), a test file named for
+    a source file the other changes (`RetryPolicyTests.swift` and `RetryPolicy.swift`), or a hub
+    file and a subject word the repository rarely uses. Alamofire's Christian Noon pushed each
+    feature that way: `Added RedirectHandler protocol ...` (Jan 22), `Added Redirector type ...`
+    (Jan 23) and `Added test suite for request and session redirect handlers` (Jan 29), all
+    committed Feb 7 09:40:08, were two items."""
+    if file_changes is None or file_changes.height == 0 or "committed_at" not in work.columns or work.height < 2:
+        return _no_pairs()
+    # In the order the repository's commits were committed: a run of commits seconds apart is
+    # one replay, and each author's commits in it a batch (two branches replayed minutes apart
+    # interleave by the dates they were written: Alamofire's redirect and response-cache
+    # handlers, Jan 22-29; a maintainer applies several people's patches at once).
+    stream = work.filter(pl.col("pr_number").is_null()).sort("repo", "committed_at", "_t", "_n").select(
+        "repo", "person_id", "_n", "sha", "_t", "committed_at")
+    step = (pl.col("committed_at") - pl.col("committed_at").shift(1)).dt.total_seconds()
+    new_run = ~((pl.col("repo") == pl.col("repo").shift(1)) & step.is_between(0, BATCH_SECONDS)).fill_null(False)
+    stream = stream.with_columns(pl.struct(new_run.cum_sum(), "person_id").rank("dense").alias("_batch"))
+    batches = stream.group_by("_batch").agg(
+        pl.len().alias("_size"), (pl.col("committed_at") > pl.col("_t")).any().alias("_later"))
+    members = stream.join(batches.filter((pl.col("_size") >= 2) & (pl.col("_size") <= BATCH_MAX_COMMITS)
+                                         & pl.col("_later")), on="_batch", how="semi").select("repo", "_n", "sha", "_batch")
+    if members.height == 0:
+        return _no_pairs()
+    pairs = (members.rename({"_n": "_a", "sha": "sha_a"}).join(members.rename({"_n": "_b", "sha": "sha_b"}),
+                                                               on=["repo", "_batch"])
+             .filter(pl.col("_a") < pl.col("_b")).select("repo", "_a", "_b", "sha_a", "sha_b"))
+    from exceeds_pipeline.classify.categories import DOCS_PATH, TEST_PATH
+
+    fc, hubs = shared_files or _shared_files(work, file_changes)
+    fc = fc.join(members.select("repo", "sha"), on=["repo", "sha"], how="semi")
+    sweeps = fc.group_by("repo", "sha").len().filter(pl.col("len") >= SWEEP_FILES).select("repo", "sha")
+    fc = fc.join(sweeps, on=["repo", "sha"], how="anti").with_columns(
+        pl.col("path").str.contains(DOCS_PATH).alias("_doc"), pl.col("path").str.contains(TEST_PATH).alias("_test"))
+    hub_fc = fc.join(hubs, on=["repo", "path"], how="semi")
+    fc = fc.join(hubs, on=["repo", "path"], how="anti")
+    kinds = fc.group_by("repo", "sha").agg(pl.col("_doc").all().alias("_docs_only"), pl.col("_test").all().alias("_tests_only"))
+    # a document relates two documentation changes; a test file, a change of tests alone to another
+    own = fc.join(kinds, on=["repo", "sha"]).select("repo", "sha", "path", "_doc", "_test", "_docs_only", "_tests_only")
+    shared = (
+        pairs.join(own.rename({"sha": "sha_a", "_docs_only": "_da", "_tests_only": "_ta"}), on=["repo", "sha_a"])
+        .join(own.rename({"sha": "sha_b", "_docs_only": "_db", "_tests_only": "_tb"}).drop("_doc", "_test"),
+              on=["repo", "sha_b", "path"])
+        .filter((~pl.col("_doc") | (pl.col("_da") & pl.col("_db"))) & (~pl.col("_test") | pl.col("_ta") | pl.col("_tb")))
+    )
+    stem = pl.col("path").str.extract(r"([^/]+?)(?:\.[^./]+)?$", 1).str.to_lowercase()
+    names = fc.select("repo", "sha", pl.col("_test"), stem.alias("_stem")).with_columns(
+        pl.when(pl.col("_test")).then(pl.col("_stem").str.replace(_TEST_AFFIXES, "")).otherwise(pl.col("_stem")).alias("_stem")
+    ).filter(pl.col("_stem").str.len_chars() >= 3).unique()
+    tested = names.filter("_test").select("repo", "sha", "_stem")
+    source = names.filter(~pl.col("_test")).select("repo", "sha", "_stem")
+    by_test = pl.concat([
+        pairs.join(tested.rename({"sha": "sha_a"}), on=["repo", "sha_a"]).join(source.rename({"sha": "sha_b"}), on=["repo", "sha_b", "_stem"], how="semi"),
+        pairs.join(tested.rename({"sha": "sha_b"}), on=["repo", "sha_b"]).join(source.rename({"sha": "sha_a"}), on=["repo", "sha_a", "_stem"], how="semi"),
+    ]).select("_a", "_b")
+    rare = _rare_words(work, _subject_words(work))
+    by_word = (pairs.join(hub_fc.rename({"sha": "sha_a"}).select("repo", "sha_a", "path"), on=["repo", "sha_a"])
+               .join(hub_fc.rename({"sha": "sha_b"}).select("repo", "sha_b", "path"), on=["repo", "sha_b", "path"], how="semi")
+               .select("_a", "_b").unique()
+               .join(rare.rename({"_n": "_a"}), on="_a").join(rare.rename({"_n": "_b"}), on=["_b", "_w"], how="semi"))
+    related = pl.concat([shared.select("_a", "_b"), by_test, by_word.select("_a", "_b")]).unique().cast(_PAIRS)
+    return _apart_by_issue(work, _apart_by_release(work, related))
 
 
 # A file's name as a subject writes it: `README.ja`, `format.c`, `INTERNALS`, `test524`; a plain
@@ -1182,6 +1266,7 @@ def assign_work_items(
         series_edges(work).cast(_PAIRS),
         fixup_edges(work).cast(_PAIRS),
         related_edges(work, file_changes, shared).cast(_PAIRS),
+        batch_edges(work, file_changes, shared).cast(_PAIRS),
         follow_up_edges(work, file_changes, shared).cast(_PAIRS),
         test_edges(work, file_changes).cast(_PAIRS),
         issue_edges(work).cast(_PAIRS),

@@ -1759,3 +1759,30 @@ def test_a_topic_branch_is_named_by_what_its_merge_says_it_did(tmp_path):
     assert _item(items, wid[first])["title"] == ("The 'git branch' command has been taught the '--delete-merged' option "
                                                  "to remove local branches that are already merged into their upstream")
     assert _item(items, wid[listed])["title"] == "refs: introduce a ref iterator"
+
+
+def test_commits_written_over_days_and_committed_together_are_one_change_when_related(tmp_path):
+    """Alamofire: Christian Noon rebased each feature onto the main line and pushed it: `Added
+    retry support ...` (Jan 31) and `Added unit tests for retry policy ...` (Feb 6), committed
+    the same second on Feb 7, were two items. Committed together and related (a test file named
+    for the source file, a shared file), they are one change; unrelated commits of the same push
+    stay apart, and so do related commits committed separately, days apart."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"Source/Session.swift": "a\n", "README.md": "x\n"})
+    push = "2025-03-20T10:02:03+0000"
+    policy = repo.commit("Added retry support per request as well as retry policies", author=BOB, date=_at(3, 9),
+                         committer_date=push, files={"Source/RetryPolicy.swift": "p\n", "Source/Session.swift": "b\n"})
+    tests = repo.commit("Added unit tests for the connection lost policy", author=BOB, date=_at(9, 9),
+                        committer_date=push, files={"Tests/RetryPolicyTests.swift": "t\n"})
+    session = repo.commit("Renamed originError to originalError for request failures", author=BOB, date=_at(12, 9),
+                          committer_date="2025-03-20T10:02:04+0000", files={"Source/Session.swift": "c\n"})
+    readme = repo.commit("Updated the supported versions in the README", author=BOB, date=_at(14, 9),
+                         committer_date="2025-03-20T10:02:04+0000", files={"README.md": "y\n"})
+    # the same kind of relation, committed as written, a week apart: two changes
+    later = repo.commit("Added the backoff policy", author=BOB, date=_at(22, 9), files={"Source/Backoff.swift": "b\n"})
+    later_tests = repo.commit("Added tests for the jitter", author=BOB, date=_at(29, 9), files={"Tests/BackoffTests.swift": "t\n"})
+    out, _ = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[policy] == wid[tests] == wid[session]
+    assert wid[readme] != wid[policy]
+    assert wid[later] != wid[later_tests]
