@@ -149,6 +149,8 @@ def test_a_form_or_multipart_parser_is_not_compiler_work(rules):
         ("Port the kernel to CUDA graphs", "CUDA"),
         ("Switch the build to CMake presets", "Build Systems"),
         ("Add Postgres migration for users", "Database/SQL"),
+        ("Write the database migration for the users table", "Database/SQL"),
+        ("Detect the character encoding of responses", "Text Processing & Regex"),
         ("Bump helm chart to 1.2", "Kubernetes"),
         ("Build the Docker image for arm64", "Docker"),
         ("Add a REST endpoint for exports", "API Development"),
@@ -173,6 +175,9 @@ def test_message_rules(rules, message, skill):
         ("Refactor helpers", "Performance Optimization"),
         # words that mean something else outside machine learning
         ("Fix media type inference for bytes responses", "Machine Learning"),
+        # a migration of users to a new version, and an encoding of parameters (Alamofire)
+        ("Added the Alamofire 4.0 Migration Guide", "Database/SQL"),
+        ("Refactored ParameterEncoding to support JSON encoding of arrays", "Text Processing & Regex"),
         ("refactor: make embedding easier with internal sdk", "Machine Learning"),
         ("Add a gradient to the header", "Machine Learning"),
         # sinatra (Ruby): guards and C extensions of any language are no Python compiler work
