@@ -1120,7 +1120,7 @@ def release_edges(work: pl.DataFrame) -> pl.DataFrame:
         pl.col("_release").shift(1).alias("_prev_release"),
         pl.col("pr_number").shift(1).alias("_prev_pr"),
         pl.col("subject").fill_null("").str.contains(NEXT_SECTION).alias("_opens_next"),
-    )
+    ).with_columns(pl.col("_opens_next").shift(1).alias("_prev_opens_next"))
     pairs = _consecutive_pairs(stream, ["repo", "person_id"])
     # The changelog opened for the next version minutes after a release closes it (requests'
     # "Prepare changelog for next release", ripgrep's "changelog: start next section").
@@ -1128,10 +1128,13 @@ def release_edges(work: pl.DataFrame) -> pl.DataFrame:
             & (pl.col("_gap") <= POST_RELEASE_GAP) & outside)
     after_post = pairs.filter(post).select(pl.col("_b").alias("_a"))
     # A step links to the one before it; a release commit ends its run (two releases of one
-    # day, 4.9.0 and 3.17.1, are two items), and so does the next version's opening.
+    # day, 4.9.0 and 3.17.1, are two items), and so does the next version's opening, after a
+    # release or not (okhttp's `Prepare next development version.` after a failed `Prepare for
+    # release .` had joined the 5.0.0-alpha.16 release four hours later).
     links = pairs.join(after_post.with_columns(pl.lit(True).alias("_after_post")), on="_a", how="left").with_columns(
         (pl.col("_release_step") & pl.col("_prev_step").fill_null(False) & ~pl.col("_prev_release").fill_null(False)
-         & ~pl.col("_after_post").fill_null(False) & (pl.col("_gap") <= RELEASE_GAP) & outside)
+         & ~pl.col("_after_post").fill_null(False) & ~pl.col("_prev_opens_next").fill_null(False)
+         & (pl.col("_gap") <= RELEASE_GAP) & outside)
         .alias("_link"), post.alias("_post"))
     runs = stream.join(links.select(pl.col("_b").alias("_n"), "_link"), on="_n", how="left", maintain_order="left") \
         .with_columns((~pl.col("_link").fill_null(False)).cum_sum().alias("_run"))

@@ -1786,3 +1786,22 @@ def test_commits_written_over_days_and_committed_together_are_one_change_when_re
     assert wid[policy] == wid[tests] == wid[session]
     assert wid[readme] != wid[policy]
     assert wid[later] != wid[later_tests]
+
+
+def test_opening_the_next_version_ends_a_run_of_release_steps(tmp_path):
+    """okhttp: `Prepare for release .` (its script wrote no version), `Prepare next development
+    version.` a minute later, then `Prepare for release 5.0.0-alpha.16.` four hours later: the
+    opening of the next version had joined the later release."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"version.txt": "1-SNAPSHOT\n", "a.kt": "x\n"})
+    failed = repo.commit("Prepare for release .", author=ADA, date="2025-03-05T12:27:38+0000", files={"version.txt": "\n", "CHANGELOG.md": "## \n"})
+    opened = repo.commit("Prepare next development version.", author=ADA, date="2025-03-05T12:28:45+0000",
+                         files={"version.txt": "2-SNAPSHOT\n"})
+    release = repo.commit("Prepare for release 5.0.0-alpha.16.", author=ADA, date="2025-03-05T16:55:43+0000",
+                          files={"version.txt": "5.0.0-alpha.16\n", "CHANGELOG.md": "## 5.0.0-alpha.16\n"})
+    after = repo.commit("Prepare next development version.", author=ADA, date="2025-03-05T16:55:57+0000",
+                        files={"version.txt": "5.0.0-SNAPSHOT\n"})
+    out, _ = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[release] == wid[after]
+    assert wid[opened] != wid[release] and wid[failed] != wid[release]
