@@ -746,6 +746,23 @@ BATCH_SECONDS = 2
 _TEST_AFFIXES = r"(?i)^test_|(?:_?tests?|_?spec|testcase|_?it)$"
 
 
+def _test_named_pairs(pairs: pl.DataFrame, fc: pl.DataFrame) -> pl.DataFrame:
+    """``[_a, _b]``: the pairs (with repo, sha_a, sha_b) where one commit changes a test file named
+    for a source file the other changes (`RetryPolicyTests.swift`, `RetryPolicy.swift`;
+    `CurlFactoryTest.php`, `CurlFactory.php`). A test file's name says so by its affix: tmux's
+    regress/grid.sh tests a behaviour, not grid.c. `fc`: file changes with `_test`."""
+    stem = pl.col("path").str.extract(r"([^/]+?)(?:\.[^./]+)?$", 1).str.to_lowercase()
+    names = fc.select("repo", "sha", pl.col("_test"), stem.alias("_name")).with_columns(
+        pl.when(pl.col("_test")).then(pl.col("_name").str.replace(_TEST_AFFIXES, "")).otherwise(pl.col("_name")).alias("_stem")
+    ).filter((pl.col("_stem").str.len_chars() >= 3) & (~pl.col("_test") | (pl.col("_stem") != pl.col("_name")))).unique()
+    tested = names.filter("_test").select("repo", "sha", "_stem")
+    source = names.filter(~pl.col("_test")).select("repo", "sha", "_stem")
+    return pl.concat([
+        pairs.join(tested.rename({"sha": "sha_a"}), on=["repo", "sha_a"]).join(source.rename({"sha": "sha_b"}), on=["repo", "sha_b", "_stem"], how="semi"),
+        pairs.join(tested.rename({"sha": "sha_b"}), on=["repo", "sha_b"]).join(source.rename({"sha": "sha_a"}), on=["repo", "sha_a", "_stem"], how="semi"),
+    ]).select("_a", "_b").unique()
+
+
 def batch_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
                 shared_files: tuple[pl.DataFrame, pl.DataFrame] | None = None) -> pl.DataFrame:
     """Commits one author wrote over days and that were committed together, seconds apart and
@@ -796,16 +813,7 @@ def batch_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
               on=["repo", "sha_b", "path"])
         .filter((~pl.col("_doc") | (pl.col("_da") & pl.col("_db"))) & (~pl.col("_test") | pl.col("_ta") | pl.col("_tb")))
     )
-    stem = pl.col("path").str.extract(r"([^/]+?)(?:\.[^./]+)?$", 1).str.to_lowercase()
-    names = fc.select("repo", "sha", pl.col("_test"), stem.alias("_stem")).with_columns(
-        pl.when(pl.col("_test")).then(pl.col("_stem").str.replace(_TEST_AFFIXES, "")).otherwise(pl.col("_stem")).alias("_stem")
-    ).filter(pl.col("_stem").str.len_chars() >= 3).unique()
-    tested = names.filter("_test").select("repo", "sha", "_stem")
-    source = names.filter(~pl.col("_test")).select("repo", "sha", "_stem")
-    by_test = pl.concat([
-        pairs.join(tested.rename({"sha": "sha_a"}), on=["repo", "sha_a"]).join(source.rename({"sha": "sha_b"}), on=["repo", "sha_b", "_stem"], how="semi"),
-        pairs.join(tested.rename({"sha": "sha_b"}), on=["repo", "sha_b"]).join(source.rename({"sha": "sha_a"}), on=["repo", "sha_a", "_stem"], how="semi"),
-    ]).select("_a", "_b")
+    by_test = _test_named_pairs(pairs, fc)
     rare = _rare_words(work, _subject_words(work))
     by_word = (pairs.join(hub_fc.rename({"sha": "sha_a"}).select("repo", "sha_a", "path"), on=["repo", "sha_a"])
                .join(hub_fc.rename({"sha": "sha_b"}).select("repo", "sha_b", "path"), on=["repo", "sha_b", "path"], how="semi")
@@ -901,6 +909,7 @@ def follow_up_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
 # "new-pane -K test bits."; "Add a menu on empty areas ...", "Update test."), and a test file
 # shares no file with the code it tests.
 TEST_GAP = timedelta(minutes=10)
+NAMED_TEST_GAP = timedelta(hours=2)
 # Words that say a commit is about tests or an issue, not which: "Update test.", "Fix some
 # tests.", "Regress for GitHub issue 5511" (the issue's number says which).
 _UNSPECIFIC_WORDS = (
@@ -933,6 +942,19 @@ def test_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Data
     same_prev = pl.col("repo").eq(pl.col("repo").shift(1)) & pl.col("person_id").eq(pl.col("person_id").shift(1))
     code_prev = (same_prev & pl.col("_code").shift(1) & pl.col("pr_number").shift(1).is_null()).fill_null(False)
     gap_prev = (pl.col("_t") - pl.col("_t").shift(1))
+    # A test file named for a source file of the code commit just before says which change it
+    # tests, up to NAMED_TEST_GAP later (guzzle's `Test fix` of CurlFactoryTest.php, 42 minutes
+    # after `Removing content-length guessing from curl` in CurlFactory.php).
+    near = stream.with_columns(
+        pl.col("_n").shift(1).alias("_a"), pl.col("sha").shift(1).alias("sha_a"),
+        code_prev.alias("_cp"), gap_prev.alias("_gap_p"),
+    ).filter(pl.col("_tests_only") & pl.col("pr_number").is_null() & pl.col("_cp") & (pl.col("_gap_p") <= NAMED_TEST_GAP)) \
+        .select("repo", "_a", pl.col("_n").alias("_b"), "sha_a", pl.col("sha").alias("sha_b"))
+    named = _no_pairs()
+    if near.height:
+        fc = file_changes.join(near.select("repo", pl.col("sha_a").alias("sha")).vstack(near.select("repo", pl.col("sha_b").alias("sha"))).unique(),
+                               on=["repo", "sha"], how="semi").select("repo", "sha", "path", test.alias("_test"))
+        named = _test_named_pairs(near, fc)
     cand = stream.with_columns(
         pl.when(code_prev & (gap_prev <= TEST_GAP)).then(gap_prev).alias("_gp"),
         pl.when(code_next & (gap_next <= TEST_GAP)).then(gap_next).alias("_gn"),
@@ -962,7 +984,8 @@ def test_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Data
              .join(refs.rename({"_n": "_test"}).select("_test").unique(), on="_test", how="anti").select("_test"))
     said = pl.concat([shared_word, shared_ref, vague]).unique()
     pairs = pairs.join(said, on="_test", how="semi")
-    return _apart_by_issue(work, pairs.select(pl.col("_code").alias("_a"), pl.col("_test").alias("_b")).cast(_PAIRS))
+    return _apart_by_issue(work, pl.concat([pairs.select(pl.col("_code").alias("_a"), pl.col("_test").alias("_b")).cast(_PAIRS),
+                                            named.cast(_PAIRS)]).unique())
 
 
 # A subject word in at most this share of a repository's work commits (or in 3) names something

@@ -1805,3 +1805,27 @@ def test_opening_the_next_version_ends_a_run_of_release_steps(tmp_path):
     wid = dict(out.select("sha", "work_item_id").rows())
     assert wid[release] == wid[after]
     assert wid[opened] != wid[release] and wid[failed] != wid[release]
+
+
+def test_a_test_named_for_the_changed_source_file_joins_the_change_up_to_two_hours_later(tmp_path):
+    """guzzle: `Test fix` (tests/Handler/CurlFactoryTest.php) 42 minutes after `Removing
+    content-length guessing from curl` (src/Handler/CurlFactory.php) was an item of its own.
+    A test named for the file of the change after it, or three hours later, stays apart."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"src/Handler/CurlFactory.php": "<?php\n", "src/Client.php": "<?php\n", "src/Pool.php": "<?php\n"})
+    change = repo.commit("Removing content-length guessing from curl", author=ADA, date=_at(3, 4),
+                         files={"src/Handler/CurlFactory.php": "<?php // no guessing\n"})
+    test = repo.commit("Test fix", author=ADA, date="2025-03-03T04:42:00+0000",
+                       files={"tests/Handler/CurlFactoryTest.php": "<?php // test\n"})
+    early = repo.commit("One more time trying to fix the client test", author=ADA, date=_at(5, 9),
+                        files={"tests/ClientTest.php": "<?php // client\n"})
+    client = repo.commit("Adding more late static binding", author=ADA, date="2025-03-05T09:40:00+0000",
+                         files={"src/Client.php": "<?php // static\n"})
+    pool = repo.commit("Batching the pool", author=ADA, date=_at(7, 9), files={"src/Pool.php": "<?php // batch\n"})
+    late = repo.commit("Pool test", author=ADA, date=_at(7, 12), files={"tests/PoolTest.php": "<?php // pool\n"})
+    out, _ = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[change] == wid[test]
+    assert wid[early] != wid[client]
+    assert wid[pool] != wid[late]
