@@ -60,6 +60,9 @@ __all__ = ["MAX_THEMES", "MIN_LIFT", "MIN_TERM_ITEMS", "THEMES_SCHEMA", "module_
 # A tool's configuration written as code: `vite.config.ts`, `jest.setup.js`, `.eslintrc.cjs`.
 _CONFIG_FILE = re.compile(r"(?i)^[^.]+\.(?:config|conf|setup)\.\w+$")
 
+# A subject tag that only points at a tracker: `[PR #2047]`, `[Issue #1809]`, `[#12]`, `GH-42:`.
+TRACKER_TAG = r"(?i)^(?:(?:pr|pull|pull request|issue|issues|bug|ticket|gh|fix|fixes|closes|refs?|see)\s*[-#]?\s*|#)\d+$"
+
 MAX_THEMES = 8
 MIN_TERM_ITEMS = 2
 MIN_LIFT = 2.0
@@ -313,8 +316,9 @@ def _tag_themes(own: pl.DataFrame, file_changes: pl.DataFrame) -> pl.DataFrame:
     ]).join(tags, on="_text").drop("_text").explode("tag").filter(pl.col("tag") != "").unique()
     # Tags that name a test are no area: a test directory ("t:"), a path into one
     # ("t/lib-httpd:"), a numbered test script ("t5551:").
+    # ... nor does a tracker's number (Alamofire's `[PR #2047]`, `[Issue #1809]` led its months)
     rows = rows.join(_test_script_ids(file_changes), on=["repo", "tag"], how="anti").filter(
-        ~pl.col("tag").str.contains(rf"^(?:{_test_dirs()})(?:/|$)"))
+        ~pl.col("tag").str.contains(rf"^(?:{_test_dirs()})(?:/|$)") & ~pl.col("tag").str.contains(TRACKER_TAG))
     # ... nor is the repository's own name ("curl:" in curl/curl): everything there is curl
     own_names = pl.DataFrame([(r, w) for r in rows["repo"].unique().to_list() for w in _repo_words(r)],
                              schema={"repo": pl.String, "tag": pl.String}, orient="row")

@@ -276,6 +276,9 @@ def test_subject_tags_that_name_tests_are_not_themes(make_repo):
         # the repository's own name as a tag ("gitlike:" in acme/gitlike) names no area of it
         ("gitlike: show the progress meter", {"http.c": "a\nb\nc\nd\n"}),
         ("gitlike: accept a proxy option", {"http.c": "a\nb\nc\nd\ne\n"}),
+        # a tracker's number as a tag (Alamofire's `[PR #2047]`) names no area either
+        ("[PR #2047] Added the retry count to the request", {"http.c": "a\nb\nc\nd\ne\nf\n"}),
+        ("[Issue #1809] Fixed the redirect of the request", {"http.c": "a\nb\nc\nd\ne\nf\ng\n"}),
     ]:
         repo.commit(subject, author=ADA, date=f"2025-01-{next(days):02d}T10:00:00+00:00", files=files)
     t = tables((repo, "acme/gitlike"))
@@ -284,6 +287,7 @@ def test_subject_tags_that_name_tests_are_not_themes(make_repo):
     names = set(themes_of(themes, ada_id))
     assert "HTTP" in names or "Http" in names
     assert not {"T", "T5551", "t/lib-httpd", "Gitlike"} & names
+    assert not [n for n in themes["theme"].to_list() if "#" in n]
 
 
 def test_keeping_the_changelog_and_credits_up_to_date_is_no_theme(make_repo):
