@@ -715,7 +715,29 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
         & (pl.col("_shared") / (pl.col("_ca") + pl.col("_cb") - pl.col("_shared")) >= 0.5)
     ).select("_a", "_b")
     related = pl.concat([same_component.cast(_PAIRS), files.cast(_PAIRS), similar.cast(_PAIRS)]).unique()
+    if file_changes is not None and file_changes.height:
+        related = _apart_by_changelog(work, file_changes, related)
     return _one_declared_change_each(stream, _apart_by_issue(work, _apart_by_release(work, related)))
+
+
+def _apart_by_changelog(work: pl.DataFrame, file_changes: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame:
+    """The related pairs less those of two code changes that each add to the changelog: their
+    author recorded each as a change of its own (rack: `Cache Rack::Request#POST result ...`
+    and, a day later, `Remove rack.multithread/...`, each with its CHANGELOG.md line, shared
+    lib/rack/request.rb)."""
+    from exceeds_pipeline.classify.categories import DOCS_PATH, TEST_PATH
+
+    path = pl.col("path").fill_null("")
+    recorded = (
+        file_changes.join(work.select("repo", "sha"), on=["repo", "sha"], how="semi")
+        .group_by("repo", "sha").agg(
+            (path.str.contains(CHANGELOG_PATH) & (pl.col("lines_added").fill_null(0) > 0)).any().alias("_entry"),
+            (~path.str.contains(DOCS_PATH) & ~path.str.contains(TEST_PATH)).any().alias("_code"))
+        .filter(pl.col("_entry") & pl.col("_code"))
+        .join(work.select("repo", "sha", "_n"), on=["repo", "sha"]).select("_n")
+    )
+    both = related.join(recorded.rename({"_n": "_a"}), on="_a", how="semi").join(recorded.rename({"_n": "_b"}), on="_b", how="semi")
+    return related.join(both, on=["_a", "_b"], how="anti")
 
 
 def _apart_by_release(work: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame:

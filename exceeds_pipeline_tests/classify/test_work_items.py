@@ -1829,3 +1829,22 @@ def test_a_test_named_for_the_changed_source_file_joins_the_change_up_to_two_hou
     assert wid[change] == wid[test]
     assert wid[early] != wid[client]
     assert wid[pool] != wid[late]
+
+
+def test_two_changes_each_with_its_changelog_entry_are_two_items(tmp_path):
+    """rack: `Cache Rack::Request#POST result ...` and, a day later, `Remove rack.multithread/...`
+    shared lib/rack/request.rb and made one item, though each added its own CHANGELOG.md line.
+    A follow-up that adds no entry of its own still joins its change."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"lib/rack/request.rb": "a\n", "CHANGELOG.md": "# Changes\n"})
+    cache = repo.commit("Cache Rack::Request#POST result if input content type is not parseable", author=ADA,
+                        date=_at(3, 9), files={"lib/rack/request.rb": "a\nb\n", "CHANGELOG.md": "# Changes\n- Cache POST\n"})
+    remove = repo.commit("Remove rack.multithread/rack.multiprocess/rack.run_once", author=ADA, date=_at(4, 12),
+                         files={"lib/rack/request.rb": "a\nb\nc\n", "lib/rack/lint.rb": "l\n",
+                                "CHANGELOG.md": "# Changes\n- Cache POST\n- Remove multithread\n"})
+    follow = repo.commit("Handle a nil input in the POST cache", author=ADA, date=_at(4, 15),
+                         files={"lib/rack/request.rb": "a\nb\nc\nd\n"})
+    out, _ = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[cache] != wid[remove]
+    assert wid[follow] == wid[remove]
