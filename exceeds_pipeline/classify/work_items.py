@@ -791,9 +791,11 @@ def batch_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
     later than written (a branch replayed onto the main line: GitHub's "Rebase and merge", a
     rebase before a push, `git am` of a series), are related whatever time lies between them
     when they evidently are: a shared file (no hub, no sweep; documents only between two
-    documentation changes, a test file only to a change of tests alone), a test file named for
-    a source file the other changes (`RetryPolicyTests.swift` and `RetryPolicy.swift`), or a hub
-    file and a subject word the repository rarely uses. Alamofire's Christian Noon pushed each
+    documentation changes; a test file only between a change of tests alone and the nearest
+    change it shares one with: rack's `Add specs to get coverage back to 100%`, five spec files,
+    had joined two deprecations and a quoting fix that each touched one of them), a test file
+    named for a source file the other changes (`RetryPolicyTests.swift` and `RetryPolicy.swift`),
+    or a hub file and a subject word the repository rarely uses. Alamofire's Christian Noon pushed each
     feature that way: `Added RedirectHandler protocol ...` (Jan 22), `Added Redirector type ...`
     (Jan 23) and `Added test suite for request and session redirect handlers` (Jan 29), all
     committed Feb 7 09:40:08, were two items."""
@@ -827,14 +829,20 @@ def batch_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
     hub_fc = fc.join(hubs, on=["repo", "path"], how="semi")
     fc = fc.join(hubs, on=["repo", "path"], how="anti")
     kinds = fc.group_by("repo", "sha").agg(pl.col("_doc").all().alias("_docs_only"), pl.col("_test").all().alias("_tests_only"))
-    # a document relates two documentation changes; a test file, a change of tests alone to another
     own = fc.join(kinds, on=["repo", "sha"]).select("repo", "sha", "path", "_doc", "_test", "_docs_only", "_tests_only")
     shared = (
         pairs.join(own.rename({"sha": "sha_a", "_docs_only": "_da", "_tests_only": "_ta"}), on=["repo", "sha_a"])
         .join(own.rename({"sha": "sha_b", "_docs_only": "_db", "_tests_only": "_tb"}).drop("_doc", "_test"),
               on=["repo", "sha_b", "path"])
-        .filter((~pl.col("_doc") | (pl.col("_da") & pl.col("_db"))) & (~pl.col("_test") | pl.col("_ta") | pl.col("_tb")))
+        .filter(~pl.col("_doc") | (pl.col("_da") & pl.col("_db")))
     )
+    by_code = shared.filter(~pl.col("_test")).select("_a", "_b")
+    # a change of tests alone and, of the changes it shares a test file with, the nearest
+    tests = shared.filter(pl.col("_test") & (pl.col("_ta") | pl.col("_tb"))).select(
+        "_a", "_b", pl.when(pl.col("_tb")).then(pl.col("_b")).otherwise(pl.col("_a")).alias("_t_only"),
+        (pl.col("_b").cast(pl.Int64) - pl.col("_a").cast(pl.Int64)).alias("_d")).unique()
+    nearest = tests.sort("_t_only", "_d", "_a").group_by("_t_only", maintain_order=True).first().select("_a", "_b")
+    shared = pl.concat([by_code, nearest])
     by_test = _test_named_pairs(pairs, fc)
     rare = _rare_words(work, _subject_words(work))
     by_word = (pairs.join(hub_fc.rename({"sha": "sha_a"}).select("repo", "sha_a", "path"), on=["repo", "sha_a"])

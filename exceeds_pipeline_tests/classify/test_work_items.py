@@ -1848,3 +1848,22 @@ def test_two_changes_each_with_its_changelog_entry_are_two_items(tmp_path):
     wid = dict(out.select("sha", "work_item_id").rows())
     assert wid[cache] != wid[remove]
     assert wid[follow] == wid[remove]
+
+
+def test_a_batchs_change_of_tests_alone_joins_only_the_nearest_change_whose_test_file_it_shares(tmp_path):
+    """rack: `Add specs to get coverage back to 100%` (five spec files), pushed with two
+    deprecations and a quoting fix that each touched one of those specs, made one item of all."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"lib/auth.rb": "a\n", "lib/parser.rb": "p\n", "test/spec_auth.rb": "t\n", "test/spec_parser.rb": "t\n"})
+    push = "2025-03-05T14:36:59+0000"
+    deprecate = repo.commit("Deprecate Auth#request", author=ADA, date=_at(5, 12), committer_date=push,
+                            files={"lib/auth.rb": "a\nwarn\n", "test/spec_auth.rb": "t\nwarned\n"})
+    quoting = repo.commit("Do not remove escaped quotes from filenames", author=ADA, date=_at(5, 13), committer_date=push,
+                          files={"lib/parser.rb": "p\nq\n", "test/spec_parser.rb": "t\nquoted\n"})
+    specs = repo.commit("Add specs to get coverage back to 100%", author=ADA, date=_at(5, 14), committer_date=push,
+                        files={"test/spec_auth.rb": "t\nwarned\nmore\n", "test/spec_parser.rb": "t\nquoted\nmore\n"})
+    out, _ = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[specs] == wid[quoting]
+    assert wid[deprecate] != wid[quoting]
