@@ -92,11 +92,13 @@ PROGUARD_PATH = r"(?i)(?:^|[/_.-])(?:proguard|r8)(?:[/_.-][^/]*)?(?:/[^/]*)*\.pr
 DEFAULT_HEADER_LANGUAGE = "C++"
 
 # Which languages of a repository's non-header files vote for what its ``.h`` files are.
-# Ties go to the earlier entry; no evidence at all gives DEFAULT_HEADER_LANGUAGE.
+# Ties go to the earlier entry; no evidence at all gives DEFAULT_HEADER_LANGUAGE. A Swift
+# project's headers are Objective-C, the umbrella and bridging headers through which Swift
+# meets Objective-C (Alamofire's Source/Alamofire.h, `#import <Foundation/Foundation.h>`, was C++).
 C_FAMILY_EVIDENCE: dict[str, tuple[str, ...]] = {
     "C++": ("C++", "Cuda"),
     "C": ("C",),
-    "Objective-C": ("Objective-C", "Objective-C++"),
+    "Objective-C": ("Objective-C", "Objective-C++", "Swift"),
 }
 
 # Pygments lexer name -> Linguist name, where they differ (fallback backend only).

@@ -150,10 +150,12 @@ def test_header_language_is_decided_per_repository():
             ("tie", "x.c"), ("tie", "y.cc"), ("tie", "z.h"),
             # no C-family evidence at all
             ("py", "setup.py"), ("py", "ext/fast.h"),
+            # a Swift framework: its umbrella header is Objective-C (Alamofire's read C++)
+            ("swift", "Source/Request.swift"), ("swift", "Source/Session.swift"), ("swift", "Source/Alamofire.h"),
         ]
     )
     got = dict(header_language_by_repo(fc).iter_rows())
-    assert got == {"git": "C", "torch": "C++", "app": "Objective-C", "tie": "C++"}
+    assert got == {"git": "C", "torch": "C++", "app": "Objective-C", "tie": "C++", "swift": "Objective-C"}
 
     out = with_language(fc)
     langs = dict(zip(out["path"], out["language"], strict=True))
