@@ -757,10 +757,10 @@ def _apart_by_release(work: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame
     )
 
 
-# A batch: at most this many consecutive commits of one author, each committed at most
-# BATCH_SECONDS after the one before. A longer run is a history rewritten or a long branch
-# replayed whole (guzzle's Guzzle 4 rewrite: months of commits re-committed in four minutes),
-# and says nothing of which of its commits form one change.
+# A run: a repository's commits each committed at most BATCH_SECONDS after the one before; one
+# author's commits in a run are a batch, of at most BATCH_MAX_COMMITS. A longer batch is a
+# history rewritten or a long branch replayed whole (guzzle's Guzzle 4 rewrite: months of
+# commits re-committed in four minutes), and says nothing of which of its commits form one change.
 BATCH_MAX_COMMITS = 12
 BATCH_SECONDS = 2
 # A test file's name less its test affixes (`RetryPolicyTests.swift`, `test_views.py`,
@@ -795,10 +795,10 @@ def batch_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
     change it shares one with: rack's `Add specs to get coverage back to 100%`, five spec files,
     had joined two deprecations and a quoting fix that each touched one of them), a test file
     named for a source file the other changes (`RetryPolicyTests.swift` and `RetryPolicy.swift`),
-    or a hub file and a subject word the repository rarely uses. Alamofire's Christian Noon pushed each
-    feature that way: `Added RedirectHandler protocol ...` (Jan 22), `Added Redirector type ...`
-    (Jan 23) and `Added test suite for request and session redirect handlers` (Jan 29), all
-    committed Feb 7 09:40:08, were two items."""
+    or a hub file and a subject word the repository rarely uses. Alamofire's Christian Noon
+    pushed each feature that way: `Added RedirectHandler protocol ...` (Jan 22), `Added
+    Redirector type ...` (Jan 23) and `Added test suite for request and session redirect
+    handlers` (Jan 29), all committed Feb 7 09:40:08, were two items."""
     if file_changes is None or file_changes.height == 0 or "committed_at" not in work.columns or work.height < 2:
         return _no_pairs()
     # In the order the repository's commits were committed: a run of commits seconds apart is
@@ -982,8 +982,8 @@ def test_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Data
         .select("repo", "_a", pl.col("_n").alias("_b"), "sha_a", pl.col("sha").alias("sha_b"))
     named = _no_pairs()
     if near.height:
-        fc = file_changes.join(near.select("repo", pl.col("sha_a").alias("sha")).vstack(near.select("repo", pl.col("sha_b").alias("sha"))).unique(),
-                               on=["repo", "sha"], how="semi").select("repo", "sha", "path", test.alias("_test"))
+        both = pl.concat([near.select("repo", pl.col("sha_a").alias("sha")), near.select("repo", pl.col("sha_b").alias("sha"))])
+        fc = file_changes.join(both.unique(), on=["repo", "sha"], how="semi").select("repo", "sha", "path", test.alias("_test"))
         named = _test_named_pairs(near, fc)
     cand = stream.with_columns(
         pl.when(code_prev & (gap_prev <= TEST_GAP)).then(gap_prev).alias("_gp"),
