@@ -115,7 +115,7 @@ SZZ_CACHE_SCHEMA: dict[str, pl.DataType] = {
     "status": pl.String,  # ok | error
     "blamed_shas": pl.List(pl.String),
     "horizon_days": pl.Int32,  # the horizon it was traced with (null: none); others are retraced
-    "skipped": pl.String,  # skipped_key of the files left out (null: none); others are retraced
+    "skipped": pl.String,  # skipped_key: the trace rules and the files left out; others are retraced
 }
 SZZ_SCHEMA: dict[str, pl.DataType] = {"fix_sha": pl.String, "blamed_sha": pl.String}
 
@@ -183,9 +183,21 @@ def szz_candidates(
     )
 
 
+# A line that only sets a version string (`const VERSION = '6.2.1';`, `__version__ = "1.2"`,
+# `"version": "2.0.0",`): the release that wrote it broke nothing when a later commit moves it
+# on (guzzle's `Fix VERSION for 6.3.0 release` charged the 6.2.1 release as broken).
+_VERSION_LINE = re.compile(
+    rb"(?i)^(?:(?:public|private|protected|static|final|export|pub|const|var|let|val)\s+)*"
+    rb"[\"']?[\w.$]*version\w*[\"']?\s*(?::\s*&?[\w.<>]+\s*)?(?:=>?|:=?)\s*[\"']v?\d+(?:\.\d+)+[\w.+-]*[\"']"
+    rb"(?:\.freeze)?\s*[,;]?$")
+# The trace rules a cached trace was made with: a trace of other rules is traced again.
+BLAME_RULES = "2"
+
+
 def _useless(line: bytes) -> bool:
     s = line.strip()
-    return not s or s.startswith((b"//", b"#", b"/*", b"'''", b'"""', b"*"))
+    return (not s or s.startswith((b"//", b"#", b"/*", b"'''", b'"""', b"*"))
+            or bool(_VERSION_LINE.match(s)))
 
 
 def _unquote(path: bytes) -> bytes:
@@ -265,10 +277,13 @@ def _ranges(numbers: list[int]) -> list[tuple[int, int]]:
     return ranges
 
 
-def skipped_key(paths: Iterable[str]) -> str | None:
-    """What the cache records of the files a fix's trace left out (None: none)."""
+def skipped_key(paths: Iterable[str]) -> str:
+    """What the cache records of a fix's trace: the trace rules (BLAME_RULES) and the files it
+    left out."""
     paths = sorted(set(paths))
-    return hashlib.sha1("\0".join(paths).encode("utf-8", "surrogateescape")).hexdigest()[:16] if paths else None
+    if not paths:
+        return f"rules {BLAME_RULES}"
+    return f"rules {BLAME_RULES}:" + hashlib.sha1("\0".join(paths).encode("utf-8", "surrogateescape")).hexdigest()[:16]
 
 
 def blame_deleted_lines(repo_path: str | os.PathLike, fix_sha: str, *, shallow: bool = False,

@@ -57,10 +57,14 @@ def test_szz_cache_is_reused_and_bounded(story, tmp_path, monkeypatch):
     calls.clear()
     again = compute_szz(repo.path, fixes, cache)
     assert calls == [] and again.rows() == first.rows()
-    # a cache written before traces could leave files out (no `skipped` column) stays valid for
-    # the fixes that leave nothing out; a fix whose trace now leaves a file out is traced again
+    # a cache written by other trace rules (here: before traces recorded them at all) is traced
+    # again, once
     pl.read_parquet(cache).drop("skipped").write_parquet(cache)
     calls.clear()
+    assert compute_szz(repo.path, fixes, cache).rows() == again.rows() and sorted(calls) == sorted(fixes)
+    calls.clear()
+    assert compute_szz(repo.path, fixes, cache).rows() == again.rows() and calls == []
+    # a fix whose trace now leaves a file out is traced again
     lexer_file = repo.git("diff-tree", "--no-commit-id", "--name-only", "-r", s["fix"]).split()
     skipped = compute_szz(repo.path, fixes, cache, skip_paths={s["fix"]: lexer_file})
     assert calls == [s["fix"]] and skipped.height == 0  # its only deleted line is in the left-out file

@@ -234,3 +234,33 @@ def test_szz_does_not_blame_the_tests_and_version_a_fix_updates(tmp_path):
     files = files.with_columns(pl.lit(False).alias("excluded"))
     szz = szz_for_repository("acme/x", repo.path, commits, files, tmp_path / "cache")
     assert szz.select("fix_sha", "blamed_sha").rows() == [(s["fix"], s["code"])]
+
+
+def test_szz_does_not_blame_a_version_string_set_in_code(tmp_path):
+    """guzzle: `[ClientInterface] Fix VERSION for 6.3.0 release` moved `const VERSION = '6.2.1';`
+    in src/ClientInterface.php on, and charged the 6.2.1 release as broken; a fix of real code in
+    the same file still charges who wrote that code."""
+    from exceeds_pipeline.quality.szz import szz_for_repository
+    from exceeds_pipeline_tests.quality.gitframes import read_repo
+
+    ada, bob = ("Ada", "ada@example.com"), ("Bob", "bob@example.org")
+    repo = GitScript.init(tmp_path / "r")
+    s = {}
+    s["code"] = repo.commit("Add the client", author=bob, date="2025-01-01T10:00:00+0000",
+                            files={"src/ClientInterface.php": "<?php\ninterface ClientInterface\n{\n    const VERSION = '6.2.0';\n"
+                                                              "    const TIMEOUT = 0;\n}\n"})
+    s["release"] = repo.commit("6.2.1 release", author=bob, date="2025-01-03T10:00:00+0000",
+                               files={"src/ClientInterface.php": "<?php\ninterface ClientInterface\n{\n    const VERSION = '6.2.1';\n"
+                                                                 "    const TIMEOUT = 0;\n}\n"})
+    s["fix"] = repo.commit("Fix VERSION for 6.3.0 release", author=ada, date="2025-01-05T10:00:00+0000",
+                           files={"src/ClientInterface.php": "<?php\ninterface ClientInterface\n{\n    const VERSION = '6.3.0';\n"
+                                                             "    const TIMEOUT = 0;\n}\n"})
+    s["fix2"] = repo.commit("Fix the default timeout", author=ada, date="2025-01-06T10:00:00+0000",
+                            files={"src/ClientInterface.php": "<?php\ninterface ClientInterface\n{\n    const VERSION = '6.3.0';\n"
+                                                              "    const TIMEOUT = 30;\n}\n"})
+    cats = {s["code"]: "feature", s["release"]: "chore", s["fix"]: "bug", s["fix2"]: "bug"}
+    commits, files = read_repo(repo, "acme/x", {ada[1]: "ada", bob[1]: "bob"}, cats,
+                               {sha: f"item-{name}" for name, sha in s.items()})
+    files = files.with_columns(pl.lit(False).alias("excluded"))
+    szz = szz_for_repository("acme/x", repo.path, commits, files, tmp_path / "cache")
+    assert szz.select("fix_sha", "blamed_sha").rows() == [(s["fix2"], s["code"])]
