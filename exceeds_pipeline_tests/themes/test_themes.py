@@ -149,6 +149,9 @@ def test_a_change_without_lines_gives_no_path_share(make_repo):
     ("src/tui/light_unix.go", "TUI light"),
     ("src/algo/runeindex_x86.go", "Algo runeindex"),
     ("src/tui/tcell_windows_amd64.go", "TUI tcell"),
+    # Elixir/Erlang's priv/ holds an application's private files: no area (phoenix's "Priv")
+    ("priv/static/app.css", None),
+    ("priv/gettext/errors.pot", "Gettext"),
 ])
 def test_module_names(path, name):
     assert module_name(path) == name
