@@ -136,6 +136,9 @@ RELEASE_TITLE = (rf"(?i)^\s*(?:release|releasing|release version|{_PREPARE}(?: f
                  r"\s+v?\d+(?:\.\d+)+\S*\s*$"
                  rf"|^\s*(?:release\s*[-:]\s*)?{_PREPARE}\s+(?:for\s+)?(?:the\s+)?v?\d+(?:\.\d+)+\S*(?:\s+(?:bug-?fix\s+|patch\s+|minor\s+|major\s+|security\s+)?release)?[.!]?\s*$"
                  r"|^[^\n]{0,60}\b(?:release\s+notes|change\s*log|changes|history|news)\b[^\n]{0,40}\band\s+(?:bump|bumped|bumps|set|updated?)\s+(?:the\s+)?version(?:\s+number)?\s+to\s+v?\d+(?:\.\d+)+\S*?[.!]?\s*$"
+                 # rich's `bump to 14.0.0`, `version bump 13.5.0`, `version bump`, `new version`
+                 r"|^\s*bump(?:s|ed)?\s+(?:the\s+)?(?:version\s+)?to\s+v?\d+(?:\.\d+)+\S*?[.!]?\s*$"
+                 r"|^\s*(?:version\s+bump(?:ed)?|new\s+version)(?:\s+(?:to\s+)?v?\d+(?:\.\d+)+\S*?)?[.!]?\s*$"
                  r"|^\s*v?\d+\.\d+(?:\.\d+)*(?:[a-z]\d*|[-.]?(?:rc|alpha|beta|pre|preview)\.?\d*)?(?:\s+release)?[.!]?\s*$")
 # A commit that makes a release by its subject: a release title, or a package at its version
 # (`ripgrep 14.1.1`, `grep-cli-0.1.10`, `create-vite@5.2.1`, `Git 2.38`, `Git 2.45-rc0`).

@@ -1697,8 +1697,9 @@ NEXT_SECTION = (r"(?i)\b(?:next|new|upcoming)\s+(?:release|version|section|dev(?
 # package it names before it (`grep-cli-0.1.10`, `create-vite@5.2.1`, `ripgrep 14.1.1`).
 _RELEASE_VERSION = r"v?(\d+(?:\.\d+)+(?:[-+.]?[0-9A-Za-z][0-9A-Za-z.+-]*?)?)[.,;:!]?\s*$"
 _RELEASE_PACKAGE = r"(?i)^\s*([a-z0-9_.@/-]+?)[ @-]v?\d+(?:\.\d+)+\S*\s*$"
-# words of a release subject that are no package's name (`Bumped v5.11.3`, `Tagged 2.0`)
-_NOT_PACKAGE = r"(?i)^(?:v|ver|version|release[sd]?|releasing|tag|tagged|bump(?:s|ed|ing)?|publish(?:es|ed|ing)?|prep(?:are[sd]?|aring)?|almost|cut|for|next|now|to)$"
+# words of a release subject that are no package's name (`Bumped v5.11.3`, `Tagged 2.0`,
+# AutoMapper's `Marking 7.0.1`)
+_NOT_PACKAGE = r"(?i)^(?:v|ver|version|release[sd]?|releasing|tag|tagged|bump(?:s|ed|ing)?|publish(?:es|ed|ing)?|prep(?:are[sd]?|aring)?|mark(?:s|ed|ing)?|almost|cut|for|next|now|to)$"
 
 
 def release_title(subject: pl.Expr, folder: pl.Expr | None = None) -> pl.Expr:

@@ -1292,6 +1292,13 @@ def test_a_feature_in_code_names_its_item_over_a_larger_reformat_and_a_release_s
     ("Updated the CHANGELOG and bumped the version to 1.2.3.", True, "Release 1.2.3"),
     # sinatra: a feature that also bumps the version is no release
     ("added a method for content_for? in sinatra/content_for, and bumped the version to 1.3.2", False, None),
+    # rich's and AutoMapper's own version bumps
+    ("bump to 14.0.0", True, "Release 14.0.0"),
+    ("version bump 13.5.0", True, "Release 13.5.0"),
+    ("version bump", True, None),
+    ("new version", True, None),
+    ("Marking 7.0.1", True, "Release 7.0.1"),
+    ("Bump to Python 3.14", False, None),
 ])
 def test_release_subjects(subject, release, title):
     from exceeds_pipeline.classify.work_items import release_title
