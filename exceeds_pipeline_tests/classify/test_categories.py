@@ -278,6 +278,9 @@ def test_gradle_test_source_sets_and_xcode_cocoapods_bundler_and_php_tool_files(
         ("Add a .ci.Gemfile for CI testing", {".ci.gemfile": "gem 'rack'\n", ".rubocop.yml": "AllCops: {}\n"}),
         ("Added the version catalog", {"gradle/libs.versions.toml": "[versions]\n", "phpunit.xml.dist": "<phpunit/>\n"}),
         ("Add the latest handler", {"src/latest/Handler.kt": "fun h() = 1\n"}),
+        # AutoMapper: NuGet specs, MSBuild props, global.json and the psake script read as fixes
+        ("Fixing build", {"AutoMapper.nuspec": "<package/>\n", "Directory.Build.props": "<Project/>\n",
+                          "global.json": "{}\n", "default.ps1": "task default\n"}),
     ])
     assert got["Cover IDN edge cases"] == "test"
     assert got["Added the license to the Xcode project"] == "build"
@@ -285,6 +288,7 @@ def test_gradle_test_source_sets_and_xcode_cocoapods_bundler_and_php_tool_files(
     assert got["Add a .ci.Gemfile for CI testing"] == "build"
     assert got["Added the version catalog"] == "build"
     assert got["Add the latest handler"] == "feature"  # src/latest/ is no test source set
+    assert got["Fixing build"] == "build"
 
 
 def test_merges_are_other_and_every_category_is_known(tmp_path):
