@@ -62,7 +62,9 @@ CHANGELOG_PATH = (r"(?i)(?:^|/)(?:CHANGELOG|CHANGES|NEWS|HISTORY|RELEASE[-_]?NOT
 # counter and extension.
 FRAGMENT_PATH = rf"(?i){_FRAGMENT_DIR}[^/]*?\.([a-z]+)(?:\.\d+)?(?:{_FRAGMENT_EXT})?$"
 
-ENTRIES_SCHEMA = {"category": pl.String, "prs": pl.List(pl.Int64), "shas": pl.List(pl.String), "text": pl.String}
+# (`linked_prs`: the repository's own pull requests an entry names by address, unmistakably)
+ENTRIES_SCHEMA = {"category": pl.String, "prs": pl.List(pl.Int64), "shas": pl.List(pl.String), "text": pl.String,
+                  "linked_prs": pl.List(pl.Int64)}
 
 _MD_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 _MD_BULLET = re.compile(r"^\s*[-*+]\s+(.*\S)\s*$")
@@ -81,6 +83,9 @@ _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _COMMIT_URL = re.compile(r"/commits?/([0-9a-f]{7,40})\b")
 _SHA_TOKEN = re.compile(r"(?<![\w/.#@-])`?([0-9a-f]{7,40})`?(?![\w/.-])")
 _PR_REF = re.compile(r"(?<![\w/&])#(\d{1,7})\b")
+# ... or by its address, when the address is the repository's own (rich: `- Added support for ...
+# https://github.com/Textualize/rich/pull/3930`; another project's pull request is not its)
+_PR_URL = re.compile(r"([\w.-]+/[\w.-]+)/pulls?/(\d{1,7})\b")
 # A commit's own word that it closes an issue: a `Fixes: #12` / `Closes #12` / `Resolves #12`
 # line (GitHub's closing keywords, Gerrit trailers) or Trac's `[ticket:12]` / `(ticket #12)`.
 CLOSES_ISSUE = (r"(?im)^[ \t]*(?:fix(?:e[sd])?|close[sd]?|resolve[sd]?)[ \t]*:?[ \t]*#\d{1,7}\b"
@@ -93,15 +98,16 @@ def heading_category(heading: str) -> str | None:
     return SECTIONS.get(" ".join(words.split()))
 
 
-def _entry(category: str, line: str) -> dict:
+def _entry(category: str, line: str, repo: str | None = None) -> dict:
     shas = _COMMIT_URL.findall(line)
     visible = _LINK.sub(r"\1", line)
     shas += [s for s in _SHA_TOKEN.findall(visible) if not s.isdigit() and any(c.isdigit() for c in s)]
-    return {"category": category, "prs": sorted({int(n) for n in _PR_REF.findall(visible)}),
-            "shas": sorted(set(shas)), "text": visible}
+    linked = [n for slug, n in _PR_URL.findall(line) if repo is not None and slug.lower() == repo.lower()]
+    return {"category": category, "prs": sorted({int(n) for n in [*_PR_REF.findall(visible), *linked]}),
+            "shas": sorted(set(shas)), "text": visible, "linked_prs": sorted({int(n) for n in linked})}
 
 
-def parse_changelog(text: str) -> list[dict]:
+def parse_changelog(text: str, repo: str | None = None) -> list[dict]:
     """The categorised entries of one changelog file (Markdown headings and bullets, Markdown
     tables with a `Type` column as Angular's release tooling writes them, Sphinx `.. change::`
     blocks with `:type:` or `:tags:` and their numbers, reStructuredText underlined headings,
@@ -141,12 +147,12 @@ def parse_changelog(text: str) -> list[dict]:
             elif type_column is not None and len(cells) > type_column:
                 kind = TYPE_LABELS.get(cells[type_column]) or SECTIONS.get(cells[type_column])
                 if kind and kind != "revert":
-                    entries.append(_entry(kind, line))
+                    entries.append(_entry(kind, line, repo))
             continue
         type_column = None
         block = _RST_CHANGE.match(line)
         if block:
-            change = {"category": None, "prs": [], "shas": [], "text": block.group(2) or ""}
+            change = {"category": None, "prs": [], "shas": [], "text": block.group(2) or "", "linked_prs": []}
             indent, body = len(block.group(1)), []
             continue
         heading = _MD_HEADING.match(line)
@@ -171,7 +177,7 @@ def parse_changelog(text: str) -> list[dict]:
             continue
         bullet = _MD_BULLET.match(line)
         if bullet and current is not None:
-            entries.append(_entry(current, bullet.group(1)))
+            entries.append(_entry(current, bullet.group(1), repo))
     if change is not None:
         _close_change(change, body, entries)
     return entries
@@ -188,11 +194,12 @@ def _close_change(change: dict, body: list[str], entries: list[dict]) -> None:
 _REVERT_ENTRY = re.compile(r"(?i)^\W*(?:\*\*[^*]*\*\*:?\s*)?revert")
 
 
-def changelog_entries(files: dict[str, str]) -> pl.DataFrame:
+def changelog_entries(files: dict[str, str], repo: str | None = None) -> pl.DataFrame:
     """One row per categorised entry of these changelog files (path -> text): category, the
-    pull-request numbers and commit hashes it names, and its words. An entry that reverts
+    pull-request numbers (`repo`'s own, for pull requests named by address) and commit hashes
+    it names, and its words. An entry that reverts
     something (`Revert "…" (#6767)`) names the reverted change, not its kind: left out."""
-    rows = [e for path, text in files.items() if is_changelog(path) for e in parse_changelog(text)
+    rows = [e for path, text in files.items() if is_changelog(path) for e in parse_changelog(text, repo)
             if not _REVERT_ENTRY.match(e["text"])]
     return pl.DataFrame(rows, schema=ENTRIES_SCHEMA)
 
@@ -204,7 +211,7 @@ def read_changelogs(git_dir: Path, repo: str, tip: str) -> pl.DataFrame:
     files = {wanted[i][0]: data.decode("utf-8", "replace")
              for i, data, _ in read_blobs(git_dir, [b for _, b in wanted], MAX_CHANGELOG_BYTES)
              if data is not None and b"\0" not in data[:8000]}
-    return changelog_entries(files)
+    return changelog_entries(files, repo)
 
 
 def parser_fingerprint() -> str:
@@ -259,13 +266,18 @@ def _by_number(entries: pl.DataFrame, targets: pl.DataFrame, key: list[str]) -> 
 
     A number names the change only when the entry also shares some of its words: a history
     imported from another repository carries that repository's numbers (nitro's early entries
-    name nitropack's pull requests; 164 such pairs share no word, and 39% of them agree)."""
+    name nitropack's pull requests; 164 such pairs share no word, and 39% of them agree). A
+    pull request the entry links by the repository's own address is named whatever the words
+    (rich's `Added support for some multi-codepoint glyphs .../rich/pull/3930`, merged as
+    "Handle graphemes")."""
+    linked = pl.col("linked_prs") if "linked_prs" in entries.columns else pl.lit([], pl.List(pl.Int64))
     return (
-        entries.select("repo", "category", pl.col("prs").alias("pr"), _terms(pl.col("text")).alias("_e"))
+        entries.select("repo", "category", pl.col("prs").alias("pr"), linked.alias("_linked"), _terms(pl.col("text")).alias("_e"))
         .explode("pr", empty_as_null=False).drop_nulls("pr")
         .join(targets.with_columns(_terms(pl.col("words")).alias("_c")), on=["repo", "pr"])
-        .filter(pl.col("_e").list.set_intersection("_c").list.len()
-                >= MIN_SHARED_WORDS * pl.min_horizontal(pl.col("_e").list.len(), pl.col("_c").list.len()))
+        .filter((pl.col("_e").list.set_intersection("_c").list.len()
+                 >= MIN_SHARED_WORDS * pl.min_horizontal(pl.col("_e").list.len(), pl.col("_c").list.len()))
+                | pl.col("_linked").list.contains(pl.col("pr")))
         .select(*key, "category")
     )
 

@@ -189,6 +189,16 @@ def test_keep_a_changelog_and_references_to_other_repositories():
     assert categories(KEEP_A_CHANGELOG) == [("feature", [41], []), ("bug", [], [])]
 
 
+def test_a_pull_request_named_by_its_address_is_the_repositorys_own_only():
+    # rich links its pull requests by address; a link to another project's pull request names none here
+    text = ("## [14.1.0]\n\n### Added\n\n- Added support for some multi-codepoint glyphs "
+            "https://github.com/Textualize/rich/pull/3930\n\n### Fixed\n\n- Fixed a crash, "
+            "upstream in https://github.com/python/cpython/pull/3931\n")
+    got = [(e["category"], e["prs"]) for e in parse_changelog(text, "Textualize/rich")]
+    assert got == [("feature", [3930]), ("bug", [])]
+    assert [e["prs"] for e in parse_changelog(text)] == [[], []]
+
+
 def test_sphinx_change_blocks():
     # `:issue:` numbers name the change too (a commit says it closes the issue)
     assert categories(SPHINX_CHANGES) == [("bug", [4439, 4997], []), ("feature", [4977, 4978], [])]
