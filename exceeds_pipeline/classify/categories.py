@@ -141,8 +141,9 @@ RELEASE_TITLE = (rf"(?i)^\s*(?:release|releasing|release version|{_PREPARE}(?: f
                  r"|^\s*(?:version\s+bump(?:ed)?|new\s+version)(?:\s+(?:to\s+)?v?\d+(?:\.\d+)+\S*?)?[.!]?\s*$"
                  r"|^\s*v?\d+\.\d+(?:\.\d+)*(?:[a-z]\d*|[-.]?(?:rc|alpha|beta|pre|preview)\.?\d*)?(?:\s+release)?[.!]?\s*$")
 # A commit that makes a release by its subject: a release title, or a package at its version
-# (`ripgrep 14.1.1`, `grep-cli-0.1.10`, `create-vite@5.2.1`, `Git 2.38`, `Git 2.45-rc0`).
-RELEASE_SUBJECT = RELEASE_TITLE + r"|(?i)^\s*[a-z0-9_.@/-]+[ @-]v?\d+\.\d+(?:\.\d+)*\S*\s*$"
+# (`ripgrep 14.1.1`, `grep-cli-0.1.10`, `create-vite@5.2.1`, `Git 2.38`, `Git 2.45-rc0`, AutoMapper's
+# `Marking 5.3 alpha`).
+RELEASE_SUBJECT = RELEASE_TITLE + r"|(?i)^\s*[a-z0-9_.@/-]+[ @-]v?\d+\.\d+(?:\.\d+)*\S*(?:\s+(?:alpha|beta|rc|pre|preview)\.?\d*)?\s*$"
 # A version named as what comes next, not a release made: tmux's `next 3.5` after 3.4.
 _NEXT_VERSION = r"(?i)^\s*(?:next|now|for|to|towards|after|since|until|before|start(?:ing)?(?: version)?)[\s@-]+v?\d"
 

@@ -1298,6 +1298,7 @@ def test_a_feature_in_code_names_its_item_over_a_larger_reformat_and_a_release_s
     ("version bump", True, None),
     ("new version", True, None),
     ("Marking 7.0.1", True, "Release 7.0.1"),
+    ("Marking 5.3 alpha", True, None),
     ("Bump to Python 3.14", False, None),
 ])
 def test_release_subjects(subject, release, title):
