@@ -567,10 +567,15 @@ def test_the_other_files_of_a_folder_a_generator_wrote_are_generated_too():
     with a few generated files keeps its hand-written ones."""
     pages = [f"gson/docs/javadocs/p{i}.html" for i in range(12)]
     few = ["src/api/client.go", "src/api/models.go", "src/api/zz_generated.deepcopy.go"]
-    paths = [*pages, "gson/docs/javadocs/script.js", "gson/docs/javadocs/stylesheet.css", *few]
+    # rich: the package's own __init__.py beside its generated tables is hand-written
+    tables = [f"rich/_unicode_data/unicode{i}.py" for i in range(12)]
+    paths = [*pages, "gson/docs/javadocs/script.js", "gson/docs/javadocs/stylesheet.css", *few, *tables,
+             "rich/_unicode_data/__init__.py"]
     fc = pl.DataFrame({"repo": ["acme/lib"] * len(paths), "sha": ["a"] * len(paths), "path": paths,
                        "is_binary": [False] * len(paths)})
-    generated = pl.DataFrame({"repo": ["acme/lib"] * len(pages), "path": pages, "generated": [True] * len(pages)})
+    generated = pl.DataFrame({"repo": ["acme/lib"] * (len(pages) + len(tables)), "path": [*pages, *tables],
+                              "generated": [True] * (len(pages) + len(tables))})
     out = dict(zip(classify_exclusions(fc, generated=generated)["path"], classify_exclusions(fc, generated=generated)["exclusion_reason"]))
     assert out["gson/docs/javadocs/script.js"] == out["gson/docs/javadocs/stylesheet.css"] == "generated"
     assert out["src/api/client.go"] is None and out["src/api/zz_generated.deepcopy.go"] == "generated"
+    assert out["rich/_unicode_data/unicode3.py"] == "generated" and out["rich/_unicode_data/__init__.py"] is None
