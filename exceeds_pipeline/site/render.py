@@ -329,6 +329,9 @@ def _person_view(profile: dict) -> dict:
             "shown": None if value is None else _pct(round(100 * value, 1)),
             "evidence": metric.get("evidence_count", 0),
             "method": metric.get("method") or "",
+            # a fact that could not be computed yet is no lack of evidence (AutoMapper's line
+            # survival, whose git log failed on a missing object, read "Not enough evidence")
+            "pending": (metric.get("method") or "").startswith("Pending:"),
         })
     languages = (profile.get("skills") or {}).get("languages") or []
     # languages are ranked by the lines the person added in them (profiles.build): the table

@@ -346,6 +346,13 @@ def test_a_profile_with_nothing_yet_still_renders(tmp_path):
     validate_profile(bare)
     html = render.render_person(bare)
     assert html.count("Not enough evidence") == 5
+    # a fact that could not be computed is pending, not short of evidence
+    failed = {**bare, "quality": {**bare["quality"], "performance": {
+        "value": None, "evidence_count": 0,
+        "method": "Pending: the repository facts this metric needs (line survival) could not be computed (git log failed)."}}}
+    validate_profile(failed)
+    shown = render.render_person(failed)
+    assert shown.count("Not enough evidence") == 4 and shown.count("Pending: not computed yet") == 1
     assert "No activity in the window." in html and "No counted commits in the window." in html
     assert "<h1 id=\"person-name\">nobody</h1>" in html  # an empty name falls back to the id
     assert "window: 2025-01-01 to 2025-12-31" in html
