@@ -626,10 +626,12 @@ def _subject_words(work: pl.DataFrame, column: str = "subject") -> pl.DataFrame:
 
 
 def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
-                  shared_files: tuple[pl.DataFrame, pl.DataFrame] | None = None) -> pl.DataFrame:
+                  shared_files: tuple[pl.DataFrame, pl.DataFrame] | None = None,
+                  subject_words: tuple[pl.DataFrame, pl.DataFrame] | None = None) -> pl.DataFrame:
     """Consecutive commits of one author, at most RELATED_GAP apart, neither in a pull request,
     and evidently related: same component, a shared file, or strongly overlapping subjects.
-    (`shared_files`: `_shared_files(work, file_changes)`, when the caller has it.)"""
+    (`shared_files`: `_shared_files(work, file_changes)`, and `subject_words`:
+    `_subject_word_sets(work)`, when the caller has them.)"""
     stream = work.sort("repo", "person_id", "_t", "_n").with_columns(
         pl.col("pr_number").shift(1).alias("_prev_pr"),
         pl.col("_component").shift(1).alias("_prev_component"),
@@ -644,7 +646,7 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
     ).select("_a", "_b")
     pair_ids = cand.select("repo", "_a", "_b", "_gap")
     sha_of = work.select("_n", "sha")
-    words = _subject_words(work)
+    words, rare = subject_words or _subject_word_sets(work)
     files = _no_pairs()
     if file_changes is not None and file_changes.height:
         from exceeds_pipeline.classify.categories import DOCS_PATH, TEST_PATH
@@ -682,7 +684,6 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
             hub_pairs = pa.join(hub_fc.rename({"sha": "sha_a"}), on=["repo", "sha_a"]).join(
                 hub_fc.rename({"sha": "sha_b"}), on=["repo", "sha_b", "path"], how="semi") \
                 .select("_a", "_b", "_gap", "_both_docs").unique(["_a", "_b"])
-            rare = _rare_words(work, words)
             named = hub_pairs.join(rare.rename({"_n": "_a"}), on="_a").join(
                 rare.rename({"_n": "_b"}), on=["_b", "_w"], how="semi").select("_a", "_b").unique()
             # ... or when both only document (a man page written over an hour), or the later
@@ -786,7 +787,8 @@ def _test_named_pairs(pairs: pl.DataFrame, fc: pl.DataFrame) -> pl.DataFrame:
 
 
 def batch_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
-                shared_files: tuple[pl.DataFrame, pl.DataFrame] | None = None) -> pl.DataFrame:
+                shared_files: tuple[pl.DataFrame, pl.DataFrame] | None = None,
+                subject_words: tuple[pl.DataFrame, pl.DataFrame] | None = None) -> pl.DataFrame:
     """Commits one author wrote over days and that were committed together, seconds apart and
     later than written (a branch replayed onto the main line: GitHub's "Rebase and merge", a
     rebase before a push, `git am` of a series), are related whatever time lies between them
@@ -844,7 +846,7 @@ def batch_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
     nearest = tests.sort("_t_only", "_d", "_a").group_by("_t_only", maintain_order=True).first().select("_a", "_b")
     shared = pl.concat([by_code, nearest])
     by_test = _test_named_pairs(pairs, fc)
-    rare = _rare_words(work, _subject_words(work))
+    _, rare = subject_words or _subject_word_sets(work)
     by_word = (pairs.join(hub_fc.rename({"sha": "sha_a"}).select("repo", "sha_a", "path"), on=["repo", "sha_a"])
                .join(hub_fc.rename({"sha": "sha_b"}).select("repo", "sha_b", "path"), on=["repo", "sha_b", "path"], how="semi")
                .select("_a", "_b").unique()
@@ -1021,6 +1023,12 @@ def test_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Data
 # A subject word in at most this share of a repository's work commits (or in 3) names something
 # specific.
 RARE_WORD_SHARE = 0.01
+
+
+def _subject_word_sets(work: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(`_subject_words(work)`, `_rare_words` of them): what `related_edges` and `batch_edges` read."""
+    words = _subject_words(work)
+    return words, _rare_words(work, words)
 
 
 def _rare_words(work: pl.DataFrame, words: pl.DataFrame) -> pl.DataFrame:
@@ -1315,14 +1323,16 @@ def assign_work_items(
     work = work.with_columns(issue_refs(work.columns).alias("_refs"))
     # the files that can relate two commits, and the hubs among them: one reading for both rules
     shared = _shared_files(work, file_changes) if file_changes is not None and file_changes.height else None
+    # the words of the subjects, and the rare ones among them: one reading for both rules too
+    words = _subject_word_sets(work)
     edges = pl.concat([
         pr_edges(work).cast(_PAIRS),
         branch_edges(work).cast(_PAIRS),
         revert_chain_edges(work, links).cast(_PAIRS),
         series_edges(work).cast(_PAIRS),
         fixup_edges(work).cast(_PAIRS),
-        related_edges(work, file_changes, shared).cast(_PAIRS),
-        batch_edges(work, file_changes, shared).cast(_PAIRS),
+        related_edges(work, file_changes, shared, words).cast(_PAIRS),
+        batch_edges(work, file_changes, shared, words).cast(_PAIRS),
         follow_up_edges(work, file_changes, shared).cast(_PAIRS),
         test_edges(work, file_changes).cast(_PAIRS),
         issue_edges(work).cast(_PAIRS),
