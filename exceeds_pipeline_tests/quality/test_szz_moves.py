@@ -245,19 +245,18 @@ def test_szz_does_not_blame_a_version_string_set_in_code(tmp_path):
 
     ada, bob = ("Ada", "ada@example.com"), ("Bob", "bob@example.org")
     repo = GitScript.init(tmp_path / "r")
+
+    def client(version: str, timeout: int) -> dict[str, str]:
+        return {"src/ClientInterface.php": f"<?php\ninterface ClientInterface\n{{\n    const VERSION = '{version}';\n"
+                                           f"    const TIMEOUT = {timeout};\n}}\n"}
+
     s = {}
-    s["code"] = repo.commit("Add the client", author=bob, date="2025-01-01T10:00:00+0000",
-                            files={"src/ClientInterface.php": "<?php\ninterface ClientInterface\n{\n    const VERSION = '6.2.0';\n"
-                                                              "    const TIMEOUT = 0;\n}\n"})
-    s["release"] = repo.commit("6.2.1 release", author=bob, date="2025-01-03T10:00:00+0000",
-                               files={"src/ClientInterface.php": "<?php\ninterface ClientInterface\n{\n    const VERSION = '6.2.1';\n"
-                                                                 "    const TIMEOUT = 0;\n}\n"})
+    s["code"] = repo.commit("Add the client", author=bob, date="2025-01-01T10:00:00+0000", files=client("6.2.0", 0))
+    s["release"] = repo.commit("6.2.1 release", author=bob, date="2025-01-03T10:00:00+0000", files=client("6.2.1", 0))
     s["fix"] = repo.commit("Fix VERSION for 6.3.0 release", author=ada, date="2025-01-05T10:00:00+0000",
-                           files={"src/ClientInterface.php": "<?php\ninterface ClientInterface\n{\n    const VERSION = '6.3.0';\n"
-                                                             "    const TIMEOUT = 0;\n}\n"})
+                           files=client("6.3.0", 0))
     s["fix2"] = repo.commit("Fix the default timeout", author=ada, date="2025-01-06T10:00:00+0000",
-                            files={"src/ClientInterface.php": "<?php\ninterface ClientInterface\n{\n    const VERSION = '6.3.0';\n"
-                                                              "    const TIMEOUT = 30;\n}\n"})
+                            files=client("6.3.0", 30))
     cats = {s["code"]: "feature", s["release"]: "chore", s["fix"]: "bug", s["fix2"]: "bug"}
     commits, files = read_repo(repo, "acme/x", {ada[1]: "ada", bob[1]: "bob"}, cats,
                                {sha: f"item-{name}" for name, sha in s.items()})
