@@ -3,8 +3,9 @@
 For a fix commit F with one parent P, every line F deletes or changes is blamed in P
 (``git blame -w``, whitespace-only changes ignored); the commits that last touched those lines
 are the ones the fix traces back to. Blank lines and lines that start like a comment (``#``,
-``//``, ``/*``, ``*``, ``'''``, ``\"\"\"``) are ignored. These are exactly the rules of PyDriller's
-``Git.get_commits_last_modified_lines`` (which the tests compare against); this implementation
+``//``, ``/*``, ``*``, ``'''``, ``\"\"\"``) are ignored. These are the rules of PyDriller's
+``Git.get_commits_last_modified_lines`` (which the tests compare against), with one addition: a
+line that only sets a version string (``_VERSION_LINE``) is ignored too; this implementation
 runs git directly so that each changed file costs one ``git blame`` restricted to the deleted
 line ranges (``-L``) instead of a blame of the whole file plus an object lookup per line, and so
 that the user's repository config is never written (PyDriller sets
