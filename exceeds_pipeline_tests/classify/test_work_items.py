@@ -1167,7 +1167,7 @@ def test_a_commit_that_closes_an_issue_is_about_that_issue(tmp_path):
 def test_a_file_nearly_every_commit_touches_relates_nothing(tmp_path, monkeypatch):
     """sinatra: lib/sinatra/base.rb is in 21% of the commits; two commits an hour apart that
     share only it ('add multi route extension', 'add cookies extension') are two changes."""
-    import exceeds_pipeline.classify.work_items as wi
+    import exceeds_pipeline.classify.work_items.edges as wi
 
     monkeypatch.setattr(wi, "HUB_MIN_COMMITS", 10)
     repo = GitScript.init(tmp_path / "repo")

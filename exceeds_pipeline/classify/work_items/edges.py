@@ -1,0 +1,667 @@
+"""The relations that join commits into one work item (pull request, branch, revert chain, series,
+fixup, related, batch, follow-up, test, issue), each a frame of pairs of work-commit rows.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import polars as pl
+
+from exceeds_pipeline.classify.changelog import CHANGELOG_PATH
+from exceeds_pipeline.classify.conventional import declared_type
+from exceeds_pipeline.enrich.exclusions import SWEEP_FILES, excluded_as
+from exceeds_pipeline.classify.work_items.releases import release_title
+from exceeds_pipeline.classify.work_items.shared import (
+    GENERIC_FILES, MACHINE_MADE, RELATED_GAP, SERIES_GAP, _PAIRS, _SERIES, _SERIES_GROUPS,
+    _STOPWORDS, _consecutive_pairs, _no_pairs, _title,
+)
+
+
+def pr_edges(work: pl.DataFrame) -> pl.DataFrame:
+    """Commits of the same pull request in the same repository."""
+    rows = work.filter(pl.col("pr_number").is_not_null()).sort("repo", "pr_number", "_t", "_n")
+    return _consecutive_pairs(rows, ["repo", "pr_number"]).select("_a", "_b")
+
+
+def revert_chain_edges(work: pl.DataFrame, links: pl.DataFrame) -> pl.DataFrame:
+    """A change with its reverts and relands, when they are by the change's own author: a revert
+    or reland by someone else is a link to the item (commit_links), not part of it."""
+    if links is None or links.height == 0:
+        return _no_pairs()
+    node = work.select("repo", "sha", "_n", "person_id")
+    chain = links.filter(pl.col("link_type").is_in(["reverts", "relands"]))
+    return (
+        chain.join(node.rename({"_n": "_a", "person_id": "_pa"}), on=["repo", "sha"], how="inner")
+        .join(node.rename({"sha": "target_sha", "_n": "_b", "person_id": "_pb"}), on=["repo", "target_sha"], how="inner")
+        .filter(pl.col("_pa") == pl.col("_pb"))
+        .select("_a", "_b")
+    )
+
+
+# A branch everyone's work passes through, not one change's: merging it brings in many changes
+# (`Merge branch 'master' of github.com:...`, `Merge branch 'next'`, `Merge branch 'stable'`).
+# A release line named by its version (tmux's `3.3-rc`, `tmux-3.6a`, SQLAlchemy's `rel_0_9`,
+# `branch4.0`, express's `3.x`), not a topic that names one (`https-proxy-2.0`).
+INTEGRATION_BRANCH = (r"(?i)^(?:master|main|trunk|default|develop|devel|dev|development|next|maint|maintenance|"
+                      r"stable|unstable|testing|nightly|canary|latest|staging|production|prod|integration|upstream|"
+                      r"release(?:s|[-_/].*)?|hotfix(?:es)?|gh-pages|HEAD)$|^(?:origin|upstream)/"
+                      r"|^(?:[a-z]+[-_])?(?:(?:v|rel|release|branch|stable|maint)[-_]?\d+(?:[._](?:\d+|x))*|\d+(?:[._](?:\d+|x))+)"
+                      r"(?:[-_.]?(?:x|[a-z]|rc\d*|alpha\d*|beta\d*|stable|maint))?$")
+# A merge that brings in the work of this many people merges an integration branch, whatever
+# its name (redis's `1906-merge`: 28 authors).
+BRANCH_MAX_PEOPLE = 3
+
+
+def _from_topic_branch() -> pl.Expr:
+    """The work commit came in by a merge of a topic branch (not a pull request, not an
+    integration branch, not a branch that itself merged others): `branch_edges`' commits."""
+    return (pl.col("merge_sha").is_not_null() & pl.col("pr_number").is_null() & pl.col("merge_branch").is_not_null()
+            & ~pl.col("merge_branch").str.contains(INTEGRATION_BRANCH) & ~pl.col("_merges_branches").fill_null(False))
+
+
+def branch_edges(work: pl.DataFrame) -> pl.DataFrame:
+    """Commits of one author that one merge of a topic branch brought in (`Merge branch
+    'routes-list'`; git's `Merge branch 'ab/topic'`), outside pull requests, each at most
+    RELATED_GAP after the one before: the branch is one change, as a pull request is. A merge
+    of an integration branch (INTEGRATION_BRANCH, one bringing in the work of BRANCH_MAX_PEOPLE
+    people or more, or one whose branch itself merged pull requests or topic branches:
+    `_merges_branches`; requests' feature/urllib3-backup, 175 commits of 8 people) brings in
+    many changes, and groups none."""
+    if "merge_sha" not in work.columns or "_merges_branches" not in work.columns:
+        return _no_pairs()
+    rows = (
+        work.filter(_from_topic_branch())
+        .filter(pl.col("person_id").n_unique().over("repo", "merge_sha") < BRANCH_MAX_PEOPLE)
+        .sort("repo", "merge_sha", "person_id", "_t", "_n")
+    )
+    pairs = _consecutive_pairs(rows, ["repo", "merge_sha", "person_id"])
+    return pairs.filter(pl.col("_gap") <= RELATED_GAP).select("_a", "_b")
+
+
+def series_edges(work: pl.DataFrame) -> pl.DataFrame:
+    """Parts of a numbered series (`[2/5]`, `PATCH 2/5`, `(part 3)`) of one author in one repo:
+    same total (or same subject once the number is removed), at most SERIES_GAP apart."""
+    series = work.with_columns(pl.col("subject").str.extract_groups(_SERIES).alias("_s")).unnest("_s")
+    k = pl.coalesce([pl.col(f"k{i}") for i in range(1, _SERIES_GROUPS + 1)]).cast(pl.Int64, strict=False)
+    total_text = pl.coalesce([pl.col(f"n{i}") for i in range(1, _SERIES_GROUPS + 1)]).str.to_lowercase()
+    stem = _title(pl.col("subject")).str.to_lowercase().str.strip_chars()
+    series = series.with_columns(
+        k.alias("_k"), total_text.cast(pl.Int64, strict=False).alias("_total"),
+        (total_text == "n").fill_null(False).alias("_open"), stem.alias("_stem"),
+    ).filter(
+        pl.col("_k").is_not_null()
+        & (pl.col("_total").is_null() | ((pl.col("_total") >= 2) & (pl.col("_k") <= pl.col("_total"))))
+    )
+    # `[k/N]` (length not known yet): parts of one author in order, each the next number.
+    series = series.with_columns(
+        pl.when(pl.col("_total").is_not_null()).then(pl.format("of {}", pl.col("_total")))
+        .when(pl.col("_open")).then(pl.lit("of n"))
+        .otherwise(pl.col("_stem")).alias("_series")
+    ).sort("repo", "person_id", "_series", "_t", "_n")
+    pairs = _consecutive_pairs(
+        series.with_columns(pl.col("_k").shift(1).over("repo", "person_id", "_series").alias("_prev_k")),
+        ["repo", "person_id", "_series"],
+    ).filter(pl.col("_gap") <= SERIES_GAP)
+    pairs = pairs.filter(~pl.col("_open") | (pl.col("_k") == pl.col("_prev_k") + 1))
+    return pairs.select("_a", "_b")
+
+
+# git's autosquash markers: `fixup! <subject>` / `squash! <subject>` / `amend! <subject>` name the
+# commit they complete by its subject.
+_AUTOSQUASH = r"^(?:(?:fixup|squash|amend)!\s*)+(.+?)\s*$"
+
+
+def fixup_edges(work: pl.DataFrame) -> pl.DataFrame:
+    """A `fixup! <subject>` (`squash!`, `amend!`) and the latest earlier commit of the same author
+    in the same repository with that subject (click: `fixup! add gha-update` was an item of its
+    own, a bug fix)."""
+    marked = work.select("repo", "person_id", pl.col("_n").alias("_b"), pl.col("_t").alias("_tb"),
+                         pl.col("subject").str.extract(_AUTOSQUASH, 1).alias("_target")).drop_nulls("_target")
+    if marked.height == 0:
+        return _no_pairs()
+    targets = work.select("repo", "person_id", pl.col("_n").alias("_a"), pl.col("_t").alias("_ta"),
+                          pl.col("subject").str.strip_chars().alias("_target"))
+    return (
+        marked.join(targets, on=["repo", "person_id", "_target"], how="inner")
+        .filter((pl.col("_ta") <= pl.col("_tb")) & (pl.col("_a") != pl.col("_b")))
+        .sort("_b", "_ta", "_a").group_by("_b", maintain_order=True).last()
+        .select("_a", "_b")
+    )
+
+
+def _subject_words(work: pl.DataFrame, column: str = "subject") -> pl.DataFrame:
+    """``[_n, _w]``: the content words of each commit's title (three letters or more, lower case,
+    no _STOPWORDS; a commit without any has no row), read from its subject or ``column``."""
+    return work.select(
+        "_n",
+        _title(pl.col(column)).str.to_lowercase().str.extract_all(r"[a-z][a-z0-9_]{2,}").list.unique().alias("_w"),
+    ).explode("_w", empty_as_null=False).filter(~pl.col("_w").is_in(_STOPWORDS))
+
+
+def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
+                  shared_files: tuple[pl.DataFrame, pl.DataFrame] | None = None,
+                  subject_words: tuple[pl.DataFrame, pl.DataFrame] | None = None) -> pl.DataFrame:
+    """Consecutive commits of one author, at most RELATED_GAP apart, neither in a pull request,
+    and evidently related: same component, a shared file, or strongly overlapping subjects.
+    (`shared_files`: `_shared_files(work, file_changes)`, and `subject_words`:
+    `_subject_word_sets(work)`, when the caller has them.)"""
+    stream = work.sort("repo", "person_id", "_t", "_n").with_columns(
+        pl.col("pr_number").shift(1).alias("_prev_pr"),
+        pl.col("_component").shift(1).alias("_prev_component"),
+    )
+    cand = _consecutive_pairs(stream, ["repo", "person_id"]).filter(
+        (pl.col("_gap") <= RELATED_GAP) & pl.col("pr_number").is_null() & pl.col("_prev_pr").is_null()
+    )
+    if cand.height == 0:
+        return _no_pairs()
+    same_component = cand.filter(
+        pl.col("_component").is_not_null() & (pl.col("_component") == pl.col("_prev_component"))
+    ).select("_a", "_b")
+    pair_ids = cand.select("repo", "_a", "_b", "_gap")
+    sha_of = work.select("_n", "sha")
+    words, rare = subject_words or _subject_word_sets(work)
+    files = _no_pairs()
+    if file_changes is not None and file_changes.height:
+        from exceeds_pipeline.classify.categories import DOCS_PATH, TEST_PATH
+
+        fc, hubs = shared_files or _shared_files(work, file_changes)
+        fc = fc.with_columns(pl.col("path").fill_null("").str.contains(DOCS_PATH).alias("_doc"),
+                             pl.col("path").fill_null("").str.contains(TEST_PATH).alias("_test"))
+        docs_only = fc.group_by("repo", "sha").agg(pl.col("_doc").all().alias("_docs_only"),
+                                                   (~pl.col("_doc") & ~pl.col("_test")).any().alias("_code"))
+        files_per_commit = fc.group_by("repo", "sha").len()
+        hub_fc = fc.join(hubs, on=["repo", "path"], how="semi").drop("_doc", "_test")
+        fc = fc.join(hubs, on=["repo", "path"], how="anti")
+        pa = pair_ids.join(sha_of.rename({"_n": "_a", "sha": "sha_a"}), on="_a").join(
+            sha_of.rename({"_n": "_b", "sha": "sha_b"}), on="_b"
+        )
+        pa = (
+            pa.join(docs_only.rename({"sha": "sha_a", "_docs_only": "_da", "_code": "_ca"}), on=["repo", "sha_a"], how="left")
+            .join(docs_only.rename({"sha": "sha_b", "_docs_only": "_db", "_code": "_cb"}), on=["repo", "sha_b"], how="left")
+            .with_columns((pl.col("_da").fill_null(False) & pl.col("_db").fill_null(False)).alias("_both_docs"),
+                          (pl.col("_ca").fill_null(False) & pl.col("_cb").fill_null(False)).alias("_both_code"))
+        )
+        # A documentation file (README, docs/) everyone edits relates two documentation
+        # changes, not a code change to the README edit next to it (`Reorganise structure`
+        # and `Update README`): between those, only a shared non-documentation file counts.
+        # Likewise a test file relates a change to its tests, not two changes of code that both
+        # add a case to it (fzf's test/test_core.rb joined a highlight fix and a fast path).
+        left = pa.join(fc.rename({"sha": "sha_a"}), on=["repo", "sha_a"], how="inner").filter(
+            (pl.col("_both_docs") | ~pl.col("_doc")) & ~(pl.col("_both_code") & pl.col("_test"))
+        )
+        files = left.join(fc.rename({"sha": "sha_b"}).drop("_doc", "_test"), on=["repo", "sha_b", "path"],
+                          how="semi").select("_a", "_b").unique()
+        if hub_fc.height:
+            # A hub relates a follow-up to its change when their subjects also share a word the
+            # repository rarely uses (`Add 'transform' action`, `Change transform action to ...`).
+            hub_pairs = pa.join(hub_fc.rename({"sha": "sha_a"}), on=["repo", "sha_a"]).join(
+                hub_fc.rename({"sha": "sha_b"}), on=["repo", "sha_b", "path"], how="semi") \
+                .select("_a", "_b", "_gap", "_both_docs").unique(["_a", "_b"])
+            named = hub_pairs.join(rare.rename({"_n": "_a"}), on="_a").join(
+                rare.rename({"_n": "_b"}), on=["_b", "_w"], how="semi").select("_a", "_b").unique()
+            # ... or when both only document (a man page written over an hour), or the later
+            # one is a quick follow-up worded as one (`Typo in man page.`, `Undo this and ...`)
+            later = work.select(pl.col("_n").alias("_b"),
+                                pl.col("subject").fill_null("").str.contains(FOLLOW_UP).alias("_follow"))
+            quick = hub_pairs.join(later, on="_b").filter(
+                pl.col("_both_docs") | ((pl.col("_gap") <= FOLLOW_UP_GAP) & pl.col("_follow"))
+            ).select("_a", "_b")
+            files = pl.concat([files, named, quick])
+        # A sweep over the tree (a reformat, a copyright-year bump, a branch merged by hand)
+        # shares a file with every neighbour and relates to none by it: SQLAlchemy's "happy new
+        # year" (254 files) had joined a MariaDB split and a docs fix into one item.
+        sweeps = (files_per_commit.filter(pl.col("len") >= SWEEP_FILES)
+                  .join(sha_of, on="sha").select("_n"))
+        if sweeps.height:
+            files = files.join(sweeps.rename({"_n": "_a"}), on="_a", how="anti") \
+                .join(sweeps.rename({"_n": "_b"}), on="_b", how="anti")
+        files = pl.concat([files.cast(_PAIRS), _named_file_pairs(pa, file_changes, work)])
+    counts = words.group_by("_n").agg(pl.len().alias("_cnt"))
+    shared = (
+        pair_ids.join(words.rename({"_n": "_a"}), on="_a", how="inner")
+        .join(words.rename({"_n": "_b"}), on=["_b", "_w"], how="inner")
+        .group_by("_a", "_b").agg(pl.len().alias("_shared"))
+        .join(counts.rename({"_n": "_a", "_cnt": "_ca"}), on="_a")
+        .join(counts.rename({"_n": "_b", "_cnt": "_cb"}), on="_b")
+    )
+    similar = shared.filter(
+        (pl.col("_shared") >= 2)
+        & (pl.col("_shared") / (pl.col("_ca") + pl.col("_cb") - pl.col("_shared")) >= 0.5)
+    ).select("_a", "_b")
+    related = pl.concat([same_component.cast(_PAIRS), files.cast(_PAIRS), similar.cast(_PAIRS)]).unique()
+    if file_changes is not None and file_changes.height:
+        related = _apart_by_changelog(work, file_changes, related)
+    return _one_declared_change_each(stream, _apart_by_issue(work, _apart_by_release(work, related)))
+
+
+def _apart_by_changelog(work: pl.DataFrame, file_changes: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame:
+    """The related pairs less those of two code changes that each add to the changelog: their
+    author recorded each as a change of its own (rack: `Cache Rack::Request#POST result ...`
+    and, a day later, `Remove rack.multithread/...`, each with its CHANGELOG.md line, shared
+    lib/rack/request.rb)."""
+    from exceeds_pipeline.classify.categories import DOCS_PATH, TEST_PATH
+
+    path = pl.col("path").fill_null("")
+    recorded = (
+        file_changes.join(work.select("repo", "sha"), on=["repo", "sha"], how="semi")
+        .group_by("repo", "sha").agg(
+            (path.str.contains(CHANGELOG_PATH) & (pl.col("lines_added").fill_null(0) > 0)).any().alias("_entry"),
+            (~path.str.contains(DOCS_PATH) & ~path.str.contains(TEST_PATH)).any().alias("_code"))
+        .filter(pl.col("_entry") & pl.col("_code"))
+        .join(work.select("repo", "sha", "_n"), on=["repo", "sha"]).select("_n")
+    )
+    both = related.join(recorded.rename({"_n": "_a"}), on="_a", how="semi").join(recorded.rename({"_n": "_b"}), on="_b", how="semi")
+    return related.join(both, on=["_a", "_b"], how="anti")
+
+
+def _apart_by_release(work: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame:
+    """The related pairs less those that join a release commit to anything but its release
+    steps (`release_edges`): not the fix of the next day that touches the same version
+    constant, nor the next release (nlohmann/json's `set version to 3.11.0` and `set version to
+    3.11.1`). (The same version set twice is one release: json's two `set version to 3.3.0`.)"""
+    if "_release" not in work.columns:
+        return related
+    kind = work.select("_n", "_release", "_release_step", release_title(pl.col("subject")).alias("_v"))
+    return (
+        related.join(kind.rename({"_n": "_a", "_release": "_ra", "_release_step": "_sa", "_v": "_va"}), on="_a")
+        .join(kind.rename({"_n": "_b", "_release": "_rb", "_release_step": "_sb", "_v": "_vb"}), on="_b")
+        .filter(~((pl.col("_ra") & ~pl.col("_sb")) | (pl.col("_rb") & ~pl.col("_sa"))
+                  | (pl.col("_ra") & pl.col("_rb") & ~pl.col("_va").eq_missing(pl.col("_vb")))))
+        .select("_a", "_b")
+    )
+
+
+# A run: a repository's commits each committed at most BATCH_SECONDS after the one before; one
+# author's commits in a run are a batch, of at most BATCH_MAX_COMMITS. A longer batch is a
+# history rewritten or a long branch replayed whole (guzzle's Guzzle 4 rewrite: months of
+# commits re-committed in four minutes), and says nothing of which of its commits form one change.
+BATCH_MAX_COMMITS = 12
+BATCH_SECONDS = 2
+# A test file's name less its test affixes (`RetryPolicyTests.swift`, `test_views.py`,
+# `parser_test.go`, `app.spec.ts` -> `retrypolicy`, `views`, `parser`, `app`).
+_TEST_AFFIXES = r"(?i)^test_|(?:_?tests?|_?spec|testcase|_?it)$"
+
+
+def _test_named_pairs(pairs: pl.DataFrame, fc: pl.DataFrame) -> pl.DataFrame:
+    """``[_a, _b]``: the pairs (with repo, sha_a, sha_b) where one commit changes a test file named
+    for a source file the other changes (`RetryPolicyTests.swift`, `RetryPolicy.swift`;
+    `CurlFactoryTest.php`, `CurlFactory.php`). A test file's name says so by its affix: tmux's
+    regress/grid.sh tests a behaviour, not grid.c. `fc`: file changes with `_test`."""
+    stem = pl.col("path").str.extract(r"([^/]+?)(?:\.[^./]+)?$", 1).str.to_lowercase()
+    names = fc.select("repo", "sha", pl.col("_test"), stem.alias("_name")).with_columns(
+        pl.when(pl.col("_test")).then(pl.col("_name").str.replace(_TEST_AFFIXES, "")).otherwise(pl.col("_name")).alias("_stem")
+    ).filter((pl.col("_stem").str.len_chars() >= 3) & (~pl.col("_test") | (pl.col("_stem") != pl.col("_name")))).unique()
+    tested = names.filter("_test").select("repo", "sha", "_stem")
+    source = names.filter(~pl.col("_test")).select("repo", "sha", "_stem")
+    return pl.concat([
+        pairs.join(tested.rename({"sha": "sha_a"}), on=["repo", "sha_a"]).join(source.rename({"sha": "sha_b"}), on=["repo", "sha_b", "_stem"], how="semi"),
+        pairs.join(tested.rename({"sha": "sha_b"}), on=["repo", "sha_b"]).join(source.rename({"sha": "sha_a"}), on=["repo", "sha_a", "_stem"], how="semi"),
+    ]).select("_a", "_b").unique()
+
+
+def batch_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
+                shared_files: tuple[pl.DataFrame, pl.DataFrame] | None = None,
+                subject_words: tuple[pl.DataFrame, pl.DataFrame] | None = None) -> pl.DataFrame:
+    """Commits one author wrote over days and that were committed together, seconds apart and
+    later than written (a branch replayed onto the main line: GitHub's "Rebase and merge", a
+    rebase before a push, `git am` of a series), are related whatever time lies between them
+    when they evidently are: a shared file (no hub, no sweep; documents only between two
+    documentation changes; a test file only between a change of tests alone and the nearest
+    change it shares one with: rack's `Add specs to get coverage back to 100%`, five spec files,
+    had joined two deprecations and a quoting fix that each touched one of them), a test file
+    named for a source file the other changes (`RetryPolicyTests.swift` and `RetryPolicy.swift`),
+    or a hub file and a subject word the repository rarely uses. Alamofire's Christian Noon
+    pushed each feature that way: `Added RedirectHandler protocol ...` (Jan 22), `Added
+    Redirector type ...` (Jan 23) and `Added test suite for request and session redirect
+    handlers` (Jan 29), all committed Feb 7 09:40:08, were two items."""
+    if file_changes is None or file_changes.height == 0 or "committed_at" not in work.columns or work.height < 2:
+        return _no_pairs()
+    # In the order the repository's commits were committed: a run of commits seconds apart is
+    # one replay, and each author's commits in it a batch (two branches replayed minutes apart
+    # interleave by the dates they were written: Alamofire's redirect and response-cache
+    # handlers, Jan 22-29; a maintainer applies several people's patches at once).
+    stream = work.filter(pl.col("pr_number").is_null()).sort("repo", "committed_at", "_t", "_n").select(
+        "repo", "person_id", "_n", "sha", "_t", "committed_at")
+    step = (pl.col("committed_at") - pl.col("committed_at").shift(1)).dt.total_seconds()
+    new_run = ~((pl.col("repo") == pl.col("repo").shift(1)) & step.is_between(0, BATCH_SECONDS)).fill_null(False)
+    stream = stream.with_columns(pl.struct(new_run.cum_sum(), "person_id").rank("dense").alias("_batch"))
+    batches = stream.group_by("_batch").agg(
+        pl.len().alias("_size"), (pl.col("committed_at") > pl.col("_t")).any().alias("_later"))
+    members = stream.join(batches.filter((pl.col("_size") >= 2) & (pl.col("_size") <= BATCH_MAX_COMMITS)
+                                         & pl.col("_later")), on="_batch", how="semi").select("repo", "_n", "sha", "_batch")
+    if members.height == 0:
+        return _no_pairs()
+    pairs = (members.rename({"_n": "_a", "sha": "sha_a"}).join(members.rename({"_n": "_b", "sha": "sha_b"}),
+                                                               on=["repo", "_batch"])
+             .filter(pl.col("_a") < pl.col("_b")).select("repo", "_a", "_b", "sha_a", "sha_b"))
+    from exceeds_pipeline.classify.categories import DOCS_PATH, TEST_PATH
+
+    fc, hubs = shared_files or _shared_files(work, file_changes)
+    fc = fc.join(members.select("repo", "sha"), on=["repo", "sha"], how="semi")
+    sweeps = fc.group_by("repo", "sha").len().filter(pl.col("len") >= SWEEP_FILES).select("repo", "sha")
+    fc = fc.join(sweeps, on=["repo", "sha"], how="anti").with_columns(
+        pl.col("path").str.contains(DOCS_PATH).alias("_doc"), pl.col("path").str.contains(TEST_PATH).alias("_test"))
+    hub_fc = fc.join(hubs, on=["repo", "path"], how="semi")
+    fc = fc.join(hubs, on=["repo", "path"], how="anti")
+    kinds = fc.group_by("repo", "sha").agg(pl.col("_doc").all().alias("_docs_only"), pl.col("_test").all().alias("_tests_only"))
+    own = fc.join(kinds, on=["repo", "sha"]).select("repo", "sha", "path", "_doc", "_test", "_docs_only", "_tests_only")
+    shared = (
+        pairs.join(own.rename({"sha": "sha_a", "_docs_only": "_da", "_tests_only": "_ta"}), on=["repo", "sha_a"])
+        .join(own.rename({"sha": "sha_b", "_docs_only": "_db", "_tests_only": "_tb"}).drop("_doc", "_test"),
+              on=["repo", "sha_b", "path"])
+        .filter(~pl.col("_doc") | (pl.col("_da") & pl.col("_db")))
+    )
+    by_code = shared.filter(~pl.col("_test")).select("_a", "_b")
+    # a change of tests alone and, of the changes it shares a test file with, the nearest
+    tests = shared.filter(pl.col("_test") & (pl.col("_ta") | pl.col("_tb"))).select(
+        "_a", "_b", pl.when(pl.col("_tb")).then(pl.col("_b")).otherwise(pl.col("_a")).alias("_t_only"),
+        (pl.col("_b").cast(pl.Int64) - pl.col("_a").cast(pl.Int64)).alias("_d")).unique()
+    nearest = tests.sort("_t_only", "_d", "_a").group_by("_t_only", maintain_order=True).first().select("_a", "_b")
+    shared = pl.concat([by_code, nearest])
+    by_test = _test_named_pairs(pairs, fc)
+    _, rare = subject_words or _subject_word_sets(work)
+    by_word = (pairs.join(hub_fc.rename({"sha": "sha_a"}).select("repo", "sha_a", "path"), on=["repo", "sha_a"])
+               .join(hub_fc.rename({"sha": "sha_b"}).select("repo", "sha_b", "path"), on=["repo", "sha_b", "path"], how="semi")
+               .select("_a", "_b").unique()
+               .join(rare.rename({"_n": "_a"}), on="_a").join(rare.rename({"_n": "_b"}), on=["_b", "_w"], how="semi"))
+    related = pl.concat([shared.select("_a", "_b"), by_test, by_word.select("_a", "_b")]).unique().cast(_PAIRS)
+    return _apart_by_issue(work, _apart_by_release(work, related))
+
+
+# A file's name as a subject writes it: `README.ja`, `format.c`, `INTERNALS`, `test524`; a plain
+# lower-case word (`configure`, `gitview`) is as likely an English word as the file.
+_FILE_NAME = r"^(?:[^/]*\.[^/]*[A-Za-z0-9][^/]*|[A-Za-z0-9_+-]*(?:[A-Z0-9])[A-Za-z0-9_+-]*)$"
+# A file moved once has two paths; a name on more is one several folders use.
+SAME_NAME_PATHS = 2
+
+
+def _named_file_pairs(pairs: pl.DataFrame, file_changes: pl.DataFrame, work: pl.DataFrame) -> pl.DataFrame:
+    """The candidate ``pairs`` (``repo, _a, _b, sha_a``) whose later commit's subject names a file
+    the earlier one added, deleted or renamed: the rest of that change (tmux: "Remove README.ja
+    which has not been updated since 2018", then "Remove README.ja from EXTRA_DIST."; curl:
+    "Test case for sending insanely big HTTP requests", then "added test56"). A file whose
+    existence changed is specific even where everyone edits it (a hub), or in a sweep. A name
+    that several folders use (`Makefile.am`, `__init__.py`, `README`) is not."""
+    base = pl.col("_p").str.extract(r"([^/]+)$").alias("_tok")
+    changed = (file_changes.select("repo", pl.col("sha").alias("sha_a"), "status", pl.concat_list("path", "old_path").alias("_p"))
+               .explode("_p", empty_as_null=True).drop_nulls("_p"))
+    common = (changed.select("repo", "_p").unique().group_by("repo", base).len()
+              .filter(pl.col("len") > SAME_NAME_PATHS).select("repo", "_tok"))
+    born = (
+        changed.filter(pl.col("status").fill_null("").str.slice(0, 1).is_in(["A", "D", "R"]))
+        .filter(~pl.col("_p").str.contains(GENERIC_FILES))
+        .select("repo", "sha_a", base)
+        .filter((pl.col("_tok").str.len_chars() >= 4) & pl.col("_tok").str.contains(_FILE_NAME))
+        .join(common, on=["repo", "_tok"], how="anti")
+        .unique()
+    )
+    named = work.select(
+        pl.col("_n").alias("_b"),
+        pl.col("subject").fill_null("").str.extract_all(r"[A-Za-z0-9_][A-Za-z0-9_.+-]*").alias("_tok"),
+    ).explode("_tok", empty_as_null=False).drop_nulls("_tok").with_columns(
+        pl.col("_tok").str.strip_chars_end(".")).unique()
+    return (pairs.select("repo", "_a", "_b", "sha_a").join(born, on=["repo", "sha_a"])
+            .join(named, on=["_b", "_tok"], how="semi").select("_a", "_b").unique().cast(_PAIRS))
+
+
+# A quick follow-up of a change: at most FOLLOW_UP_GAP later, and worded as one (a small size
+# alone is no evidence: tmux's small commits of one hour are as often separate changes).
+FOLLOW_UP_GAP = timedelta(minutes=30)
+FOLLOW_UP = r"(?i)\b(?:oops|typos?|undo|leftovers?|forgot|forgotten|missed|fixup|fix-up|thinko|brown paper bag)\b"
+
+
+# A quick fix of a change made with one other commit in between: worded as a repair of what
+# was just done (`Fixed compilation of new rio.c changes`, `Fix the BITFIELD_RO test`).
+QUICK_FIX = r"(?i)^\s*(?:fix(?:e[sd])?|repair(?:s|ed)?|correct(?:s|ed)?)\b|" + FOLLOW_UP
+# (an hour: redis's "Fix BITFIELD_RO test" came 33 minutes after the change it fixes)
+QUICK_FIX_GAP = timedelta(minutes=60)
+
+
+def follow_up_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
+                    shared_files: tuple[pl.DataFrame, pl.DataFrame] | None = None) -> pl.DataFrame:
+    """A quick fix (QUICK_FIX, at most QUICK_FIX_GAP after) of the author's change before last,
+    neither in a pull request, when the two share a file written by hand that the commit
+    between them does not touch (redis: "Fixed compilation of new rio.c changes (typos and so
+    forth.)" three minutes after "Add checksum computation to rio.c", "dump/restore fixed to
+    use the new crc64 API" between them). Consecutive commits are `related_edges`'."""
+    if file_changes is None or file_changes.height == 0 or work.height < 3:
+        return _no_pairs()
+    stream = work.sort("repo", "person_id", "_t", "_n").select("repo", "person_id", "_n", "_t", "pr_number", "sha", "subject")
+    same = (pl.col("repo") == pl.col("repo").shift(2)) & (pl.col("person_id") == pl.col("person_id").shift(2))
+    cand = stream.with_columns(
+        pl.col("_n").shift(2).alias("_a"), pl.col("_n").shift(1).alias("_m"), pl.col("_n").alias("_b"),
+        (pl.col("_t") - pl.col("_t").shift(2)).alias("_gap"),
+        pl.col("pr_number").shift(2).alias("_pr_a"),
+    ).filter(same.fill_null(False) & (pl.col("_gap") <= QUICK_FIX_GAP) & pl.col("pr_number").is_null()
+             & pl.col("_pr_a").is_null() & pl.col("subject").fill_null("").str.contains(QUICK_FIX))
+    if cand.height == 0:
+        return _no_pairs()
+    hand, hubs = shared_files or _shared_files(work, file_changes)
+    fc = (hand.join(hubs, on=["repo", "path"], how="anti")
+          .join(work.select("repo", "sha", "_n"), on=["repo", "sha"]).select("_n", "path").unique())
+    shared = (
+        cand.select("_a", "_m", "_b")
+        .join(fc.rename({"_n": "_a"}), on="_a")
+        .join(fc.rename({"_n": "_b"}), on=["_b", "path"], how="semi")
+        .join(fc.rename({"_n": "_m"}), on=["_m", "path"], how="anti")
+    )
+    return shared.select("_a", "_b").unique()
+
+
+# A commit of tests alone this close to a code change of its author is that change's test when
+# it says so: tmux commits a fix and its regress test seconds apart ("Use correct X position ...,
+# GitHub issue 5511", "Regress for GitHub issue 5511"; "Add a -K flag to new-pane ...",
+# "new-pane -K test bits."; "Add a menu on empty areas ...", "Update test."), and a test file
+# shares no file with the code it tests.
+TEST_GAP = timedelta(minutes=10)
+NAMED_TEST_GAP = timedelta(hours=2)
+# Words that say a commit is about tests or an issue, not which: "Update test.", "Fix some
+# tests.", "Regress for GitHub issue 5511" (the issue's number says which).
+_UNSPECIFIC_WORDS = (
+    "test tests testing tested testcase testcases regress regression regressions case cases spec specs "
+    "bit bits few more output expected result results extend extended another missing "
+    "github issue issues bug bugs ticket tickets reported"
+).split()
+
+
+def test_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
+    """A commit that changes only tests, joined to the nearer of its author's previous and next
+    commit when that one changes code and is at most TEST_GAP away, neither in a pull request
+    (a pull request is one item already) and not naming different issues."""
+    if file_changes is None or file_changes.height == 0 or work.height < 2:
+        return _no_pairs()
+    from exceeds_pipeline.classify.categories import DOCS_PATH, TEST_PATH
+
+    path = pl.col("path").fill_null("")
+    test = path.str.contains(TEST_PATH)
+    kinds = file_changes.join(work.select("repo", "sha"), on=["repo", "sha"], how="semi").group_by("repo", "sha").agg(
+        test.all().alias("_tests_only"), (~test & ~path.str.contains(DOCS_PATH)).any().alias("_code"))
+    stream = (
+        work.sort("repo", "person_id", "_t", "_n").select("repo", "person_id", "_n", "_t", "sha", "pr_number")
+        .join(kinds, on=["repo", "sha"], how="left", maintain_order="left")
+        .with_columns(pl.col("_tests_only").fill_null(False), pl.col("_code").fill_null(False))
+    )
+    same = pl.col("repo").eq(pl.col("repo").shift(-1)) & pl.col("person_id").eq(pl.col("person_id").shift(-1))
+    code_next = (same & pl.col("_code").shift(-1) & pl.col("pr_number").shift(-1).is_null()).fill_null(False)
+    gap_next = (pl.col("_t").shift(-1) - pl.col("_t"))
+    same_prev = pl.col("repo").eq(pl.col("repo").shift(1)) & pl.col("person_id").eq(pl.col("person_id").shift(1))
+    code_prev = (same_prev & pl.col("_code").shift(1) & pl.col("pr_number").shift(1).is_null()).fill_null(False)
+    gap_prev = (pl.col("_t") - pl.col("_t").shift(1))
+    # A test file named for a source file of the code commit just before says which change it
+    # tests, up to NAMED_TEST_GAP later (guzzle's `Test fix` of CurlFactoryTest.php, 42 minutes
+    # after `Removing content-length guessing from curl` in CurlFactory.php).
+    near = stream.with_columns(
+        pl.col("_n").shift(1).alias("_a"), pl.col("sha").shift(1).alias("sha_a"),
+        code_prev.alias("_cp"), gap_prev.alias("_gap_p"),
+    ).filter(pl.col("_tests_only") & pl.col("pr_number").is_null() & pl.col("_cp") & (pl.col("_gap_p") <= NAMED_TEST_GAP)) \
+        .select("repo", "_a", pl.col("_n").alias("_b"), "sha_a", pl.col("sha").alias("sha_b"))
+    named = _no_pairs()
+    if near.height:
+        both = pl.concat([near.select("repo", pl.col("sha_a").alias("sha")), near.select("repo", pl.col("sha_b").alias("sha"))])
+        fc = file_changes.join(both.unique(), on=["repo", "sha"], how="semi").select("repo", "sha", "path", test.alias("_test"))
+        named = _test_named_pairs(near, fc)
+    cand = stream.with_columns(
+        pl.when(code_prev & (gap_prev <= TEST_GAP)).then(gap_prev).alias("_gp"),
+        pl.when(code_next & (gap_next <= TEST_GAP)).then(gap_next).alias("_gn"),
+        pl.col("_n").shift(1).alias("_prev"), pl.col("_n").shift(-1).alias("_next"),
+    ).filter(pl.col("_tests_only") & pl.col("pr_number").is_null()
+             & (pl.col("_gp").is_not_null() | pl.col("_gn").is_not_null()))
+    prev_nearer = pl.col("_gn").is_null() | (pl.col("_gp") <= pl.col("_gn"))
+    pairs = cand.select(
+        pl.col("_n").alias("_test"), pl.when(prev_nearer).then("_prev").otherwise("_next").alias("_code"),
+    )
+    # ... and when the two say they go together: a word of the change (`new-pane`, `sync`) or
+    # an issue in both subjects, or a test subject that names nothing ("Update test."; redis's
+    # "Test: added regression for issue #872." had joined "Comment in the call() function
+    # clarified a bit.").
+    # (the whole first sentence: tmux wraps "... when tabs are overwritten, GitHub issue 5441
+    # from Ayman Bagabas." over two lines, and "Add regress test from Ayman Bagabas." names him)
+    words = _subject_words(work, "_headline" if "_headline" in work.columns else "subject").filter(
+        ~pl.col("_w").is_in(_UNSPECIFIC_WORDS))
+    specific = words.select("_n").unique()
+    refs = work.select("_n", "_refs").explode("_refs", empty_as_null=False).drop_nulls("_refs")
+    shared_word = pairs.join(words.rename({"_n": "_test"}), on="_test").join(
+        words.rename({"_n": "_code"}), on=["_code", "_w"], how="semi").select("_test").unique()
+    shared_ref = pairs.join(refs.rename({"_n": "_test"}), on="_test").join(
+        refs.rename({"_n": "_code"}), on=["_code", "_refs"], how="semi").select("_test").unique()
+    # (a test that names an issue says which change it tests: it joins one naming that issue)
+    vague = (pairs.join(specific.rename({"_n": "_test"}), on="_test", how="anti")
+             .join(refs.rename({"_n": "_test"}).select("_test").unique(), on="_test", how="anti").select("_test"))
+    said = pl.concat([shared_word, shared_ref, vague]).unique()
+    pairs = pairs.join(said, on="_test", how="semi")
+    return _apart_by_issue(work, pl.concat([pairs.select(pl.col("_code").alias("_a"), pl.col("_test").alias("_b")).cast(_PAIRS),
+                                            named.cast(_PAIRS)]).unique())
+
+
+# A subject word in at most this share of a repository's work commits (or in 3) names something
+# specific.
+RARE_WORD_SHARE = 0.01
+
+
+def _subject_word_sets(work: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(`_subject_words(work)`, `_rare_words` of them): what `related_edges` and `batch_edges` read."""
+    words = _subject_words(work)
+    return words, _rare_words(work, words)
+
+
+def _rare_words(work: pl.DataFrame, words: pl.DataFrame) -> pl.DataFrame:
+    """``[_n, _w]``: the subject words of each commit that the repository's subjects rarely use."""
+    per_repo = words.join(work.select("_n", "repo"), on="_n")
+    total = work.group_by("repo").agg(pl.len().alias("_total"))
+    rare = (
+        per_repo.group_by("repo", "_w").agg(pl.col("_n").n_unique().alias("_k"))
+        .join(total, on="repo").filter(pl.col("_k") <= pl.max_horizontal(RARE_WORD_SHARE * pl.col("_total"), 3))
+        .select("repo", "_w")
+    )
+    return per_repo.join(rare, on=["repo", "_w"], how="semi").select("_n", "_w")
+
+
+# A file in this share of a repository's work commits (of at least HUB_MIN_COMMITS) is a hub.
+HUB_SHARE = 0.1
+HUB_MIN_COMMITS = 200
+
+
+def _shared_files(work: pl.DataFrame, file_changes: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(the files each commit changes that can relate it to another, `[repo, sha, path]`; the
+    hubs among them, `_hub_files`). Files no one writes by hand (generated, vendored, lock
+    files: `file_changes` says so) change with every regeneration, and generic files
+    (GENERIC_FILES) with every change: sharing one relates nothing."""
+    machine_made = excluded_as(file_changes, *MACHINE_MADE)
+    hand = (
+        file_changes.filter(~machine_made).select("repo", "sha", "path")
+        .filter(~pl.col("path").fill_null("").str.contains(GENERIC_FILES))
+        .unique()
+    )
+    return hand, _hub_files(work, file_changes)
+
+
+def _hub_files(work: pl.DataFrame, file_changes: pl.DataFrame) -> pl.DataFrame:
+    """``[repo, path]``: the files nearly every change touches (sinatra's lib/sinatra/base.rb is
+    in 21% of its commits): sharing one relates two commits no more than sharing the
+    repository does."""
+    total = work.group_by("repo").agg(pl.len().alias("_total")).filter(pl.col("_total") >= HUB_MIN_COMMITS)
+    return (
+        file_changes.join(work.select("repo", "sha"), on=["repo", "sha"], how="semi")
+        .group_by("repo", "path").agg(pl.col("sha").n_unique().alias("_k"))
+        .join(total, on="repo")
+        .filter(pl.col("_k") >= HUB_SHARE * pl.col("_total"))
+        .select("repo", "path")
+    )
+
+
+# An issue or pull request a message refers to: `fixes #608`, `(#12)`, `GH-42`, `issues/12`, and
+# in words: `GitHub issue 5511` (tmux), `bug 1234` (curl), `[ticket:2345]` (SQLAlchemy's Trac);
+# and a vulnerability's id (jq's "Fixes CVE-2026-43894": each CVE is a change of its own).
+ISSUE_REF = (r"(?i)(?:^|[^\w&/#])(?:#|gh-|issues/|pull/|cve-\d{4}-|(?:github\s+)?(?:issue|bug|ticket)(?:\s*:\s*|\s+)#?)"
+             r"(\d{1,7})\b")
+
+
+# A closing clause: `Fixes #3180`, `closes: #12, #13`, `Resolves GH-7 and #8`.
+CLOSING_REFS = (r"(?i)\b(?:fix(?:e[sd])?|close[sd]?|resolve[sd]?)\b\s*:?\s*"
+                r"(?:(?:#|gh-)\d{1,7}\b(?:\s*(?:,|and|&)\s*)?)+")
+
+
+def issue_refs(columns: list[str]) -> pl.Expr:
+    """The issue numbers a commit's message (its subject without one) names: `assign_work_items`
+    keeps them as `_refs` for `issue_edges` and `_apart_by_issue`. A message that says which
+    issues it closes is about those: ripgrep's "printer: fix panic ... Fixes #3180" also says
+    "update the CHANGELOG to include the fix for #2111", another change's issue."""
+    text = pl.col("message") if "message" in columns else pl.col("subject")
+    text = text.fill_null("")
+    named = text.str.extract_all(ISSUE_REF).list.eval(pl.element().str.extract(r"(\d+)$", 1))
+    closed = text.str.extract_all(CLOSING_REFS).list.join(" ").str.extract_all(r"\d+")
+    return pl.when(closed.list.len() > 0).then(closed).otherwise(named).list.unique()
+
+
+def issue_edges(work: pl.DataFrame) -> pl.DataFrame:
+    """Commits of one author, outside pull requests, that name the same issue within
+    RELATED_GAP of each other (`fixes #608`, then `also reset the body on HEAD, refs #608`): not
+    longer, or an issue named for months (`part of #1`, a roadmap) would glue them all."""
+    rows = (
+        work.filter(pl.col("pr_number").is_null()).select("_n", "repo", "person_id", "_t")
+        .join(work.select("_n", "_refs"), on="_n").explode("_refs", empty_as_null=False).drop_nulls("_refs")
+        .sort("repo", "person_id", "_refs", "_t", "_n")
+    )
+    pairs = _consecutive_pairs(rows, ["repo", "person_id", "_refs"])
+    return pairs.filter(pl.col("_gap") <= RELATED_GAP).select("_a", "_b")
+
+
+def _apart_by_issue(work: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame:
+    """The related pairs less those whose commits each name issues and share none: `resetting
+    body should drop Content-Length, fixes #608` and `add layout_options, fixes #495` an hour
+    apart in the same file are two changes."""
+    refs = work.select("_n", "_refs")
+    pairs = (
+        related.join(refs.rename({"_n": "_a", "_refs": "_ra"}), on="_a", how="left")
+        .join(refs.rename({"_n": "_b", "_refs": "_rb"}), on="_b", how="left")
+    )
+    apart = (
+        (pl.col("_ra").list.len() > 0) & (pl.col("_rb").list.len() > 0)
+        & (pl.col("_ra").list.set_intersection(pl.col("_rb")).list.len() == 0)
+    ).fill_null(False)
+    return pairs.filter(~apart).select("_a", "_b")
+
+
+def _one_declared_change_each(stream: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame:
+    """The related pairs, less those that would put two declared features or fixes in one item.
+
+    An author who types `feat:` / `fix:` on each commit says each is a change of its own: a
+    run of related commits (`feat: add MFA enforcement`, `test: ...`, `feat: add authenticators
+    after set up`) splits before every declared feature or fix after the first; the commits in
+    between stay with the change before them."""
+    declared = declared_type(pl.col("subject")).is_in(["feature", "bug"]).fill_null(False)
+    # Related pairs join consecutive commits (`_a` just before `_b` in the stream): a commit
+    # with no pair to its predecessor starts a run.
+    runs = (
+        stream.select("_n", declared.alias("_declared")).with_row_index("_order")
+        .join(related.select("_a", pl.col("_b").alias("_n")), on="_n", how="left")
+        .sort("_order")
+        .with_columns(pl.col("_a").is_not_null().alias("_rel"))
+        .with_columns((~pl.col("_rel")).cum_sum().alias("_run"))
+        .with_columns(
+            (pl.col("_declared").cast(pl.UInt32).cum_sum().over("_run") - pl.col("_declared").cast(pl.UInt32)).alias("_before")
+        )
+    )
+    keep = runs.filter(pl.col("_rel") & ~(pl.col("_declared") & (pl.col("_before") > 0)))
+    return keep.select(pl.col("_a").cast(pl.UInt32), pl.col("_n").cast(pl.UInt32).alias("_b"))

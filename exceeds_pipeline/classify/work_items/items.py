@@ -1,0 +1,530 @@
+"""The work-item table: grouping the relations into items, and each item's person, category and
+title.
+"""
+
+from __future__ import annotations
+
+import polars as pl
+
+from exceeds_pipeline.classify.categories import (
+    HEADLINE_MAX, RELEASE_TITLE, headline, project_labels, squash_merge_titled_otherwise,
+    stated_subject,
+)
+from exceeds_pipeline.classify.changelog import pull_request_categories
+from exceeds_pipeline.classify.conventional import declared_type
+from exceeds_pipeline.classify.links import pr_number_expr, undoing_commits
+from exceeds_pipeline.common.union_find import components
+from exceeds_pipeline.enrich.exclusions import excluded_as
+from exceeds_pipeline.history.tables import empty_commit_expr
+from exceeds_pipeline.classify.work_items.chains import chain_status
+from exceeds_pipeline.classify.work_items.edges import (
+    INTEGRATION_BRANCH, _from_topic_branch, _shared_files, _subject_word_sets, batch_edges,
+    branch_edges, fixup_edges, follow_up_edges, issue_edges, issue_refs, pr_edges,
+    related_edges, revert_chain_edges, series_edges, test_edges,
+)
+from exceeds_pipeline.classify.work_items.merges import merge_pr_membership, merged_branch
+from exceeds_pipeline.classify.work_items.releases import (
+    makes_release, release_edges, release_flags, release_title,
+)
+from exceeds_pipeline.classify.work_items.shared import (
+    GENERIC_FILES, MACHINE_MADE, PR_SUFFIX, SIGNIFICANCE, VAGUE_SUBJECT, WORK_ITEMS_SCHEMA,
+    _PAIRS, _component, _title,
+)
+
+
+# The share of an item's code lines a feature or fix must carry to name the item.
+CODE_SHARE = 0.1
+# The other of feature and fix names an item its first commit opened as one kind when it is at
+# least this many commits and this many times the first kind's code lines.
+OTHER_KIND_COMMITS = 2
+OTHER_KIND_FACTOR = 2
+
+
+def _with_code_lines(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
+    """`work` with `_code_lines`: the lines each commit changes in code or build files, not in
+    tests, docs, release records or files no one writes by hand (what the change itself is;
+    `requirements/dev.txt` is a build file, not a page)."""
+    if file_changes is None or file_changes.height == 0:
+        return work.with_columns(pl.lit(0, pl.Int64).alias("_code_lines"))
+    from exceeds_pipeline.classify.categories import BUILD_PATH, DOCS_PATH, TEST_PATH
+
+    path = pl.col("path").fill_null("")
+    code = (
+        file_changes.filter(~excluded_as(file_changes, *MACHINE_MADE) & ~path.str.contains(TEST_PATH)
+                            & (~path.str.contains(DOCS_PATH) | path.str.contains(BUILD_PATH))
+                            & ~path.str.contains(GENERIC_FILES))
+        .group_by("repo", "sha")
+        .agg((pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)).sum().cast(pl.Int64).alias("_code_lines"))
+    )
+    return work.join(code, on=["repo", "sha"], how="left", maintain_order="left").with_columns(
+        pl.col("_code_lines").fill_null(0))
+
+
+def _work_frame(commits: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(all commits with _row, _own_pr, pr_number, merge_branch, _work; the work commits sorted
+    by repo and time with _n and _component)."""
+    cols = commits.columns
+    is_bot = pl.col("is_bot").fill_null(False) if "is_bot" in cols else pl.lit(False)
+    # A copy of a change that counts in another repository (history.counted_once) is not work
+    # here; counted_once.inherit_work_items gives it the item of the counting copy.
+    is_copy = pl.col("_copy").fill_null(False) if "_copy" in cols else pl.lit(False)
+    is_empty = empty_commit_expr() if "files_changed" in cols else pl.lit(False)
+    df = commits.drop([c for c in ("work_item_id", "pr_number", "merge_branch", "merge_sha") if c in cols]).with_row_index("_row").with_columns(
+        pr_number_expr(pl.col("subject"), pl.col("message")).alias("_own_pr"),
+        # an empty commit changes nothing, unless it marks a release (`1.4.3 release`, made with
+        # --allow-empty after the version bump): then it is the release item's last step
+        (~pl.col("is_merge").fill_null(False) & ~is_bot & ~is_copy & (~is_empty | makes_release())).alias("_work"),
+        pl.col("authored_at").alias("_t"),
+        is_bot.alias("_bot"),
+    )
+    members = merge_pr_membership(commits)
+    df = df.join(members, on=["repo", "sha"], how="left").sort("_row")
+    # A commit's own claim first, else the PR merge that brought it in (merges inside a PR
+    # branch, such as `Merge branch 'main' into topic`, belong to that PR too). An imported
+    # history's numbers are another project's.
+    df = df.with_columns(
+        pl.when(pl.col("imported").fill_null(False)).then(None)
+        .otherwise(pl.coalesce("_own_pr", "merge_pr")).alias("pr_number")
+    ).drop("imported")
+    # A branch that itself merged a pull request or a topic branch (not its base, `Merge branch
+    # 'master' into topic`) collects several changes: `branch_edges` groups nothing it brings in.
+    branch = merged_branch(pl.col("subject"))
+    collecting = (
+        df.filter(pl.col("is_merge").fill_null(False) & pl.col("merge_sha").is_not_null()
+                  & (pl.col("_own_pr").is_not_null()
+                     | (branch.is_not_null() & ~branch.fill_null("").str.contains(INTEGRATION_BRANCH))))
+        .select("repo", "merge_sha", pl.lit(True).alias("_merges_branches")).unique()
+    )
+    df = df.join(collecting, on=["repo", "merge_sha"], how="left", maintain_order="left")
+    work = (
+        df.filter(pl.col("_work"))
+        .sort("repo", "_t", "sha")
+        .with_row_index("_n")
+        # `Merge commit from fork` says nothing: the item reads as the first commit it lists
+        .with_columns(stated_subject(pl.col("subject"), pl.col("message") if "message" in cols else pl.lit(None, pl.String)).alias("subject"))
+        .with_columns(_component(pl.col("subject")).alias("_component"))
+    )
+    # What names an item: the subject, or the first sentence its first line starts (`headline`)
+    first_line = pl.col("message").str.extract(r"^([^\n]*)", 1).str.strip_chars()
+    work = work.with_columns(
+        pl.when(pl.col("subject") == first_line).then(headline(pl.col("message"))).otherwise(pl.col("subject")).alias("_headline")
+        if "message" in cols else pl.col("subject").alias("_headline"))
+    return df, work
+
+
+def assign_work_items(
+    commits: pl.DataFrame, links: pl.DataFrame, file_changes: pl.DataFrame, changelog: pl.DataFrame | None = None,
+) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Group commits into work items; see the module docstring for the rules. `changelog`: the
+    repositories' changelog entries (`classify.changelog`), which label merged pull requests.
+
+    Returns (commits with work_item_id and pr_number, work items)."""
+    cols = commits.columns
+    df, work = _work_frame(commits)
+    work = _with_code_lines(release_flags(work, file_changes), file_changes)
+    work = work.with_columns(issue_refs(work.columns).alias("_refs"))
+    # the files that can relate two commits, and the hubs among them: one reading for both rules
+    shared = _shared_files(work, file_changes) if file_changes is not None and file_changes.height else None
+    # the words of the subjects, and the rare ones among them: one reading for both rules too
+    words = _subject_word_sets(work)
+    edges = pl.concat([
+        pr_edges(work).cast(_PAIRS),
+        branch_edges(work).cast(_PAIRS),
+        revert_chain_edges(work, links).cast(_PAIRS),
+        series_edges(work).cast(_PAIRS),
+        fixup_edges(work).cast(_PAIRS),
+        related_edges(work, file_changes, shared, words).cast(_PAIRS),
+        batch_edges(work, file_changes, shared, words).cast(_PAIRS),
+        follow_up_edges(work, file_changes, shared).cast(_PAIRS),
+        test_edges(work, file_changes).cast(_PAIRS),
+        issue_edges(work).cast(_PAIRS),
+        release_edges(work).cast(_PAIRS),
+    ])
+    roots = components(work.height, edges["_a"].to_list(), edges["_b"].to_list())
+    work = work.with_columns(pl.Series("_root", roots, dtype=pl.UInt32))
+    if work.height:
+        labels = project_labels(work, file_changes, changelog)
+        work = work.join(labels.rename({"label": "_label"}), on=["repo", "sha"], how="left")
+    else:
+        work = work.with_columns(pl.lit(None, pl.String).alias("_label"))
+    items, work = _items(work, df, links, changelog, unnamed_titles(work, file_changes))
+
+    # Merge commits: the item of their pull request, when there is one.
+    merge_items = (
+        df.filter(pl.col("is_merge").fill_null(False) & pl.col("pr_number").is_not_null() & ~pl.col("_bot"))
+        .select("_row", "repo", "pr_number")
+        .join(items.select("repo", "pr_number", "work_item_id").drop_nulls("pr_number").unique(["repo", "pr_number"]),
+              on=["repo", "pr_number"], how="inner")
+        .select("_row", "work_item_id")
+    )
+    assigned = pl.concat([work.select("_row", "work_item_id"), merge_items])
+    out = (
+        df.join(assigned, on="_row", how="left")
+        .sort("_row")
+        .select(*[c for c in cols if c not in ("work_item_id", "pr_number")], "work_item_id", "pr_number")
+    )
+    return out, items
+
+
+def unnamed_titles(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
+    """(_root, _files_title) for the items of `work` none of whose commits has a message: the
+    file the item changed most (`Change to lib/orm/query.py and 3 other files`)."""
+    schema = {"_root": pl.UInt32, "_files_title": pl.String}
+    if work.height == 0 or "_root" not in work.columns or file_changes is None or file_changes.height == 0:
+        return pl.DataFrame(schema=schema)
+    silent = work.group_by("_root").agg(
+        (pl.col("_headline").fill_null("").str.strip_chars() == "").all().alias("_silent")).filter("_silent")
+    if silent.height == 0:
+        return pl.DataFrame(schema=schema)
+    files = (
+        work.join(silent, on="_root", how="semi").select("repo", "sha", "_root")
+        .join(file_changes.select("repo", "sha", "path", "lines_added", "lines_deleted"), on=["repo", "sha"])
+        .group_by("_root", "path").agg((pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)).sum().alias("_n"))
+        .sort("_root", "_n", "path", descending=[False, True, False])
+        .group_by("_root", maintain_order=True).agg(pl.col("path").first().alias("_path"), pl.len().alias("_files"))
+    )
+    others = pl.col("_files") - 1
+    return files.select(
+        "_root",
+        pl.concat_str(pl.lit("Change to "), pl.col("_path"),
+                      pl.when(others == 1).then(pl.lit(" and 1 other file"))
+                      .when(others > 1).then(pl.format(" and {} other files", others)).otherwise(pl.lit(""))).alias("_files_title"),
+    ).cast(schema)
+
+
+def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
+           changelog: pl.DataFrame | None = None, unnamed: pl.DataFrame | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """Item table from `work` (with `_root`); returns (items, work with work_item_id).
+    `unnamed`: (_root, _files_title) of items none of whose commits has a message."""
+    if unnamed is None:
+        unnamed = pl.DataFrame(schema={"_root": pl.UInt32, "_files_title": pl.String})
+    if work.height == 0:
+        return pl.DataFrame(schema=WORK_ITEMS_SCHEMA), work.with_columns(pl.lit(None, pl.String).alias("work_item_id"))
+    reverting = set(undoing_commits(links)["sha"].to_list())
+    # (a squash merge that lists a revert among its commits is what its title says)
+    listed = squash_merge_titled_otherwise() if "message" in work.columns else pl.lit(False)
+    work = work.with_columns(
+        ((pl.col("sha").is_in(list(reverting)) & ~listed) | (pl.col("category") == "revert")).alias("_is_revert")
+    ).sort("_root", "_t", "_n")
+
+    # Id: the PR of the earliest commit that has one, else the earliest commit.
+    first = work.group_by("_root", maintain_order=True).agg(
+        pl.col("repo").first(),
+        pl.col("sha").first().alias("_first_sha"),
+        pl.col("pr_number").drop_nulls().first().alias("pr_number"),
+        pl.col("_t").min().alias("first_at"),
+        pl.col("_t").max().alias("last_at"),
+        pl.len().cast(pl.Int64).alias("commits"),
+        pl.col("lines_added").fill_null(0).sum().cast(pl.Int64).alias("lines_added"),
+        pl.col("lines_deleted").fill_null(0).sum().cast(pl.Int64).alias("lines_deleted"),
+        pl.col("_is_revert").all().alias("_all_reverts"),
+    )
+    first = first.with_columns(
+        pl.when(pl.col("pr_number").is_not_null())
+        .then(pl.format("{}#pr-{}", pl.col("repo"), pl.col("pr_number")))
+        .otherwise(pl.format("{}@{}", pl.col("repo"), pl.col("_first_sha").str.slice(0, 12)))
+        .alias("work_item_id")
+    )
+
+    # Category, person and title from the non-revert commits.
+    core = work.filter(~pl.col("_is_revert"))
+    lead = core.group_by("_root", maintain_order=True).agg(
+        pl.col("category").first().alias("_first_cat"),
+        pl.col("_headline").first().alias("_first_subject"),
+        pl.col("person_id").first().alias("_first_person"),
+        # every commit of the item is docs, test or build work
+        pl.col("category").is_in(["docs", "test", "build"]).all().alias("_paths_only"),
+        (pl.col("_release_step").all() & pl.col("_release").any()).alias("_is_release"),
+        # the release it makes: its (last) release commit
+        release_title(pl.col("subject").filter(pl.col("_release")).last(),
+                      pl.col("_release_dir").filter(pl.col("_release")).last()
+                      if "_release_dir" in work.columns else None).alias("_release_title"),
+    )
+    # The project's own label on a commit (a declared type, a news fragment, a changelog entry)
+    # that the commit's category follows speaks for the whole item when all such labels agree
+    # on feature or on fix: a PR's `fix-…` branch, its title's wording or its first commit do
+    # not outvote the `.feature` fragment it adds.
+    # Another kind (a `.removal` fragment: refactor) speaks for the item when every commit of
+    # it carries that one label; `misc`/`trivial` (chore: "needs no description") does not.
+    follows = pl.col("_label").is_not_null() & (pl.col("category") == pl.col("_label"))
+    labelled = (
+        core.group_by("_root").agg(
+            pl.col("_label").filter(follows & pl.col("_label").is_in(["feature", "bug"])).unique().alias("_labels"),
+            pl.col("_label").filter(follows).unique().alias("_all"),
+            follows.all().alias("_every"),
+        )
+        .with_columns(
+            pl.when(pl.col("_labels").list.len() == 1).then(pl.col("_labels").list.first())
+            .when(pl.col("_every") & (pl.col("_all").list.len() == 1) & (pl.col("_all").list.first() != "chore"))
+            .then(pl.col("_all").list.first())
+            .alias("_label_cat"))
+        .select("_root", "_label_cat")
+    )
+    # ... its earliest subject that says something: `first`, `by @someone` or `gah` name nothing
+    # when a later commit of the item reads `actually cleanup url authentication` (a version
+    # number names a release)
+    text = _title(pl.col("_headline"))
+    words = (text.str.replace_all(r"@\S+", "").str.count_matches(r"[A-Za-z]{3,}")
+             + 2 * text.str.contains(r"\d+\.\d+").cast(pl.UInt32)).clip(upper_bound=2)
+    # a subject about the review, not the change (`Address comments on PR #950`), names nothing
+    words = pl.when(text.str.contains(VAGUE_SUBJECT)).then(pl.lit(0, pl.UInt32)).otherwise(words)
+    # (naming by the largest of them instead read better in 9 of 25 changed bat items and worse
+    # in 8: the first step of a change usually names it)
+    cat_subjects = core.group_by("_root", "category", maintain_order=True).agg(
+        pl.col("_headline").filter(words == words.max()).first().alias("_cat_subject"),
+        words.max().alias("_cat_words"),
+    )
+    # ... and an item whose own kind has only such subjects is named by its best other one
+    best_subjects = core.group_by("_root", maintain_order=True).agg(
+        pl.col("_headline").filter(words == words.max()).first().alias("_best_subject"),
+    )
+    rank = {c: i for i, c in enumerate(SIGNIFICANCE)}
+    # Else the kind of its code change: a feature or fix in code, whatever reformatting or
+    # renaming rides along, else the category with the most lines changed in code (a fix of 240
+    # lines with five test tweaks is a fix), then the most commits.
+    code_lines = pl.col("_code_lines").sum() if "_code_lines" in core.columns else pl.lit(0)
+    per_category = core.group_by("_root", "category").agg(code_lines.alias("_cl"), pl.len().alias("_c"))
+    # The first commit's feature or fix names the item, unless the other kind is most of its
+    # code, in several commits: antirez's 56 ACL commits of 11 days opened with a 72-line
+    # `ACL: subcommand matching.` (a fix by its words) and went on with 17 features of 856 lines.
+    kinds = per_category.filter(pl.col("category").is_in(["feature", "bug"])).group_by("_root").agg(
+        *[pl.col(col).filter(pl.col("category") == kind).sum().alias(f"_{col}_{kind}")
+          for col in ("_cl", "_c") for kind in ("feature", "bug")])
+    counts = (
+        per_category
+        .with_columns(pl.col("category").replace_strict(rank, default=len(rank), return_dtype=pl.Int32).alias("_rank"),
+                      # a real share of the code: a one-line fix does not name a 2,300-line rewrite
+                      (pl.col("category").is_in(["feature", "bug"]) & (pl.col("_cl") > 0)
+                       & (pl.col("_cl") >= CODE_SHARE * pl.col("_cl").sum().over("_root"))).alias("_change"))
+        .sort("_root", "_change", "_cl", "_c", "_rank", descending=[False, True, True, True, False])
+        .group_by("_root", maintain_order=True).first()
+        .select("_root", pl.col("category").alias("_common_cat"))
+    )
+    people = (
+        core.group_by("_root", "person_id").agg(pl.len().alias("_c"), pl.col("_t").min().alias("_pt"))
+        .sort("_root", "_c", "_pt", descending=[False, True, False])
+        .group_by("_root", maintain_order=True).first()
+        .select("_root", pl.col("person_id").alias("_main_person"))
+    )
+    everyone = work.group_by("_root", maintain_order=True).agg(
+        pl.col("person_id").first().alias("_any_person"), pl.col("_headline").first().alias("_any_subject")
+    )
+    # PR titles from GitHub merge bodies: `Merge pull request #N from x\n\n<title>`.
+    # PR titles: `Merge pull request #N from x\n\n<title>`, or a merge titled `<title> (#N)`.
+    merges = df.filter(pl.col("is_merge").fill_null(False) & pl.col("_own_pr").is_not_null())
+    pr_titles = (
+        merges.select(
+            "repo", pl.col("_own_pr").alias("pr_number"),
+            pl.when(pl.col("subject").str.contains(r"^Merge\b"))
+            .then(pl.col("message").str.extract(r"^[^\n]*\n\s*\n([^\n]+)", 1))
+            .otherwise(pl.col("subject").str.replace(PR_SUFFIX, ""))
+            .str.strip_chars().alias("_pr_title"),
+        )
+        .filter(pl.col("_pr_title").str.len_chars() > 0)
+        .unique(["repo", "pr_number"], keep="first")
+    )
+    # A pull request a bot opened (its first commit is the bot's: a dependency bump, a hook
+    # update) is titled for the bot's change: a person's commits in it ("fix mypy findings" in
+    # jinja's "Bump the python-requirements group ...") are named and judged by their own words.
+    opened_by_bot = (
+        df.filter(~pl.col("is_merge").fill_null(False) & pl.col("pr_number").is_not_null())
+        .sort("_t", "sha").group_by("repo", "pr_number").agg(pl.col("_bot").first())
+        .filter(pl.col("_bot")).select("repo", "pr_number")
+    )
+    pr_titles = pr_titles.join(opened_by_bot, on=["repo", "pr_number"], how="anti")
+    pr_titles = pr_titles.with_columns(
+        _text_categories(pl.col("_pr_title"), pr_titles).alias("_title_cat"),
+        # `feat: …` / `fix(x): …` as the PR's title: the author's own label for the change
+        declared_type(pl.col("_pr_title")).alias("_title_type"),
+    )
+    # the section of the repository's changelog that lists the pull request (`### Fixed`)
+    listed = pull_request_categories(pr_titles.select("repo", "pr_number", pl.col("_pr_title").alias("title")), changelog)
+    pr_titles = pr_titles.join(listed.select("repo", pl.col("pr_number").cast(pr_titles.schema["pr_number"]),
+                                             pl.col("changelog_category").alias("_listed_cat")),
+                               on=["repo", "pr_number"], how="left")
+    # A branch's name labels one change: when the branch brought in several work items (a
+    # long-lived `feature/x` branch that collected months of unrelated commits), it says
+    # nothing about each of them.
+    if "merge_branch" in work.columns:
+        # A branch is one merge of it: a pull request's branch name (`doc-update`) that later
+        # pull requests reuse labels each of them; a branch merged without a pull request number
+        # is judged over all its merges.
+        merge_key = ["repo", "merge_branch", "merge_pr"]
+        single = (
+            work.filter(~pl.col("_is_revert") & pl.col("merge_branch").is_not_null())
+            .group_by(merge_key).agg(pl.col("_root").n_unique().alias("_roots"))
+            .filter(pl.col("_roots") == 1).select(merge_key)
+        )
+        branches = (
+            work.filter(~pl.col("_is_revert")).join(single, on=merge_key, how="semi", nulls_equal=True)
+            .group_by("_root").agg(pl.col("merge_branch").drop_nulls().first().alias("_branch"))
+            .with_columns(branch_category(pl.col("_branch")).alias("_branch_cat"))
+        )
+        # The rest of the name can say more than its prefix: `fix-linting-errors` is lint work,
+        # `fix/readme-typo` documentation; read as a subject, a name that names another kind of
+        # work than a feature or fix wins over its `fix`/`feature` prefix.
+        said = branches.filter(pl.col("_branch_cat").is_in(["feature", "bug"]))
+        if said.height:
+            words = pl.col("_branch").str.replace_all(r"[/_.-]+", " ")
+            said = said.with_columns(_text_categories(words, said).alias("_words_cat"))
+            branches = branches.join(said.select("_root", "_words_cat"), on="_root", how="left").with_columns(
+                pl.when(pl.col("_words_cat").is_in(["chore", "docs", "test", "build", "refactor", "perf"]))
+                .then(pl.col("_words_cat")).otherwise(pl.col("_branch_cat")).alias("_branch_cat"))
+    else:
+        branches = pl.DataFrame(schema={"_root": pl.UInt32, "_branch_cat": pl.String})
+    # every commit of the item is docs, test or build work: a feature/fix label yields
+    paths_only = pl.col("_paths_only").fill_null(False)
+    topics = _topic_titles(work, df)
+    items = (
+        first.join(lead, on="_root", how="left")
+        .join(topics, on="_root", how="left")
+        .join(counts, on="_root", how="left")
+        .join(people, on="_root", how="left")
+        .join(everyone, on="_root", how="left")
+        .join(pr_titles, on=["repo", "pr_number"], how="left")
+        .join(branches.select("_root", "_branch_cat"), on="_root", how="left")
+        .join(labelled, on="_root", how="left")
+        .join(kinds, on="_root", how="left")
+        .with_columns(
+            pl.when(pl.col("_first_cat") == "feature").then(pl.lit("bug")).otherwise(pl.lit("feature")).alias("_other_cat"),
+            pl.when(pl.col("_first_cat") == "feature").then(pl.col("__cl_bug")).otherwise(pl.col("__cl_feature")).fill_null(0).alias("_other_cl"),
+            pl.when(pl.col("_first_cat") == "feature").then(pl.col("__c_bug")).otherwise(pl.col("__c_feature")).fill_null(0).alias("_other_c"),
+            pl.when(pl.col("_first_cat") == "feature").then(pl.col("__cl_feature")).otherwise(pl.col("__cl_bug")).fill_null(0).alias("_first_cl"),
+        )
+        .with_columns(
+            (pl.col("_first_cat").is_in(["feature", "bug"]) & (pl.col("_other_c") >= OTHER_KIND_COMMITS)
+             & (pl.col("_other_cl") > 0) & (pl.col("_other_cl") >= OTHER_KIND_FACTOR * pl.col("_first_cl"))).alias("_other_wins"))
+        .with_columns(
+            # A repository's own label (the merged branch's `fix/`, `feature/`) first, then
+            # the pull request's title when it reads as a feature or a fix, then the commits.
+            pl.when(pl.col("_all_reverts")).then(pl.lit("revert"))
+            # a release made of several commits (`release_edges`) is release work
+            .when(pl.col("_is_release") & pl.col("_pr_title").is_null()).then(pl.lit("chore"))
+            # A type the PR's title declares outranks its branch's name (`feat: …` from `fix-385`).
+            .when(pl.col("_title_type").is_not_null() & (pl.col("_title_type") != "revert")
+                  & ~(pl.col("_title_type").is_in(["feature", "bug"]) & paths_only))
+            .then(pl.col("_title_type"))
+            # A pull request that makes a release (`Release 3.4.1`) is release work, whatever
+            # small change rides along with the version bump.
+            .when(pl.col("_pr_title").str.contains(RELEASE_TITLE)).then(pl.lit("chore"))
+            # The project's changelog files the pull request under one kind of change.
+            .when(pl.col("_listed_cat").is_not_null() & ~(pl.col("_listed_cat").is_in(["feature", "bug"]) & paths_only))
+            .then(pl.col("_listed_cat"))
+            .when(pl.col("_label_cat").is_not_null()).then(pl.col("_label_cat"))
+            # A branch named as a feature or fix (`fix-readme-example`) of only docs, tests or
+            # build files is that kind of work, as for the title's type.
+            .when(pl.col("_branch_cat").is_not_null() & ~(pl.col("_branch_cat").is_in(["feature", "bug"]) & paths_only))
+            .then(pl.col("_branch_cat"))
+            # ... unless its commits only touched docs, tests or build files.
+            .when(pl.col("_title_cat").is_in(["feature", "bug"]) & ~paths_only)
+            .then(pl.col("_title_cat"))
+            .when(pl.col("_other_wins")).then(pl.col("_other_cat"))
+            .when(pl.col("_first_cat").is_in(["feature", "bug"])).then(pl.col("_first_cat"))
+            .otherwise(pl.coalesce("_common_cat", pl.lit("other")))
+            .alias("category"),
+            pl.coalesce("_main_person", "_any_person").alias("person_id"),
+        )
+        # Without a pull request title, the item is named by its earliest commit of the item's
+        # own category (`Tweak test naming` then `Add response.json()`: a feature named by the
+        # feature) that has two words or more if one has, else by its earliest commit.
+        .join(cat_subjects, on=["_root", "category"], how="left")
+        .join(best_subjects, on="_root", how="left")
+        .with_columns(
+            pl.coalesce(
+                # read as a commit's subject is: `[WIP] Fix up appveyor testing.`, `:memo: ...`;
+                # a title that only names an issue (`Fix #2180.`) gives way to the commits'
+                pl.when(~pl.col("_pr_title").fill_null("").str.contains(ISSUE_ONLY_TITLE)).then(_title(pl.col("_pr_title"))),
+                # a release item is named by the release it makes, not its first worded step
+                pl.when(pl.col("_is_release")).then(pl.col("_release_title")),
+                # a topic branch by what its merge says the branch did (git/git)
+                "_topic_title",
+                _title(pl.coalesce(pl.when(pl.col("_cat_words") > 0).then(pl.col("_cat_subject")), "_best_subject",
+                                   "_cat_subject", "_first_subject", "_any_subject")),
+            ).alias("title"),
+        )
+    )
+    # Commits without a message (Subversion allowed them: 333 of SQLAlchemy's early items): the
+    # item is named by what it changed.
+    items = items.join(unnamed, on="_root", how="left").with_columns(
+        pl.when(pl.col("title").fill_null("").str.strip_chars() == "")
+        .then(pl.coalesce("_files_title", pl.lit("Change without a message"))).otherwise(pl.col("title")).alias("title")
+    ).drop("_files_title")
+    ids = items.select("_root", "work_item_id")
+    items = items.join(chain_status(work, links, df), on="_root", how="left").with_columns(
+        pl.col("reverted_by").fill_null(pl.lit([], pl.List(pl.String))),
+        pl.col("relanded_by").fill_null(pl.lit([], pl.List(pl.String))),
+        pl.col("later_reverted").fill_null(False),
+    )
+    items = items.select(list(WORK_ITEMS_SCHEMA)).cast(WORK_ITEMS_SCHEMA).sort("first_at", "work_item_id")
+    return items, work.join(ids, on="_root", how="left")
+
+
+def _topic_titles(work: pl.DataFrame, df: pl.DataFrame) -> pl.DataFrame:
+    """``[_root, _topic_title]``: an item of two commits or more, at least half of what one
+    merge of a topic branch brought in (`branch_edges`'s branches), is named by the first
+    sentence of that merge's description, where it has one and that sentence is whole and at
+    most HEADLINE_MAX long (git/git: `Merge branch 'hn/branch-delete-merged'` says "The
+    'git branch' command has been taught the '--delete-merged' option to remove local branches
+    ...", where the item's first commit reads "branch: add --forked filter for --list mode")."""
+    if "merge_sha" not in work.columns or "_merges_branches" not in work.columns:
+        return pl.DataFrame(schema={"_root": pl.UInt32, "_topic_title": pl.String})
+    topic = _from_topic_branch()
+    # ... when the item is most of what the merge brought in (two doc typo fixes of a topic
+    # are not its change of the tag rules)
+    brought = work.group_by("merge_sha").agg(pl.len().alias("_brought"))
+    roots = (work.group_by("_root").agg(topic.all().alias("_topic"), pl.col("merge_sha").n_unique().alias("_merges"),
+                                        pl.col("merge_sha").first(), pl.len().alias("_n"))
+             .join(brought, on="merge_sha", how="left")
+             .filter(pl.col("_topic") & (pl.col("_merges") == 1) & (pl.col("_n") >= 2)
+                     & (2 * pl.col("_n") >= pl.col("_brought")))
+             .select("_root", "merge_sha"))
+    if roots.height == 0 or "message" not in df.columns:
+        return pl.DataFrame(schema={"_root": pl.UInt32, "_topic_title": pl.String})
+    # the paragraph after the merge's subject, unless it is the branch's list of commits
+    described = (
+        df.filter(pl.col("is_merge").fill_null(False))
+        .select(pl.col("sha").alias("merge_sha"),
+                pl.col("message").fill_null("").str.extract(r"^[^\n]*\n[ \t]*\n((?:[^\n]*\S[^\n]*(?:\n|$))+)", 1).alias("_p"))
+        .filter(pl.col("_p").is_not_null() & ~pl.col("_p").str.contains(r"^\s*(?:\*|-|#|Conflicts:|Signed-off-by:)"))
+        # its whole first sentence, short enough for a title: a sentence cut short, or one
+        # that leads into what follows (`This topic addresses two CVEs:`), names nothing done
+        .with_columns(pl.col("_p").str.replace_all(r"\s*\n\s*", " ").str.strip_chars()
+                      .str.extract(r"^(.+?[.!?])(?:\s+[A-Z(\"']|$)", 1).alias("_topic_title"))
+        .filter((pl.col("_topic_title").str.len_chars() <= HEADLINE_MAX)
+                & (pl.col("_topic_title").str.count_matches(r"[A-Za-z]{3,}") >= 3))
+        .with_columns(pl.col("_topic_title").str.replace(r"\.$", ""))
+        .select("merge_sha", "_topic_title")
+    )
+    return roots.join(described, on="merge_sha").select(pl.col("_root").cast(pl.UInt32), "_topic_title")
+
+
+# A title that names nothing but the issue it is about: `Fix #2180.`, `Issue #526`, `Fixes: #11083`.
+ISSUE_ONLY_TITLE = r"(?i)^\s*(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|issue|for|re|gh)\s*:?\s*)?#?\d+[.!]?\s*$"
+
+
+# A merged branch's name as a label: `fix/…`, `bugfix-…`, `hotfix/…`, `feature/…`, `feat-…`.
+BRANCH_LABELS = (
+    (r"(?i)^(?:[^/]+/)?(?:fix|fixes|bugfix|bug|hotfix)(?:[/_-]|$)", "bug"),
+    (r"(?i)^(?:[^/]+/)?(?:feat|feature|features)(?:[/_-]|$)", "feature"),
+    (r"(?i)^(?:[^/]+/)?(?:docs?)(?:[/_-]|$)", "docs"),
+    (r"(?i)^(?:[^/]+/)?(?:refactor|cleanup)(?:[/_-]|$)", "refactor"),
+    (r"(?i)^(?:[^/]+/)?(?:perf)(?:[/_-]|$)", "perf"),
+)
+
+
+def branch_category(branch: pl.Expr) -> pl.Expr:
+    """The category a merged branch's name declares, else null."""
+    out = pl.lit(None, pl.String)
+    for pattern, cat in reversed(BRANCH_LABELS):
+        out = pl.when(branch.str.contains(pattern)).then(pl.lit(cat)).otherwise(out)
+    return out
+
+
+def _text_categories(text: pl.Expr, frame: pl.DataFrame) -> pl.Series:
+    """The category of each row's text (a PR title) read as a commit subject."""
+    from exceeds_pipeline.classify.categories import categorize_commits
+
+    if frame.height == 0:
+        return pl.Series([], dtype=pl.String)
+    titles = frame.select(text.alias("subject"), text.alias("message"))
+    return categorize_commits(titles, None)["category"]

@@ -1,0 +1,127 @@
+"""Release steps: which commits make or prepare a release, the relation that joins one release's
+steps, and a release item's title.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import polars as pl
+
+from exceeds_pipeline.classify.categories import LEADING_MARK, RELEASE_TITLE, release_subject
+from exceeds_pipeline.classify.changelog import CHANGELOG_PATH
+from exceeds_pipeline.classify.work_items.shared import (
+    GENERIC_FILES, PACKAGE_MANIFEST, PR_SUFFIX, _consecutive_pairs, dependency_update,
+)
+
+
+def makes_release() -> pl.Expr:
+    """The commit's subject makes a release (categories.release_subject)."""
+    return release_subject(pl.col("subject"))
+
+
+def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
+    """`work` with `_release` (its subject makes a release), `_release_step` (that, or it
+    changes only changelogs, package manifests, lock files and version files: GENERIC_FILES,
+    and is not a dependency update the changelog lists as a change of its own: express's
+    `deps: qs@6.9.7` with its line in History.md, the night before 4.17.3; ripgrep's `deps:
+    update everything` of Cargo.lock on release day is a step)
+    and `_release_dir`: the one top-level folder all its files are in when it changes the
+    package manifest at its top (sinatra's `v1.4.0` of rack-protection/ with
+    rack-protection/rack-protection.gemspec: a release of rack-protection, not of Sinatra)."""
+    release = makes_release()
+    if file_changes is None or file_changes.height == 0:
+        return work.with_columns(release.alias("_release"), release.alias("_release_step"),
+                                 pl.lit(None, pl.String).alias("_release_dir"))
+    path = pl.col("path").fill_null("")
+    top = path.str.extract(r"^([^/]+)/", 1)
+    steps = (
+        file_changes.select("repo", "sha", path.str.contains(GENERIC_FILES).alias("_g"), top.alias("_top"),
+                            (path.str.contains(PACKAGE_MANIFEST) & path.str.count_matches("/").eq(1)).alias("_manifest"),
+                            path.str.contains(CHANGELOG_PATH).alias("_changelog"))
+        .group_by("repo", "sha").agg(
+            pl.col("_g").all().alias("_only_records"),
+            pl.col("_changelog").any().alias("_announced"),
+            pl.when((pl.col("_top").n_unique() == 1) & pl.col("_top").is_not_null().all() & pl.col("_manifest").any())
+            .then(pl.col("_top").first()).alias("_release_dir"))
+    )
+    return (
+        work.join(steps, on=["repo", "sha"], how="left", maintain_order="left")
+        .with_columns(release.alias("_release"))
+        .with_columns((pl.col("_release") | (pl.col("_only_records").fill_null(False) & ~(
+            pl.col("_announced").fill_null(False) & dependency_update(pl.col("subject"))))).alias("_release_step"))
+        .drop("_only_records", "_announced")
+    )
+
+
+def release_edges(work: pl.DataFrame) -> pl.DataFrame:
+    """A release made of several commits by one author, each at most RELEASE_GAP after the one
+    before (the version bump, the changelog heading, each package's manifest and lock file):
+    one release item. A run of consecutive release steps (`release_flags`) outside pull
+    requests joins when it holds a release commit; other work in between ends the run. The
+    changelog opened for the next version (NEXT_SECTION) within POST_RELEASE_GAP after a
+    release is its last step, and ends the run too."""
+    outside = pl.col("pr_number").is_null() & pl.col("_prev_pr").is_null()
+    stream = work.sort("repo", "person_id", "_t", "_n").with_columns(
+        pl.col("_release_step").shift(1).alias("_prev_step"),
+        pl.col("_release").shift(1).alias("_prev_release"),
+        pl.col("pr_number").shift(1).alias("_prev_pr"),
+        pl.col("subject").fill_null("").str.contains(NEXT_SECTION).alias("_opens_next"),
+    ).with_columns(pl.col("_opens_next").shift(1).alias("_prev_opens_next"))
+    pairs = _consecutive_pairs(stream, ["repo", "person_id"])
+    # The changelog opened for the next version minutes after a release closes it (requests'
+    # "Prepare changelog for next release", ripgrep's "changelog: start next section").
+    post = (pl.col("_release_step") & ~pl.col("_release") & pl.col("_opens_next") & pl.col("_prev_release").fill_null(False)
+            & (pl.col("_gap") <= POST_RELEASE_GAP) & outside)
+    after_post = pairs.filter(post).select(pl.col("_b").alias("_a"))
+    # A step links to the one before it; a release commit ends its run (two releases of one
+    # day, 4.9.0 and 3.17.1, are two items), and so does the next version's opening, after a
+    # release or not (okhttp's `Prepare next development version.` after a failed `Prepare for
+    # release .` had joined the 5.0.0-alpha.16 release four hours later).
+    links = pairs.join(after_post.with_columns(pl.lit(True).alias("_after_post")), on="_a", how="left").with_columns(
+        (pl.col("_release_step") & pl.col("_prev_step").fill_null(False) & ~pl.col("_prev_release").fill_null(False)
+         & ~pl.col("_after_post").fill_null(False) & ~pl.col("_prev_opens_next").fill_null(False)
+         & (pl.col("_gap") <= RELEASE_GAP) & outside)
+        .alias("_link"), post.alias("_post"))
+    runs = stream.join(links.select(pl.col("_b").alias("_n"), "_link"), on="_n", how="left", maintain_order="left") \
+        .with_columns((~pl.col("_link").fill_null(False)).cum_sum().alias("_run"))
+    # only a run that makes a release is joined
+    releasing = runs.filter(pl.col("_link").fill_null(False) & pl.col("_release").any().over("_run"))
+    return pl.concat([links.join(releasing.select(pl.col("_n").alias("_b")), on="_b", how="semi"),
+                      links.filter(pl.col("_post"))]) \
+        .select(pl.col("_a").cast(pl.UInt32), pl.col("_b").cast(pl.UInt32))
+
+
+RELEASE_GAP = timedelta(hours=24)
+
+
+# A release's last step: the changelog opened for the next version, this soon after it.
+POST_RELEASE_GAP = timedelta(hours=1)
+NEXT_SECTION = (r"(?i)\b(?:next|new|upcoming)\s+(?:release|version|section|dev(?:elopment)?|cycle)\b"
+                r"|\bunreleased\b|\bback\s+to\s+dev(?:elopment)?\b")
+# The version a release subject ends with (`v` and trailing punctuation left out), and the
+# package it names before it (`grep-cli-0.1.10`, `create-vite@5.2.1`, `ripgrep 14.1.1`).
+_RELEASE_VERSION = r"v?(\d+(?:\.\d+)+(?:[-+.]?[0-9A-Za-z][0-9A-Za-z.+-]*?)?)[.,;:!]?\s*$"
+_RELEASE_PACKAGE = r"(?i)^\s*([a-z0-9_.@/-]+?)[ @-]v?\d+(?:\.\d+)+\S*\s*$"
+# words of a release subject that are no package's name (`Bumped v5.11.3`, `Tagged 2.0`,
+# AutoMapper's `Marking 7.0.1`)
+_NOT_PACKAGE = r"(?i)^(?:v|ver|version|release[sd]?|releasing|tag|tagged|bump(?:s|ed|ing)?|publish(?:es|ed|ing)?|prep(?:are[sd]?|aring)?|mark(?:s|ed|ing)?|almost|cut|for|next|now|to)$"
+
+
+def release_title(subject: pl.Expr, folder: pl.Expr | None = None) -> pl.Expr:
+    """`Release <version>` (`Release <package> <version>` when the subject names a package, or
+    else `folder`: the package folder whose manifest the release commit changes) of a
+    release commit's subject (RELEASE_SUBJECT): `14.1.1` or `14.1.1 release` -> `Release 14.1.1`, `grep-cli-0.1.10`
+    -> `Release grep-cli 0.1.10`, `Release v3.4.1 (#88)` -> `Release 3.4.1`; null when no
+    version can be read, or when the subject prepares the release (`Prepare 3.11.0 release`:
+    nlohmann/json's license headers the day before 3.11.0, named as its author named them)."""
+    # `1.4.3 release`: the version before the word
+    text = subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_MARK, "").str.replace(r"(?i)\s+release[.!]?\s*$", "")
+    version = pl.when(~text.str.contains(r"(?i)^\s*prepar")).then(text.str.extract(_RELEASE_VERSION, 1))
+    package = (pl.when(text.str.contains(RELEASE_TITLE)).then(pl.lit(None, pl.String))
+               .otherwise(text.str.extract(_RELEASE_PACKAGE, 1)))
+    package = pl.when(package.str.contains(_NOT_PACKAGE)).then(pl.lit(None, pl.String)).otherwise(package)
+    if folder is not None:
+        package = pl.coalesce(package, folder)
+    return pl.when(version.is_not_null()).then(
+        pl.concat_str(pl.lit("Release "), pl.coalesce(package + pl.lit(" "), pl.lit("")), version))

@@ -1,0 +1,180 @@
+"""What the relations and the item fields share: time gaps, subject and file patterns, the item
+table's schema, and pairs of consecutive work commits.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import polars as pl
+
+from exceeds_pipeline.classify.categories import KIND_PREFIX, LEADING_MARK, MIN_TYPED_TITLE_WORDS
+from exceeds_pipeline.history.counted_once import PR_SUFFIXES
+
+
+RELATED_GAP = timedelta(hours=48)
+SERIES_GAP = timedelta(days=30)
+
+SIGNIFICANCE = ("feature", "bug", "perf", "refactor", "docs", "test", "build", "chore", "other")
+
+WORK_ITEMS_SCHEMA: dict[str, pl.DataType] = {
+    "work_item_id": pl.String,
+    "repo": pl.String,
+    "person_id": pl.String,
+    "category": pl.String,
+    "title": pl.String,
+    "first_at": pl.Datetime("us", "UTC"),
+    "last_at": pl.Datetime("us", "UTC"),
+    "commits": pl.Int64,
+    "lines_added": pl.Int64,
+    "lines_deleted": pl.Int64,
+    "pr_number": pl.Int64,
+    "reverted_by": pl.List(pl.String),
+    "relanded_by": pl.List(pl.String),
+    "later_reverted": pl.Boolean,
+}
+
+# Numbered series: (regex over the subject; group "k" = part, "n" = total when given).
+_SERIES = (
+    r"(?i)\[(?:[a-z ]*patch[a-z ]*\s+)?(?:v\d+\s+)?(?P<k1>\d{1,3})\s*/\s*(?P<n1>\d{1,3}|n)\]"
+    r"|^\s*patch\s+(?:v\d+\s+)?(?P<k2>\d{1,3})/(?P<n2>\d{1,3})\b"
+    r"|^\s*(?P<k3>\d{1,3})/(?P<n3>\d{1,3}|n)\s*[:\-]"
+    r"|\(\s*(?:part|pt\.?)\s*(?P<k4>\d{1,3})(?:\s*(?:of|/)\s*(?P<n4>\d{1,3}))?\s*\)"
+    r"|\bpart\s+(?P<k5>\d{1,3})(?:\s+of\s+(?P<n5>\d{1,3}))?\b"
+    r"|\(\s*(?P<k6>\d{1,3})\s*/\s*(?P<n6>\d{1,3}|n)\s*\)"
+    r"|\b(?P<k7>\d{1,3})\s*/\s*(?P<n7>n)\b"
+)
+_SERIES_STRIP = (
+    r"(?i)\[(?:[a-z ]*patch[a-z ]*\s+)?(?:v\d+\s+)?\d{1,3}\s*/\s*(?:\d{1,3}|n)\]\s*"
+    r"|^\s*patch\s+(?:v\d+\s+)?\d{1,3}/\d{1,3}\s*:?\s*"
+    r"|^\s*\d{1,3}/(?:\d{1,3}|n)\s*[:\-]\s*"
+    r"|\s*\(\s*(?:part|pt\.?)\s*\d{1,3}(?:\s*(?:of|/)\s*\d{1,3})?\s*\)"
+    r"|,?\s*\bpart\s+\d{1,3}(?:\s+of\s+\d{1,3})?\b"
+    r"|\s*\(\s*\d{1,3}\s*/\s*(?:\d{1,3}|n)\s*\)"
+    r"|\s*\b\d{1,3}\s*/\s*n\b"
+)
+_SERIES_GROUPS = 7
+
+_GENERIC_TAGS = r"(?i)^(?:wip|rfc|draft|patch.*|v\d+|\d+\s*/\s*\d+|resend|reland|re-land|revert|nfc|nfci|skip ci|ci skip|minor|trivial|hotfix|fix|bug|feature|test|tests|docs?)$"
+_CONV_SCOPE = r"^\s*[A-Za-z]+\(([^)\n]{1,60})\)!?:"
+_COMPONENT_PREFIX = r"^\s*([A-Za-z0-9_][A-Za-z0-9_./-]{0,40}):\s"
+_NOT_COMPONENT = r"(?i)^(?:feat|feature|fix|bugfix|hotfix|perf|refactor|style|docs?|tests?|build|ci|deps|chore|release|revert|wip|merge|reland|reapply|note|todo|fixes|closes|see|bug|issue)$"
+
+# A package's manifest: package.json, Cargo.toml, pyproject.toml, a gemspec, ...
+PACKAGE_MANIFEST = (r"(?:^|/)(?:package\.json|Cargo\.toml|go\.mod|pyproject\.toml|setup\.py|setup\.cfg|Gemfile|"
+                    r"[^/]*\.gemspec|composer\.json|pom\.xml|build\.gradle(?:\.kts)?|requirements[^/]*\.txt)$")
+# A file that only holds the version: lib/sinatra/version.rb, _version.py, GIT-VERSION-GEN.
+VERSION_FILE = r"(?i)(?:^|/)(?:_{0,2}version_?_{0,2}\.(?:py|rb|go|js|ts|txt)|[A-Z0-9-]*VERSION-GEN)$"
+# A dependency updated by name: `deps: body-parser@1.19.2`, `build(deps): bump qs from 6.9.6 to
+# 6.9.7`, `Update mocha to 10.2.0` (the project's own `Bump version to 2.0` is a release).
+DEPENDENCY_UPDATE = (
+    r"(?i)^\s*(?:deps?|dependencies)\s*:|^\s*[a-z]+\((?:deps?|dependencies)(?:-dev)?\)!?:"
+    r"|^\s*(?:bump|update|upgrade|downgrade|pin)(?:s|ed|d)?\s+(?:dependency\s+|the\s+)?[@\w./-]+\s+(?:from\s+\S+\s+)?to\s+v?\d"
+    r"|(?:^|\s)@?[a-z0-9][\w.-]*(?:/[\w.-]+)?@v?\d+\.\d+"
+)
+_OWN_VERSION = r"(?i)^\s*\w+\s+(?:the\s+)?(?:package\s+|project\s+)?(?:version|release)\b"
+
+
+def dependency_update(subject: pl.Expr) -> pl.Expr:
+    """The subject updates a dependency by name (DEPENDENCY_UPDATE), not the project's own version."""
+    subject = subject.fill_null("")
+    return subject.str.contains(DEPENDENCY_UPDATE) & ~subject.str.contains(_OWN_VERSION)
+
+
+# Files that unrelated changes touch alike.
+GENERIC_FILES = (
+    r"(?i)(?:^|/)(?:CHANGELOG|CHANGES|NEWS|HISTORY|RELEASE[-_]?NOTES|AUTHORS|CONTRIBUTORS|VERSION)"
+    r"(?:\.[a-z]+)?$|(?:^|/)(?:package-lock\.json|yarn\.lock|pnpm-lock\.yaml|poetry\.lock|uv\.lock|"
+    r"Cargo\.lock|go\.sum|Gemfile\.lock|composer\.lock|Pipfile\.lock)$"
+    # a package's manifest: every dependency bump and release edits it (express's package.json
+    # is in a third of one author's commits), so sharing it relates nothing
+    + r"|" + PACKAGE_MANIFEST
+    # a file that only holds the version (lib/sinatra/version.rb, _version.py, GIT-VERSION-GEN)
+    + r"|" + VERSION_FILE
+)
+
+# Exclusion reasons (enrich.exclusions) of files no one writes by hand.
+MACHINE_MADE = ("generated", "vendored", "lock_file")
+
+_STOPWORDS = (
+    "the a an and or of to in on for with from into by at as is are be it its this that these "
+    "those when if not no do does via per than then so also only all any some more less new "
+    "add adds added adding fix fixes fixed fixing update updates updated remove removes removed "
+    "use uses used using make makes made change changes changed support supports improve "
+    "improves improved refactor refactored test tests move moved rename renamed initial minor "
+    "small some other revert reland reapply part patch wip"
+).split()
+
+
+# A subject about the review or the branch, not the change: it names an item only when no other
+# subject of it says anything (`Address comments on PR #950`, `Apply suggestions from code review`).
+VAGUE_SUBJECT = (
+    r"(?i)^\s*(?:(?:address(?:ed|es|ing)?|appl(?:y|ied|ies)|incorporat(?:e|ed|es)|resolv(?:e|ed|es))"
+    r"\s+(?:(?:the|some|more|all|a\s+few|remaining|latest|pr|code|review(?:er)?'?s?|[\w.-]+'s)\s+)*"
+    r"(?:review\s+)?(?:comments?|feedback|suggestions?|nits?|remarks?)\b"
+    r"|fix(?:ed|es)?\s+(?:the\s+|some\s+)?(?:(?:code\s+)?review|pr)\s+(?:comments?|feedback|nits?)\b"
+    r"|fix(?:ed|es)?\s+(?:the\s+|some\s+)?nits?\s*[.!]*\s*$"
+    r"|(?:wip|fixup!?|squash!?|oops|more|updates?|changes|tweaks?|cleanup|minor|misc|stuff|progress|save|temp|tmp)\s*[.!]*\s*$"
+    # gin's "Cosmetic changes" beside "Using uint64 for ErrorType"
+    r"|cosmetics?(?:\s+(?:changes?|fix(?:es)?|clean-?ups?|tweaks?))?\s*[.!]*\s*$"
+    r"|(?:fixup|squash|amend)!\s)"
+)
+
+
+# The pull request numbers a squash merge or a merge titled with them ends in: `Title (#123)`,
+# `Title (#4816) (#4817)` (a pull request that carried another).
+PR_SUFFIX = PR_SUFFIXES
+
+
+def _title(subject: pl.Expr) -> pl.Expr:
+    """A subject without `(#N)`, a leading list bullet, bracket tags, series numbering and a
+    Conventional-Commit type of a kind of change (`feat(x):`, `fix:`) when MIN_TYPED_TITLE_WORDS
+    words or more follow (`feat: add retry option` is "add retry option", `feat: caveats`
+    stays). A component prefix stays: it names where the change is (redis's `LPOS: implement
+    the final design.`, `Cluster: support to read from slave nodes.`, ripgrep's `printer: fix
+    --stats for --json`), and so does a type that names an area (`ci: fix binary discovery`).
+    (The words themes are read from drop a component before a long phrase: see
+    themes.text.clean_title.)"""
+    base = (
+        subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_MARK, "")
+        .str.replace_all(_SERIES_STRIP, "")
+        .str.replace(r"^\s*(?:\[[^\]\n]*\]\s*)+", "")
+        .str.strip_chars()
+    )
+    # a subject that is nothing but a mark (`:hammer:`) is its own name
+    base = pl.when(base == "").then(subject.str.replace(PR_SUFFIX, "").str.strip_chars()).otherwise(base)
+    bare = base.str.replace(KIND_PREFIX, "").str.strip_chars()
+    return pl.when(bare.str.count_matches(r"\S+") >= MIN_TYPED_TITLE_WORDS).then(bare).otherwise(base)
+
+
+def _component(subject: pl.Expr) -> pl.Expr:
+    """The component a subject names: first bracket tag, conventional scope or `name:` prefix."""
+    tag = subject.str.extract(r"^\s*\[([^\]\n]{1,40})\]", 1).str.strip_chars().str.to_lowercase()
+    tag = pl.when(tag.str.contains(_GENERIC_TAGS)).then(None).otherwise(tag)
+    scope = subject.str.extract(_CONV_SCOPE, 1).str.strip_chars().str.to_lowercase()
+    prefix = subject.str.replace(r"^\s*(?:\[[^\]\n]*\]\s*)+", "").str.extract(_COMPONENT_PREFIX, 1).str.to_lowercase()
+    prefix = pl.when(prefix.str.contains(_NOT_COMPONENT)).then(None).otherwise(prefix)
+    return pl.coalesce(tag, scope, prefix)
+
+
+# --------------------------------------------------------------------------------------------
+# Pairs of consecutive work commits: what every relation is made of
+# --------------------------------------------------------------------------------------------
+
+
+def _consecutive_pairs(df: pl.DataFrame, by: list[str]) -> pl.DataFrame:
+    """Pairs (_a, _b) of consecutive rows within `by` groups of a frame sorted by `by` + time."""
+    same = pl.all_horizontal([pl.col(c) == pl.col(c).shift(1) for c in by])
+    return df.with_columns(
+        pl.col("_n").shift(1).alias("_a"),
+        pl.col("_n").alias("_b"),
+        (pl.col("_t") - pl.col("_t").shift(1)).alias("_gap"),
+        same.fill_null(False).alias("_same"),
+    ).filter(pl.col("_same"))
+
+
+_PAIRS = {"_a": pl.UInt32, "_b": pl.UInt32}
+
+
+def _no_pairs() -> pl.DataFrame:
+    return pl.DataFrame(schema=_PAIRS)
