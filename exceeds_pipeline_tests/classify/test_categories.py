@@ -546,6 +546,24 @@ def test_a_declared_feature_or_fix_that_changes_only_docs_or_tests_is_docs_or_te
                    "fix: parser crash": "bug"}
 
 
+def test_man_page_sources_and_an_old_changelog_are_docs(tmp_path):
+    """rsync writes its man pages in yodl (`rsync.yo`) and keeps `OLDNEWS` beside `NEWS`:
+    "Fix 2 spelling errors" in them is documentation work, not a fix."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000",
+                files={"rsync.yo": "manpage(rsync)\n", "OLDNEWS": "NEWS for rsync 3.1.1\n",
+                       "man/tool.ronn": "tool(1)\n", "main.c": "int main(void) { return 0; }\n"})
+    got = _categorize_cases(repo, [
+        ("Fix 2 spelling errors", {"rsync.yo": "manpage(rsync)\nsynchronise\n"}),
+        ("Add a placeholder for the next release", {"OLDNEWS": "NEWS for rsync 3.1.2 (UNRELEASED)\n"}),
+        ("Fix the usage line", {"man/tool.ronn": "tool(1) -- do things\n"}),
+        ("Fix the exit status", {"main.c": "int main(void) { return 1; }\n"}),
+    ])
+    assert got == {"Initial import": got["Initial import"], "Fix 2 spelling errors": "docs",
+                   "Add a placeholder for the next release": "docs", "Fix the usage line": "docs",
+                   "Fix the exit status": "bug"}
+
+
 def test_a_revert_inside_a_squashed_branch_does_not_make_the_merged_change_a_revert(tmp_path):
     # GitHub's squash template lists the branch's own commits; one of them reverted another
     # branch commit (its sha is not in the history). The merged change is what its title says.
