@@ -1875,3 +1875,37 @@ def test_a_batchs_change_of_tests_alone_joins_only_the_nearest_change_whose_test
     wid = dict(out.select("sha", "work_item_id").rows())
     assert wid[specs] == wid[quoting]
     assert wid[deprecate] != wid[quoting]
+
+
+def test_a_changelog_entry_committed_on_top_of_its_authors_change_joins_it(tmp_path):
+    """bat: "Add ChangeLog entry" nine minutes after "Add gnuplot syntax", on top of it, is that
+    change's entry; rsync: "Mention the latest bugfix." two minutes after the fix. Not an entry
+    written after someone else's commit landed, nor one that is a step of a release, nor one
+    written hours later."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"src/syntax.rs": "a\n", "src/parser.rs": "p\n", "CHANGELOG.md": "# Unreleased\n", "Cargo.toml": "version = \"0.1.0\"\n"})
+    gnuplot = repo.commit("Add gnuplot syntax", author=ADA, date="2025-03-02T21:54:00+0000",
+                          files={"src/syntax.rs": "a\ngnuplot\n"})
+    entry = repo.commit("Add ChangeLog entry", author=ADA, date="2025-03-02T22:03:00+0000",
+                        files={"CHANGELOG.md": "# Unreleased\n- Add gnuplot syntax\n"})
+    # Bob's change lands between Ada's fix and her changelog entry: the entry may be his
+    fix = repo.commit("Fix the parser's crash on empty input", author=ADA, date=_at(4, 10), files={"src/parser.rs": "p\nq\n"})
+    repo.commit("Support Lean", author=BOB, date="2025-03-04T10:05:00+0000", files={"src/lean.rs": "l\n"})
+    after_bob = repo.commit("Update CHANGELOG", author=ADA, date="2025-03-04T10:10:00+0000",
+                            files={"CHANGELOG.md": "# Unreleased\n- Add gnuplot syntax\n- Support Lean\n"})
+    # hours later
+    late_fix = repo.commit("Fix highlighting of comments", author=ADA, date=_at(6, 9), files={"src/syntax.rs": "a\ngnuplot\n#\n"})
+    late = repo.commit("Update the changelog", author=ADA, date=_at(6, 12),
+                       files={"CHANGELOG.md": "# Unreleased\n- Add gnuplot syntax\n- Support Lean\n- Comments\n"})
+    # a release: the changelog and the version bump are its steps, not the feature's
+    feature = repo.commit("Add the --diagnostic option", author=ADA, date=_at(8, 9), files={"src/parser.rs": "p\nq\nd\n"})
+    notes = repo.commit("Update CHANGELOG", author=ADA, date="2025-03-08T09:20:00+0000",
+                        files={"CHANGELOG.md": "# 0.2.0\n- Add gnuplot syntax\n- Support Lean\n- Comments\n- Diagnostics\n"})
+    release = repo.commit("Release 0.2.0", author=ADA, date="2025-03-08T09:30:00+0000", files={"Cargo.toml": "version = \"0.2.0\"\n"})
+    out, _ = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[entry] == wid[gnuplot]
+    assert wid[after_bob] != wid[fix]
+    assert wid[late] != wid[late_fix]
+    assert wid[notes] == wid[release] != wid[feature]

@@ -405,6 +405,40 @@ def _named_file_pairs(pairs: pl.DataFrame, file_changes: pl.DataFrame, work: pl.
             .join(named, on=["_b", "_tok"], how="semi").select("_a", "_b").unique().cast(_PAIRS))
 
 
+# A commit that writes only the changelog, made on top of its author's code change (its first
+# parent) at most this much later, is that change's entry: nothing else landed in between.
+CHANGELOG_GAP = timedelta(hours=1)
+
+
+def changelog_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None, releases: pl.DataFrame) -> pl.DataFrame:
+    """A commit that changes only changelogs joins the change it was committed on top of, by the
+    same author, at most CHANGELOG_GAP later, neither in a pull request: bat's "Add ChangeLog
+    entry" nine minutes after "Add gnuplot syntax", rsync's NEWS line after its fix. Not when
+    the entry is a step of a release (`releases`: `release_edges`' pairs: a release would take in
+    the change), nor when the two name different issues. An entry for someone else's change
+    comes after their commit or merge, not right on top of the author's own."""
+    if file_changes is None or file_changes.height == 0 or not {"parents", "committed_at"} <= set(work.columns):
+        return _no_pairs()
+    only = (file_changes.group_by("repo", "sha").agg(pl.col("path").fill_null("").str.contains(CHANGELOG_PATH).all().alias("_only"))
+            .filter("_only").select("repo", "sha"))
+    in_release = pl.concat([releases["_a"], releases["_b"]]).unique()
+    entries = (
+        work.join(only, on=["repo", "sha"], how="semi")
+        .filter(pl.col("pr_number").is_null() & ~pl.col("_release") & ~pl.col("_n").is_in(in_release.implode()))
+        .select("repo", "person_id", pl.col("_n").alias("_b"), pl.col("committed_at").alias("_cb"),
+                pl.col("parents").list.first().alias("_parent"))
+    )
+    if entries.height == 0:
+        return _no_pairs()
+    changes = (
+        work.filter(pl.col("pr_number").is_null() & ~pl.col("_release_step") & (pl.col("_code_lines") > 0))
+        .select("repo", "person_id", pl.col("sha").alias("_parent"), pl.col("_n").alias("_a"), pl.col("committed_at").alias("_ca"))
+    )
+    pairs = (entries.join(changes, on=["repo", "person_id", "_parent"])
+             .filter((pl.col("_cb") - pl.col("_ca")) <= CHANGELOG_GAP).select("_a", "_b"))
+    return _apart_by_issue(work, pairs.cast(_PAIRS))
+
+
 # A quick follow-up of a change: at most FOLLOW_UP_GAP later, and worded as one (a small size
 # alone is no evidence: tmux's small commits of one hour are as often separate changes).
 FOLLOW_UP_GAP = timedelta(minutes=30)

@@ -19,7 +19,7 @@ from exceeds_pipeline.history.tables import empty_commit_expr
 from exceeds_pipeline.classify.work_items.chains import chain_status
 from exceeds_pipeline.classify.work_items.edges import (
     INTEGRATION_BRANCH, _from_topic_branch, _shared_files, _subject_word_sets, batch_edges,
-    branch_edges, fixup_edges, follow_up_edges, issue_edges, issue_refs, pr_edges,
+    branch_edges, changelog_edges, fixup_edges, follow_up_edges, issue_edges, issue_refs, pr_edges,
     related_edges, revert_chain_edges, series_edges, test_edges,
 )
 from exceeds_pipeline.classify.work_items.merges import merge_pr_membership, merged_branch
@@ -127,6 +127,7 @@ def assign_work_items(
     shared = _shared_files(work, file_changes) if file_changes is not None and file_changes.height else None
     # the words of the subjects, and the rare ones among them: one reading for both rules too
     words = _subject_word_sets(work)
+    releases = release_edges(work).cast(_PAIRS)
     edges = pl.concat([
         pr_edges(work).cast(_PAIRS),
         branch_edges(work).cast(_PAIRS),
@@ -138,7 +139,8 @@ def assign_work_items(
         follow_up_edges(work, file_changes, shared).cast(_PAIRS),
         test_edges(work, file_changes).cast(_PAIRS),
         issue_edges(work).cast(_PAIRS),
-        release_edges(work).cast(_PAIRS),
+        releases,
+        changelog_edges(work, file_changes, releases).cast(_PAIRS),
     ])
     roots = components(work.height, edges["_a"].to_list(), edges["_b"].to_list())
     work = work.with_columns(pl.Series("_root", roots, dtype=pl.UInt32))
