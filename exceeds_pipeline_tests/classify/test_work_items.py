@@ -1909,3 +1909,26 @@ def test_a_changelog_entry_committed_on_top_of_its_authors_change_joins_it(tmp_p
     assert wid[after_bob] != wid[fix]
     assert wid[late] != wid[late_fix]
     assert wid[notes] == wid[release] != wid[feature]
+
+
+def test_two_release_commits_of_one_version_are_one_release_whatever_came_between(tmp_path):
+    """bat: `Bump version to 0.16.0` (with its changelog), then `Update syntaxes`, then the empty
+    `v0.16.0` that tags it made two `Release 0.16.0` items. The next version is another release."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"src/main.rs": "a\n", "CHANGELOG.md": "# Unreleased\n", "Cargo.toml": "version = \"0.15.0\"\n",
+                       "assets/syntaxes.bin": "s\n"})
+    notes = repo.commit("Update CHANGELOG for 0.16", author=ADA, date=_at(2, 22),
+                        files={"CHANGELOG.md": "# 0.16.0\n- Things\n"})
+    bump = repo.commit("Bump version to 0.16.0", author=ADA, date="2025-03-02T22:05:00+0000",
+                       files={"Cargo.toml": "version = \"0.16.0\"\n"})
+    syntaxes = repo.commit("Update syntaxes", author=ADA, date="2025-03-02T22:53:00+0000",
+                           files={"assets/syntaxes.bin": "s2\n", "src/main.rs": "a\nb\n"})
+    tag = repo.commit("v0.16.0", author=ADA, date="2025-03-02T23:27:00+0000", files={}, allow_empty=True)
+    fix = repo.commit("Fix the pager", author=ADA, date=_at(3, 9), files={"src/main.rs": "a\nb\nc\n"})
+    nxt = repo.commit("Bump version to 0.16.1", author=ADA, date=_at(3, 10), files={"Cargo.toml": "version = \"0.16.1\"\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[notes] == wid[bump] == wid[tag] != wid[syntaxes]
+    assert wid[nxt] not in (wid[tag], wid[fix])
+    assert _item(items, wid[tag])["title"] == "Release 0.16.0"

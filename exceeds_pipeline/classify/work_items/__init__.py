@@ -73,8 +73,10 @@ neither a feature nor a fix.
    `1.4.3 release`, `Release 3.4.1`, `grep-cli-0.1.10`, `Git 2.38`), each at most RELEASE_GAP
    (24 hours) after the one before, outside pull requests, up to and including a release
    commit (an empty one too), and the changelog opened for the next version within
-   POST_RELEASE_GAP (an hour) after it; such an item is `chore`. (`release_flags`,
-   `release_edges`)
+   POST_RELEASE_GAP (an hour) after it; such an item is `chore`. Two release commits of one
+   author that release the same version at most RELEASE_GAP apart (by commit time) are one
+   release, whatever came between (`Bump version to 0.16.0`, `Update syntaxes`, the empty
+   `v0.16.0` that tags it). (`release_flags`, `release_edges`)
 6. *The same issue*: commits of one author outside pull requests that name the same issue no
    more than RELATED_GAP apart (`fixes #608`, then `refs #608`, `GitHub issue 5511`, `[ticket:
    2345]`, `CVE-2026-43894`: ISSUE_REF). (`issue_edges`)

@@ -87,9 +87,25 @@ def release_edges(work: pl.DataFrame) -> pl.DataFrame:
         .with_columns((~pl.col("_link").fill_null(False)).cum_sum().alias("_run"))
     # only a run that makes a release is joined
     releasing = runs.filter(pl.col("_link").fill_null(False) & pl.col("_release").any().over("_run"))
-    return pl.concat([links.join(releasing.select(pl.col("_n").alias("_b")), on="_b", how="semi"),
-                      links.filter(pl.col("_post"))]) \
+    return pl.concat([links.join(releasing.select(pl.col("_n").alias("_b")), on="_b", how="semi").select("_a", "_b"),
+                      links.filter(pl.col("_post")).select("_a", "_b"), _same_release(work).filter(outside).select("_a", "_b")]) \
         .select(pl.col("_a").cast(pl.UInt32), pl.col("_b").cast(pl.UInt32))
+
+
+def _same_release(work: pl.DataFrame) -> pl.DataFrame:
+    """Pairs of consecutive release commits of one author that release the same version at most
+    RELEASE_GAP apart, whatever came between (bat's `Bump version to 0.16.0`, then `Update
+    syntaxes`, then the empty `v0.16.0` that tags it: one release, not two)."""
+    folder = pl.col("_release_dir") if "_release_dir" in work.columns else None
+    releases = (work.filter(pl.col("_release")).with_columns(release_title(pl.col("subject"), folder).alias("_version"))
+                .sort("repo", "person_id", "_t", "_n")
+                .with_columns(pl.col("pr_number").shift(1).alias("_prev_pr"), pl.col("_version").shift(1).alias("_prev_version")))
+    # apart by when each was committed where known: a release prepared a day earlier and pushed
+    # with its tag is one release
+    time = pl.col("committed_at") if "committed_at" in releases.columns else pl.col("_t")
+    releases = releases.with_columns((time - time.shift(1)).alias("_apart"))
+    return _consecutive_pairs(releases, ["repo", "person_id"]).filter(
+        (pl.col("_version") == pl.col("_prev_version")).fill_null(False) & (pl.col("_apart") <= RELEASE_GAP))
 
 
 RELEASE_GAP = timedelta(hours=24)
