@@ -79,6 +79,7 @@ AMBIGUOUS_EXTENSION_CHOICE: dict[str, str] = {
     ".pl": "Perl",  # Perl / Prolog / Raku
     ".r": "R",  # R / Rebol / Rez
     ".sol": "Solidity",  # Solidity / Gerber Image
+    ".spec": "RPM Spec",  # Python (a PyInstaller spec) / RPM Spec: rsync's packaging/lsb/rsync.spec read as Python
     ".frag": "GLSL",  # GLSL / JavaScript
     ".jq": "jq",  # jq / JSONiq
     ".asc": "Public Key",  # AGS Script / AsciiDoc / Public Key: release signatures (jq's sig/*.asc)

@@ -57,6 +57,7 @@ LINGUIST_NAMES = {
     "lib/Foo.php": "PHP",
     "script.pl": "Perl",
     "analysis.R": "R",
+    "packaging/lsb/rsync.spec": "RPM Spec",
 }
 
 
