@@ -972,6 +972,30 @@ def test_packaging_changes_with_their_changelog_entry_are_build_and_a_release_is
     assert got["test with python 3.13"] == "build"
 
 
+def test_build_files_and_tests_without_code_are_build_or_test_work(tmp_path):
+    """tornado: "Add python 3.13 betas to test configs" (the CI matrix, tox.ini, setup.py's
+    classifiers and one test) read as a feature. With more test files than build files it is
+    test work."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date="2024-12-31T09:00:00+0000",
+                files={"tornado/web.py": "x = 1\n", "setup.py": "classifiers = []\n", "tox.ini": "[tox]\n",
+                       ".github/workflows/test.yml": "python: ['3.12']\n", "tornado/test/process_test.py": "def test(): pass\n"})
+    got = _categorize_cases(repo, [
+        ("Add python 3.13 betas to test configs", {
+            ".github/workflows/test.yml": "python: ['3.12', '3.13.0-beta.2']\n", "setup.py": "classifiers = ['3.13']\n",
+            "tox.ini": "[tox]\nenvlist = py313\n",
+            "tornado/test/process_test.py": "def test(): pass\n\ndef test_beta():\n    assert True\n"}),
+        ("Add integration tests for the router", {
+            "tornado/test/router_test.py": "def test_route():\n    assert True\n",
+            "tornado/test/route_spec_test.py": "def test_spec():\n    assert True\n",
+            ".github/workflows/test.yml": "python: ['3.12', '3.13.0-beta.2']\nrun: pytest tornado/test\n"}),
+        ("Add a router", {"tornado/routing.py": "class Router:\n    pass\n", "tornado/test/routing_test.py": "def test(): pass\n"}),
+    ])
+    assert got["Add python 3.13 betas to test configs"] == "build"
+    assert got["Add integration tests for the router"] == "test"
+    assert got["Add a router"] == "feature"
+
+
 def test_a_measured_speed_up_is_performance_work(tmp_path):
     """fzf reports what its performance work measured ("2x on the sort, 3-8% on high-match
     queries", "RSS 362MB -> 255MB"): such changes read as fixes, features and refactorings."""
