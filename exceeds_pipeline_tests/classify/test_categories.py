@@ -750,6 +750,17 @@ def test_what_a_linter_asked_for_and_help_text_are_not_fixes(tmp_path):
     assert got["Fix help output crash on empty args"] == "bug"
 
 
+def test_formatting_the_code_is_chore_and_formatting_a_value_is_not(tmp_path):
+    """bat: 'Auto-format Rust code' (rustfmt alone) read as a feature; tornado's 'Fix weird
+    indentation ...' as its largest fix."""
+    msgs = ["Auto-format Rust code", "Reformat source files", "Format code with black.", "format all the code",
+            # tornado: an autopep8 run and an indentation commit read as its largest fix
+            "Fix weird indentation in auth.py and simple_httpclient_test.py", "Add a --format option"]
+    got = _classify_messages(tmp_path, msgs)
+    assert [got[m] for m in msgs[:5]] == ["chore"] * 5
+    assert got["Add a --format option"] == "feature"
+
+
 def test_renaming_and_retyping_code_is_refactoring(tmp_path):
     """curl: 'add Curl_ prefix to some global functions' and 'introduce typedef for the do_more()
     function' read as features, 'remove the aptr struct' as a fix."""
