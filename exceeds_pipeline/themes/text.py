@@ -42,6 +42,8 @@ _PR_REFS = re.compile(r"\s*(?:\((?:fixes|closes|refs?|see)\s+#\d+\)|\b(?:fixes|c
 _TAGS = re.compile(r"^\s*\[(?P<tag>[^\]\n]{1,40})\]\s*")
 _CONVENTIONAL = re.compile(r"^\s*(?P<type>[A-Za-z]+)(?:\((?P<scope>[^)\n]{1,60})\))?!?:\s+")
 _COMPONENT = re.compile(rf"^\s*(?P<comp>{COMPONENT_NAMES}):\s+")
+# A component that names every component (tornado's `*: Finish adding type annotations`)
+_EVERY_COMPONENT = re.compile(r"^\s*\*+\s*:\s+")
 _SERIES = re.compile(r"^\s*(?:\[?\s*(?:PATCH\s*)?(?:v\d+\s+)?\d{1,3}\s*/\s*\d{1,3}\s*\]?\s*:?\s*)", re.I)
 _MERGE_PR = re.compile(r"^Merge pull request #\d+ from \S+\s*", re.I)
 _CONVENTIONAL_TYPES = frozenset(
@@ -110,7 +112,7 @@ def clean_title(raw: str | None) -> CleanTitle:
         m = _QUOTED.match(text)
         if m:
             text = m.group("inner").strip()
-        text = _SERIES.sub("", text)
+        text = _EVERY_COMPONENT.sub("", _SERIES.sub("", text))
         m = _TAGS.match(text)
         if m:
             for tag in _TAG_SPLIT.split(m.group("tag")):

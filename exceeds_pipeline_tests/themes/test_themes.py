@@ -205,6 +205,8 @@ def test_module_names(path, name):
      "Don't error if renaming a session to its current name", (), None),
     ("Import from Visual Studio Code", "Import from Visual Studio Code", (), None),
     ("Build binaries by GitHub Actions", "Build binaries by GitHub Actions", (), None),
+    # tornado: a change of every module names none
+    ("*: Finish adding type annotations", "Finish adding type annotations", (), None),
 ])
 def test_clean_titles(raw, text, tags, wrapper):
     clean = clean_title(raw)
