@@ -1932,3 +1932,28 @@ def test_two_release_commits_of_one_version_are_one_release_whatever_came_betwee
     assert wid[notes] == wid[bump] == wid[tag] != wid[syntaxes]
     assert wid[nxt] not in (wid[tag], wid[fix])
     assert _item(items, wid[tag])["title"] == "Release 0.16.0"
+
+
+def test_a_commit_of_a_batch_written_in_the_middle_of_a_change_joins_it(tmp_path):
+    """bat: `Run --diagnostic on CI`, written between two commits of `Add --diagnostic option`
+    and pushed with them, was an item of its own. Commits pushed one by one stay apart."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"src/diagnostic.rs": "a\n", ".github/workflows/ci.yml": "on: push\n", "src/pager.rs": "p\n"})
+    push = "2025-03-06T22:53:00+0000"
+    option = repo.commit("Add --diagnostic option", author=ADA, date=_at(4, 9), committer_date=push,
+                         files={"src/diagnostic.rs": "a\nb\n"})
+    ci = repo.commit("Run --diagnostic on CI", author=ADA, date=_at(4, 10), committer_date=push,
+                     files={".github/workflows/ci.yml": "on: push\nrun: bat --diagnostic\n"})
+    more = repo.commit("Print the pager in the diagnostic output", author=ADA, date=_at(5, 9), committer_date=push,
+                       files={"src/diagnostic.rs": "a\nb\nc\n"})
+    # the same, committed as written
+    pager = repo.commit("Add --pager option, see #12", author=ADA, date=_at(10, 9), files={"src/pager.rs": "p\nq\n"})
+    ci2 = repo.commit("Test on the beta toolchain", author=ADA, date=_at(10, 10),
+                      files={".github/workflows/ci.yml": "on: push\nrun: bat --diagnostic\ntoolchain: beta\n"})
+    pager2 = repo.commit("Document the --pager option's default, fixes #12", author=ADA, date=_at(11, 9),
+                         files={"src/pager.rs": "p\nq\nr\n"})
+    out, _ = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[option] == wid[more] == wid[ci]
+    assert wid[pager] == wid[pager2] != wid[ci2]

@@ -85,7 +85,9 @@ A separate history merged in (`git subtree add`: another project's commits from 
 is imported: its commits take no pull request number from this repository's merges or from
 their own (`merge_pr_membership`).
 
-One union-find over the six edge kinds gives the items.
+One union-find over the six edge kinds gives the items. Then, in a batch (one author's commits
+committed together, seconds apart: `batch_edges`), a commit alone in its item between two commits
+of one item, by when they were written, joins that item (`sandwiched_edges`).
 
 **Item fields.** `work_item_id` is `<repo>#pr-<N>` when the item has a pull request (the PR of
 its earliest commit) and `<repo>@<first 12 hex of its earliest commit>` otherwise: stable across

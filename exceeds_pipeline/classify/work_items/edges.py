@@ -300,9 +300,53 @@ def _test_named_pairs(pairs: pl.DataFrame, fc: pl.DataFrame) -> pl.DataFrame:
     ]).select("_a", "_b").unique()
 
 
+def batch_members(work: pl.DataFrame) -> pl.DataFrame:
+    """(repo, _n, sha, _t, _batch) of the work commits outside pull requests that are in a batch:
+    in the order the repository's commits were committed, a run of commits seconds apart is one
+    replay, and each author's commits in it a batch, of 2 to BATCH_MAX_COMMITS committed later
+    than written (two branches replayed minutes apart interleave by the dates they were written:
+    Alamofire's redirect and response-cache handlers, Jan 22-29; a maintainer applies several
+    people's patches at once)."""
+    schema = {"repo": pl.String, "_n": pl.UInt32, "sha": pl.String, "_t": work.schema.get("_t", pl.Datetime("us", "UTC")),
+              "_batch": pl.UInt32}
+    if "committed_at" not in work.columns or work.height < 2:
+        return pl.DataFrame(schema=schema)
+    stream = work.filter(pl.col("pr_number").is_null()).sort("repo", "committed_at", "_t", "_n").select(
+        "repo", "person_id", "_n", "sha", "_t", "committed_at")
+    step = (pl.col("committed_at") - pl.col("committed_at").shift(1)).dt.total_seconds()
+    new_run = ~((pl.col("repo") == pl.col("repo").shift(1)) & step.is_between(0, BATCH_SECONDS)).fill_null(False)
+    stream = stream.with_columns(pl.struct(new_run.cum_sum(), "person_id").rank("dense").cast(pl.UInt32).alias("_batch"))
+    batches = stream.group_by("_batch").agg(
+        pl.len().alias("_size"), (pl.col("committed_at") > pl.col("_t")).any().alias("_later"))
+    return stream.join(batches.filter((pl.col("_size") >= 2) & (pl.col("_size") <= BATCH_MAX_COMMITS)
+                                      & pl.col("_later")), on="_batch", how="semi").select(list(schema)).cast(schema)
+
+
+def sandwiched_edges(work: pl.DataFrame, members: pl.DataFrame, roots: pl.Series) -> pl.DataFrame:
+    """In a batch, a commit alone in its item between two commits of one item (by when they were
+    written) joins that item: the author wrote it in the middle of that change (bat: `Run
+    --diagnostic on CI` between the commits of `Add --diagnostic option`, all pushed at once).
+    Not a release step, nor a commit that names another issue than the item's. `roots`: each
+    work commit's item (by `_n`) after the other relations."""
+    if members.height < 3:
+        return _no_pairs()
+    root = pl.DataFrame({"_n": pl.Series(range(len(roots)), dtype=pl.UInt32), "_root": roots})
+    alone = root.group_by("_root").len().filter(pl.col("len") == 1).select("_root")
+    steps = work.filter(pl.col("_release_step")).select("_n") if "_release_step" in work.columns else work.clear().select("_n")
+    seq = (members.join(root, on="_n").sort("_batch", "_t", "_n")
+           .with_columns(pl.col("_root").shift(1).over("_batch").alias("_prev_root"),
+                         pl.col("_root").shift(-1).over("_batch").alias("_next_root"),
+                         pl.col("_n").shift(1).over("_batch").alias("_prev")))
+    pairs = (seq.filter((pl.col("_prev_root") == pl.col("_next_root")) & (pl.col("_root") != pl.col("_prev_root")))
+             .join(alone, on="_root", how="semi").join(steps, on="_n", how="anti")
+             .select(pl.col("_prev").alias("_a"), pl.col("_n").alias("_b")).cast(_PAIRS))
+    return _apart_by_issue(work, pairs)
+
+
 def batch_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
                 shared_files: tuple[pl.DataFrame, pl.DataFrame] | None = None,
-                subject_words: tuple[pl.DataFrame, pl.DataFrame] | None = None) -> pl.DataFrame:
+                subject_words: tuple[pl.DataFrame, pl.DataFrame] | None = None,
+                members: pl.DataFrame | None = None) -> pl.DataFrame:
     """Commits one author wrote over days and that were committed together, seconds apart and
     later than written (a branch replayed onto the main line: GitHub's "Rebase and merge", a
     rebase before a push, `git am` of a series), are related whatever time lies between them
@@ -317,19 +361,7 @@ def batch_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
     handlers` (Jan 29), all committed Feb 7 09:40:08, were two items."""
     if file_changes is None or file_changes.height == 0 or "committed_at" not in work.columns or work.height < 2:
         return _no_pairs()
-    # In the order the repository's commits were committed: a run of commits seconds apart is
-    # one replay, and each author's commits in it a batch (two branches replayed minutes apart
-    # interleave by the dates they were written: Alamofire's redirect and response-cache
-    # handlers, Jan 22-29; a maintainer applies several people's patches at once).
-    stream = work.filter(pl.col("pr_number").is_null()).sort("repo", "committed_at", "_t", "_n").select(
-        "repo", "person_id", "_n", "sha", "_t", "committed_at")
-    step = (pl.col("committed_at") - pl.col("committed_at").shift(1)).dt.total_seconds()
-    new_run = ~((pl.col("repo") == pl.col("repo").shift(1)) & step.is_between(0, BATCH_SECONDS)).fill_null(False)
-    stream = stream.with_columns(pl.struct(new_run.cum_sum(), "person_id").rank("dense").alias("_batch"))
-    batches = stream.group_by("_batch").agg(
-        pl.len().alias("_size"), (pl.col("committed_at") > pl.col("_t")).any().alias("_later"))
-    members = stream.join(batches.filter((pl.col("_size") >= 2) & (pl.col("_size") <= BATCH_MAX_COMMITS)
-                                         & pl.col("_later")), on="_batch", how="semi").select("repo", "_n", "sha", "_batch")
+    members = (batch_members(work) if members is None else members).select("repo", "_n", "sha", "_batch")
     if members.height == 0:
         return _no_pairs()
     pairs = (members.rename({"_n": "_a", "sha": "sha_a"}).join(members.rename({"_n": "_b", "sha": "sha_b"}),

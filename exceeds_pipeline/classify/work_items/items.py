@@ -18,9 +18,9 @@ from exceeds_pipeline.enrich.exclusions import excluded_as
 from exceeds_pipeline.history.tables import empty_commit_expr
 from exceeds_pipeline.classify.work_items.chains import chain_status
 from exceeds_pipeline.classify.work_items.edges import (
-    INTEGRATION_BRANCH, _from_topic_branch, _shared_files, _subject_word_sets, batch_edges,
+    INTEGRATION_BRANCH, _from_topic_branch, _shared_files, _subject_word_sets, batch_edges, batch_members,
     branch_edges, changelog_edges, fixup_edges, follow_up_edges, issue_edges, issue_refs, pr_edges,
-    related_edges, revert_chain_edges, series_edges, test_edges,
+    related_edges, revert_chain_edges, sandwiched_edges, series_edges, test_edges,
 )
 from exceeds_pipeline.classify.work_items.merges import merge_pr_membership, merged_branch
 from exceeds_pipeline.classify.work_items.releases import (
@@ -128,6 +128,7 @@ def assign_work_items(
     # the words of the subjects, and the rare ones among them: one reading for both rules too
     words = _subject_word_sets(work)
     releases = release_edges(work).cast(_PAIRS)
+    batches = batch_members(work)  # each author's commits committed together, seconds apart
     edges = pl.concat([
         pr_edges(work).cast(_PAIRS),
         branch_edges(work).cast(_PAIRS),
@@ -135,15 +136,20 @@ def assign_work_items(
         series_edges(work).cast(_PAIRS),
         fixup_edges(work).cast(_PAIRS),
         related_edges(work, file_changes, shared, words).cast(_PAIRS),
-        batch_edges(work, file_changes, shared, words).cast(_PAIRS),
+        batch_edges(work, file_changes, shared, words, batches).cast(_PAIRS),
         follow_up_edges(work, file_changes, shared).cast(_PAIRS),
         test_edges(work, file_changes).cast(_PAIRS),
         issue_edges(work).cast(_PAIRS),
         releases,
         changelog_edges(work, file_changes, releases).cast(_PAIRS),
     ])
-    roots = components(work.height, edges["_a"].to_list(), edges["_b"].to_list())
-    work = work.with_columns(pl.Series("_root", roots, dtype=pl.UInt32))
+    roots = pl.Series(components(work.height, edges["_a"].to_list(), edges["_b"].to_list()), dtype=pl.UInt32)
+    # a commit of a batch written in the middle of a change joins it (after the other relations)
+    sandwiched = sandwiched_edges(work, batches, roots)
+    if sandwiched.height:
+        edges = pl.concat([edges, sandwiched])
+        roots = pl.Series(components(work.height, edges["_a"].to_list(), edges["_b"].to_list()), dtype=pl.UInt32)
+    work = work.with_columns(roots.alias("_root"))
     if work.height:
         labels = project_labels(work, file_changes, changelog)
         work = work.join(labels.rename({"label": "_label"}), on=["repo", "sha"], how="left")
