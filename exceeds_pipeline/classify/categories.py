@@ -739,6 +739,8 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
             "repo", "sha", is_test.alias("t"), is_docs.alias("d"), is_build.alias("b"),
             pl.when(is_docs).then(lines).otherwise(0).alias("ld"), pl.when(is_build).then(lines).otherwise(0).alias("lb"),
             pl.when(is_test).then(lines).otherwise(0).alias("lt"),
+            # (a vendored test fixture is both test and build: these two count each file once)
+            (~is_test & ~is_docs & ~is_build).alias("k"), vendored.alias("v"),
             ((status == "A") & ~is_test & ~is_docs & ~is_build).alias("a"),
             ((status == "A") & is_test).alias("at"),
             (status == "D").alias("x"),
@@ -774,6 +776,8 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
             pl.col("ld").sum().cast(pl.Int64).alias("_l_docs"),
             pl.col("lb").sum().cast(pl.Int64).alias("_l_build"),
             pl.col("lt").sum().cast(pl.Int64).alias("_l_test"),
+            pl.col("k").sum().cast(pl.Int64).alias("_n_code"),
+            pl.col("v").sum().cast(pl.Int64).alias("_n_vendored"),
             pl.col("lc").sum().cast(pl.Int64).alias("_l_changelog"),
             pl.col("e").drop_nulls().unique().sort().head(12).alias("_exts"),
             # fragments of two kinds do not say which the change is
@@ -784,7 +788,8 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
 
 
 _PATH_COUNTS = ("_n", "_n_test", "_n_docs", "_n_build", "_n_new_src", "_n_new_code", "_n_new_test", "_n_del", "_n_changelog",
-                "_n_added", "_n_meta", "_n_generated", "_n_scripts", "_l_docs", "_l_build", "_l_test", "_l_changelog")
+                "_n_added", "_n_meta", "_n_generated", "_n_scripts", "_l_docs", "_l_build", "_l_test", "_l_changelog",
+                "_n_code", "_n_vendored")
 
 
 def categorize_commits(
@@ -932,8 +937,10 @@ def _by_paths() -> pl.Expr:
         .then(pl.lit("build"))
         # build files and tests, no code: the test configuration and the tests it runs (tornado's
         # "Add python 3.13 betas to test configs": CI, tox.ini, setup.py and a test read as a
-        # feature), build or test work by which has more of the files, then more of the lines
-        .when((pl.col("_n_build") > 0) & (pl.col("_n_test") > 0) & (pl.col("_n_build") + pl.col("_n_test") + pl.col("_n_docs") == n)
+        # feature), build or test work by which has more of the files, then more of the lines;
+        # not with a copy of another project's files (bat's syntaxes, which its .gitattributes
+        # marks vendored: `Add gnuplot syntax` with its test is a feature)
+        .when((pl.col("_n_build") > 0) & (pl.col("_n_test") > 0) & (pl.col("_n_code") == 0) & (pl.col("_n_vendored") == 0)
               & (pl.col("_n_changelog").fill_null(0) == 0))
         .then(pl.when((pl.col("_n_build") > pl.col("_n_test"))
                       | ((pl.col("_n_build") == pl.col("_n_test")) & (pl.col("_l_build").fill_null(0) >= pl.col("_l_test").fill_null(0))))

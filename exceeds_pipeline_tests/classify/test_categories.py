@@ -1010,6 +1010,32 @@ def test_build_files_and_tests_without_code_are_build_or_test_work(tmp_path):
     assert got["Add a router"] == "feature"
 
 
+def test_a_vendored_test_fixture_or_syntax_does_not_make_a_change_build_or_test_work(tmp_path):
+    """bat marks its syntaxes and test fixtures vendored (.gitattributes): a vendored fixture is
+    both a test and a copy of another project's file, and counted twice it had hidden the code
+    file of `Fix bug for file with invalid-utf8 filenames` (read as test); `Add gnuplot syntax`
+    (a vendored syntax and its tests) read as build."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date="2024-12-31T09:00:00+0000",
+                files={"src/app.rs": "fn main() {}\n", "tests/integration_tests.rs": "#[test]\nfn t() {}\n",
+                       "Cargo.lock": "# lock\n"})
+    for i, (message, files) in enumerate([
+        ("Fix bug for file with invalid-utf8 filenames", {
+            "src/app.rs": "fn main() { lossy() }\n", "tests/examples/test-invalid-utf8.rs": "x\n",
+            "tests/integration_tests.rs": "#[test]\nfn t() {}\n#[test]\nfn utf8() {}\n"}),
+        ("Add gnuplot syntax", {"assets/syntaxes/gnuplot.sublime-syntax": "name: gnuplot\n" * 20,
+                                "tests/syntax_tests.rs": "#[test]\nfn gnuplot() {}\n"}),
+    ]):
+        repo.commit(message, author=ADA, date=f"2025-01-01T{9 + i:02d}:00:00+0000", files=files)
+    commits, files = read_repo(repo)
+    path = pl.col("path")
+    files = files.with_columns(pl.when(path.str.starts_with("assets/") | path.str.contains("examples/|syntax-tests/"))
+                               .then(pl.lit("vendored")).otherwise(pl.lit(None, pl.String)).alias("exclusion_reason"))
+    got = by_subject(categorize_commits(commits, files), "category")
+    assert got["Fix bug for file with invalid-utf8 filenames"] == "bug"
+    assert got["Add gnuplot syntax"] not in ("build", "test")
+
+
 def test_a_measured_speed_up_is_performance_work(tmp_path):
     """fzf reports what its performance work measured ("2x on the sort, 3-8% on high-match
     queries", "RSS 362MB -> 255MB"): such changes read as fixes, features and refactorings."""
