@@ -1898,6 +1898,11 @@ def test_a_changelog_entry_committed_on_top_of_its_authors_change_joins_it(tmp_p
     late_fix = repo.commit("Fix highlighting of comments", author=ADA, date=_at(6, 9), files={"src/syntax.rs": "a\ngnuplot\n#\n"})
     late = repo.commit("Update the changelog", author=ADA, date=_at(6, 12),
                        files={"CHANGELOG.md": "# Unreleased\n- Add gnuplot syntax\n- Support Lean\n- Comments\n"})
+    # an entry of several changes at once (rsync's "Mention latest fixes.", six entries)
+    backup = repo.commit("Don't create so many empty backup dirs", author=ADA, date=_at(7, 9), files={"src/syntax.rs": "a\nbackup\n"})
+    several = repo.commit("Mention latest fixes.", author=ADA, date="2025-03-07T09:09:00+0000",
+                          files={"CHANGELOG.md": "# Unreleased\n- Add gnuplot syntax\n- Support Lean\n- Comments\n"
+                                                 + "".join(f"- Fix number {i}\n  in two lines\n" for i in range(4))})
     # a release: the changelog and the version bump are its steps, not the feature's
     feature = repo.commit("Add the --diagnostic option", author=ADA, date=_at(8, 9), files={"src/parser.rs": "p\nq\nd\n"})
     notes = repo.commit("Update CHANGELOG", author=ADA, date="2025-03-08T09:20:00+0000",
@@ -1908,6 +1913,7 @@ def test_a_changelog_entry_committed_on_top_of_its_authors_change_joins_it(tmp_p
     assert wid[entry] == wid[gnuplot]
     assert wid[after_bob] != wid[fix]
     assert wid[late] != wid[late_fix]
+    assert wid[several] != wid[backup]
     assert wid[notes] == wid[release] != wid[feature]
 
 

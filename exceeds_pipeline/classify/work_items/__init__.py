@@ -63,10 +63,11 @@ neither a feature nor a fix.
    a release commit relates only to its release steps. A commit of tests alone no more than
    TEST_GAP (10 minutes) from a code change of its author is that change's test when the
    subjects share a word or an issue, or the test's names nothing (`Update test.`): tmux's
-   fixes and their regress tests. (`test_edges`) A commit that changes only changelogs, made
-   on top of its author's code change (its first parent) at most CHANGELOG_GAP (an hour)
-   later, is that change's entry, unless it is a step of a release: bat's `Add ChangeLog
-   entry`, rsync's `Mention the latest bugfix.` (`changelog_edges`)
+   fixes and their regress tests. (`test_edges`) A commit that changes only changelogs, adding
+   one or two entries (at most CHANGELOG_ENTRY_LINES lines), made on top of its author's code
+   change (its first parent) at most CHANGELOG_GAP (an hour) later, is that change's entry,
+   unless it is a step of a release: bat's `Add ChangeLog entry`, rsync's `Mention the latest
+   bugfix.` (`changelog_edges`)
 5. *One release* of one author in one repo: consecutive release steps (commits that change only
    changelogs, package manifests, lock files and version files, except a dependency update
    with its own changelog line, `deps: qs@6.9.7`; or whose subject makes a release: `1.2.0`,

@@ -440,19 +440,26 @@ def _named_file_pairs(pairs: pl.DataFrame, file_changes: pl.DataFrame, work: pl.
 # A commit that writes only the changelog, made on top of its author's code change (its first
 # parent) at most this much later, is that change's entry: nothing else landed in between.
 CHANGELOG_GAP = timedelta(hours=1)
+# ... when it adds at most this many lines: one or two entries (rsync's NEWS entries are two to
+# three lines each; its "Mention latest fixes." added six entries in 16 lines, one of them the
+# fix below it)
+CHANGELOG_ENTRY_LINES = 6
 
 
 def changelog_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None, releases: pl.DataFrame) -> pl.DataFrame:
-    """A commit that changes only changelogs joins the change it was committed on top of, by the
-    same author, at most CHANGELOG_GAP later, neither in a pull request: bat's "Add ChangeLog
-    entry" nine minutes after "Add gnuplot syntax", rsync's NEWS line after its fix. Not when
+    """A commit that changes only changelogs, adding at most CHANGELOG_ENTRY_LINES, joins the
+    change it was committed on top of, by the same author, at most CHANGELOG_GAP later, neither
+    in a pull request: bat's "Add ChangeLog entry" nine minutes after "Add gnuplot syntax",
+    rsync's NEWS line after its fix. Not when
     the entry is a step of a release (`releases`: `release_edges`' pairs: a release would take in
     the change), nor when the two name different issues. An entry for someone else's change
     comes after their commit or merge, not right on top of the author's own."""
     if file_changes is None or file_changes.height == 0 or not {"parents", "committed_at"} <= set(work.columns):
         return _no_pairs()
-    only = (file_changes.group_by("repo", "sha").agg(pl.col("path").fill_null("").str.contains(CHANGELOG_PATH).all().alias("_only"))
-            .filter("_only").select("repo", "sha"))
+    only = (file_changes.group_by("repo", "sha")
+            .agg(pl.col("path").fill_null("").str.contains(CHANGELOG_PATH).all().alias("_only"),
+                 pl.col("lines_added").fill_null(0).sum().alias("_added"))
+            .filter(pl.col("_only") & (pl.col("_added") <= CHANGELOG_ENTRY_LINES)).select("repo", "sha"))
     in_release = pl.concat([releases["_a"], releases["_b"]]).unique()
     entries = (
         work.join(only, on=["repo", "sha"], how="semi")
