@@ -139,7 +139,9 @@ RELEASE_TITLE = (rf"(?i)^\s*(?:release|releasing|release version|{_PREPARE}(?: f
                  # rich's `bump to 14.0.0`, `version bump 13.5.0`, `version bump`, `new version`
                  r"|^\s*bump(?:s|ed)?\s+(?:the\s+)?(?:version\s+)?to\s+v?\d+(?:\.\d+)+\S*?[.!]?\s*$"
                  r"|^\s*(?:version\s+bump(?:ed)?|new\s+version)(?:\s+(?:to\s+)?v?\d+(?:\.\d+)+\S*?)?[.!]?\s*$"
-                 r"|^\s*v?\d+\.\d+(?:\.\d+)*(?:[a-z]\d*|[-.]?(?:rc|alpha|beta|pre|preview)\.?\d*)?(?:\s+release)?[.!]?\s*$")
+                 r"|^\s*v?\d+\.\d+(?:\.\d+)*(?:[a-z]\d*|[-.]?(?:rc|alpha|beta|pre|preview)\.?\d*)?(?:\s+release)?[.!]?\s*$"
+                 # mutt's release script: `automatic post-release commit for mutt-2.4.1`
+                 r"|^\s*(?:automatic\s+)?post-?release\s+commit\s+for\s+(?:\S*?[ @-])?v?\d+(?:\.\d+)+\S*?[.!]?\s*$")
 # A commit that makes a release by its subject: a release title, or a package at its version
 # (`ripgrep 14.1.1`, `grep-cli-0.1.10`, `create-vite@5.2.1`, `Git 2.38`, `Git 2.45-rc0`, AutoMapper's
 # `Marking 5.3 alpha`).

@@ -55,7 +55,7 @@ MAX_CHANGELOG_BYTES = 8 << 20
 _FRAGMENT_DIR = r"(?:^|/)(?:changelog|changes|news|newsfragments|changelog\.d)/"
 _FRAGMENT_EXT = r"\.(?:rst|md|txt|markdown)"
 FRAGMENT_TEXT = rf"(?i){_FRAGMENT_EXT}$"
-CHANGELOG_PATH = (r"(?i)(?:^|/)(?:OLD[-_]?)?(?:CHANGELOG|CHANGES|NEWS|HISTORY|RELEASE[-_]?NOTES)(?:\.[a-z]+)?$|(?:^|/)\.(?:changes?|changesets?)/"
+CHANGELOG_PATH = (r"(?i)(?:^|/)(?:OLD[-_]?)?(?:CHANGELOG|CHANGES|NEWS|HISTORY|RELEASE[-_]?NOTES|UPDATING)(?:\.[a-z]+)?$|(?:^|/)\.(?:changes?|changesets?)/"
                   rf"|{_FRAGMENT_DIR}[^/]+$")
 # A news fragment (towncrier: `changelog/1234.bugfix.rst`, `newsfragments/1234.feature`,
 # `CHANGES/1234.feature.md`): its type is the last dotted word of the name before an optional

@@ -1963,3 +1963,23 @@ def test_a_commit_of_a_batch_written_in_the_middle_of_a_change_joins_it(tmp_path
     wid = dict(out.select("sha", "work_item_id").rows())
     assert wid[option] == wid[more] == wid[ci]
     assert wid[pager] == wid[pager2] != wid[ci2]
+
+
+def test_mutts_release_script_makes_one_release_with_its_upgrading_notes(tmp_path):
+    """mutt: `Update UPDATING file for 2.4.1 release.`, then `automatic post-release commit for
+    mutt-2.4.1` (ChangeLog and VERSION) four minutes later were two items, the second a bug fix
+    (56 of Kevin McCarthy's releases read as fixes)."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"main.c": "int main(void) { return 0; }\n", "UPDATING": "2.4.0:\n", "ChangeLog": "2025\n", "VERSION": "2.4.0\n"})
+    fix = repo.commit("Fix the pager's crash on empty messages.", author=ADA, date=_at(3, 9),
+                      files={"main.c": "int main(void) { return 1; }\n"})
+    notes = repo.commit("Update UPDATING file for 2.4.1 release.", author=ADA, date="2025-03-04T13:34:00+0000",
+                        files={"UPDATING": "2.4.1:\n  Fixed the pager.\n\n2.4.0:\n"})
+    post = repo.commit("automatic post-release commit for mutt-2.4.1", author=ADA, date="2025-03-04T13:38:00+0000",
+                       files={"ChangeLog": "2025\n* Fix the pager's crash on empty messages.\n  fix fix fix\n", "VERSION": "2.4.1\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[notes] == wid[post] != wid[fix]
+    item = _item(items, wid[post])
+    assert (item["category"], item["title"]) == ("chore", "Release 2.4.1")
