@@ -1010,6 +1010,40 @@ def test_build_files_and_tests_without_code_are_build_or_test_work(tmp_path):
     assert got["Add a router"] == "feature"
 
 
+def test_other_forges_ci_files_and_a_cis_own_scripts_are_build_files(tmp_path):
+    """mutt's sourcehut CI (`.builds/*.yml`: 'Fix Arch build on sr.ht' read as a fix) and tig's
+    'Add dedicated valgrind build' (.travis.yml and tools/travis.sh: a key feature)."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date="2024-12-31T09:00:00+0000",
+                files={".builds/archlinux.yml": "image: archlinux\n", ".travis.yml": "language: c\n",
+                       "tools/travis.sh": "make\n", "main.c": "int main(void) { return 0; }\n"})
+    got = _categorize_cases(repo, [
+        ("Fix Arch build on sr.ht", {".builds/archlinux.yml": "image: archlinux\npackages: [gpgme]\n"}),
+        ("Add dedicated valgrind build", {".travis.yml": "language: c\nenv: VALGRIND=1\n", "tools/travis.sh": "make\nvalgrind ./tig\n"}),
+        ("Fix the exit status", {"main.c": "int main(void) { return 1; }\n"}),
+    ])
+    assert got["Fix Arch build on sr.ht"] == got["Add dedicated valgrind build"] == "build"
+    assert got["Fix the exit status"] == "bug"
+
+
+def test_dropping_a_language_version_is_build_work(tmp_path):
+    """click: 'drop support for python 3.7' (requires-python in the project's and the examples'
+    manifests, tox, and the compat code it no longer needs) read as docs."""
+    repo = GitScript.init(tmp_path / "repo")
+    examples = [f"examples/{n}/pyproject.toml" for n in ("naval", "repo", "termui", "inout", "colors")]
+    repo.commit("Initial commit", author=ADA, date="2024-12-31T09:00:00+0000",
+                files={**{e: 'requires-python = ">=3.7"\n' for e in examples}, "pyproject.toml": 'requires-python = ">=3.7"\n',
+                       "src/click/types.py": "if sys.version_info < (3, 8):\n    compat = True\n", "tox.ini": "envlist = py3{12,7}\n"})
+    got = _categorize_cases(repo, [
+        ("drop support for python 3.7", {**{e: 'requires-python = ">=3.8"\n' for e in examples},
+                                         "pyproject.toml": 'requires-python = ">=3.8"\n', "src/click/types.py": "compat = False\n",
+                                         "tox.ini": "envlist = py3{12,8}\n"}),
+        ("Remove the python 3.7 example from the docs", {"examples/naval/pyproject.toml": 'requires-python = ">=3.9"\n'}),
+    ])
+    assert got["drop support for python 3.7"] == "build"
+    assert got["Remove the python 3.7 example from the docs"] == "docs"
+
+
 def test_a_vendored_test_fixture_or_syntax_does_not_make_a_change_build_or_test_work(tmp_path):
     """bat marks its syntaxes and test fixtures vendored (.gitattributes): a vendored fixture is
     both a test and a copy of another project's file, and counted twice it had hidden the code
