@@ -351,11 +351,14 @@ def _data_type_reason(frame: pl.DataFrame) -> pl.Series:
 
 
 def vendored_trees(file_changes: pl.DataFrame, commits: pl.DataFrame) -> pl.DataFrame:
-    """``[repo, tree, whole]``: directories (``a/b``, no trailing slash) the history names as
-    copies of other projects (module doc, rule 3b); ``whole`` is false for a directory holding
-    several of them, where only its subdirectories are copies."""
+    """``[repo, tree, whole, files]``: directories (``a/b``, no trailing slash) the history names
+    as copies of other projects (module doc, rule 3b); ``whole`` is false for a directory holding
+    several of them, where only its subdirectories are copies. With ``files`` true, ``tree`` is
+    a folder and a file name's start, lower-case (``compat/utf8proc``: tig's copy of utf8proc as
+    ``compat/utf8proc.c``, ``utf8proc.h``, ``utf8proc_data.c`` beside its own files), and the copy
+    is the files whose names continue it with ``.``, ``_`` or ``-``."""
     rule = RULES["vendored_tree"]
-    empty = pl.DataFrame(schema={"repo": pl.String, "tree": pl.String, "whole": pl.Boolean})
+    empty = pl.DataFrame(schema={"repo": pl.String, "tree": pl.String, "whole": pl.Boolean, "files": pl.Boolean})
     if not {"repo", "sha", "subject"} <= set(commits.columns) or file_changes.height == 0:
         return empty
     vendor, update = rule["vendor_verbs"], rule["update_verbs"]
@@ -397,7 +400,10 @@ def vendored_trees(file_changes: pl.DataFrame, commits: pl.DataFrame) -> pl.Data
     )
     if files.height == 0:  # the commits that name a copy changed no file (a merge: `Sync with 2.49.1`)
         return empty
-    # The deepest directory of each path named as the commit says (not the root's own files).
+    # The deepest directory of each path named as the commit says: not at the root when it is
+    # the project's own (`requests/` in psf/requests), at the root when it is another's (rsync's
+    # `zlib/`, updated by "Upgrading zlib to 1.2.8.").
+    own = pl.col("repo").str.extract(r"([^/]+)$", 1).str.to_lowercase().str.replace_all(r"[-_.]", "")
     per_dir = (
         files.with_row_index("_row")
         .with_columns(pl.col("_parts").list.slice(0, pl.col("_parts").list.len() - 1).alias("_dirs"))
@@ -407,14 +413,27 @@ def vendored_trees(file_changes: pl.DataFrame, commits: pl.DataFrame) -> pl.Data
         .filter(pl.col("_dirs").list.get(pl.col("_depth")).str.to_lowercase() == pl.col("_name"))
         .sort("_depth")
         .group_by("_row").last()
-        .filter(pl.col("_depth") >= 1)
+        .filter((pl.col("_depth") >= 1) | (pl.col("_name").str.replace_all(r"[-_.]", "") != own))
     )
+    per_dir = per_dir.with_columns(
+        (pl.col("_dirs").cast(pl.List(pl.String)).list.slice(0, pl.col("_depth") + 1).list.join("/") if per_dir.height
+         else pl.lit(None, pl.String)).alias("tree"),
+        pl.lit(False).alias("files"))
+    # ... or, in a folder, the files whose names start with the name (`compat/utf8proc.c`,
+    # `compat/utf8proc_data.c` for "Update utf8proc to v2.4.0")
+    base = pl.col("_parts").list.last().str.to_lowercase()
+    named_files = (
+        files.with_row_index("_row").join(per_dir.select("_row"), on="_row", how="anti")
+        .filter((pl.col("_parts").list.len() >= 2) & base.str.starts_with(pl.col("_name"))
+                & base.str.slice(pl.col("_name").str.len_chars(), 1).is_in([".", "_", "-"]))
+        .with_columns(pl.concat_str(pl.col("path").str.extract(r"^(.*)/[^/]*$", 1), pl.lit("/"), pl.col("_name"))
+                      .str.to_lowercase().alias("tree"), pl.lit(True).alias("files"))
+    )
+    per_dir = pl.concat([per_dir.select(named_files.columns), named_files])
     if per_dir.height == 0:
         return empty
-    per_dir = per_dir.with_columns(
-        pl.col("_dirs").cast(pl.List(pl.String)).list.slice(0, pl.col("_depth") + 1).list.join("/").alias("tree"))
     found_frame = (
-        per_dir.group_by("repo", "sha", "tree")
+        per_dir.group_by("repo", "sha", "tree", "files")
         .agg(
             pl.col("_lines").sum().alias("_l"),
             pl.when(pl.col("_type") == "programming").then(pl.col("_lines")).otherwise(0).sum().alias("_code"),
@@ -422,17 +441,18 @@ def vendored_trees(file_changes: pl.DataFrame, commits: pl.DataFrame) -> pl.Data
         )
         .filter((pl.col("_code") >= rule["min_code_lines"])
                 & (pl.col("_l") >= rule["min_share"] * pl.max_horizontal(pl.col("_total"), pl.lit(1))))
-        .select("repo", "tree").unique()
+        .select("repo", "tree", "files").unique()
     )
-    found = {(repo, tree, True) for repo, tree in found_frame.iter_rows()}
+    found = {(repo, tree, True, in_files) for repo, tree, in_files in found_frame.iter_rows()}
     parents: dict[tuple[str, str], int] = {}
-    for repo, tree, _ in found:
-        parent = tree.rsplit("/", 1)[0]
-        parents[(repo, parent)] = parents.get((repo, parent), 0) + 1
+    for repo, tree, _, in_files in found:
+        if not in_files:
+            parent = tree.rsplit("/", 1)[0] if "/" in tree else ""
+            parents[(repo, parent)] = parents.get((repo, parent), 0) + 1
     # a directory of copies (redis's deps/ with jemalloc, lua, hiredis): the trees in it, not
     # the files of its own (deps/Makefile, deps/README.md are the project's)
-    found |= {(repo, parent, False) for (repo, parent), n in parents.items()
-              if n >= 2 and parent and (repo, parent, True) not in found}
+    found |= {(repo, parent, False, False) for (repo, parent), n in parents.items()
+              if n >= 2 and parent and (repo, parent, True, False) not in found}
     if not found:
         return empty
     return pl.DataFrame(sorted(found), schema=empty.schema, orient="row")
@@ -513,7 +533,11 @@ def _under_trees(file_changes: pl.DataFrame, trees: pl.DataFrame) -> pl.Series:
         return pl.Series("_v", [False] * file_changes.height, dtype=pl.Boolean)
     hit = pl.lit(False)
     path = pl.col("path").fill_null("")
-    for repo, tree, whole in trees.iter_rows():
+    for repo, tree, whole, in_files in trees.select("repo", "tree", "whole", "files").iter_rows():
+        if in_files:  # the files of a folder whose names start with the copy's name
+            under = path.str.to_lowercase().str.starts_with(tree) & path.str.slice(len(tree)).str.contains(r"^[._-][^/]*$")
+            hit = hit | ((pl.col("repo") == repo) & under)
+            continue
         under = path.str.starts_with(tree + "/")
         if not whole:
             under = under & path.str.slice(len(tree) + 1).str.contains("/")

@@ -579,3 +579,34 @@ def test_the_other_files_of_a_folder_a_generator_wrote_are_generated_too():
     assert out["gson/docs/javadocs/script.js"] == out["gson/docs/javadocs/stylesheet.css"] == "generated"
     assert out["src/api/client.go"] is None and out["src/api/zz_generated.deepcopy.go"] == "generated"
     assert out["rich/_unicode_data/unicode3.py"] == "generated" and out["rich/_unicode_data/__init__.py"] is None
+
+
+@pytest.mark.parametrize("repo_name, vendored", [("acme/rsync", True), ("madler/zlib", False)])
+def test_a_copy_at_the_root_or_beside_the_projects_own_files_is_vendored(make_repo, repo_name, vendored):
+    """rsync's root-level `zlib/` ("Upgrading zlib to 1.2.8.": its largest fix had been the
+    upgrade of the bundled zlib, +4,375 -2,871) and tig's `compat/utf8proc*` beside its own
+    `compat/wcwidth.c` ("Update utf8proc to v2.4.0"; imported by "Add utf8proc for handling
+    character properties", +16,101). In zlib's own repository, `zlib/` is the project's."""
+    from exceeds_pipeline.enrich.languages import with_language
+    from exceeds_pipeline.ingest.git_log import log_commits
+    from exceeds_pipeline_tests.conftest import git_out
+
+    def code(n, tag):
+        return "".join(f"int {tag}{i}(int x) {{ return x + {i}; }}\n" for i in range(n))
+
+    repo = make_repo("copies")
+    add = repo.commit("Add utf8proc for handling character properties", files={
+        "compat/utf8proc.c": code(150, "u"), "compat/utf8proc_data.c": code(300, "d"), "compat/wcwidth.c": code(20, "w"),
+        "zlib/deflate.c": code(200, "z"), "main.c": code(10, "m")})
+    repo.commit("Update utf8proc to v2.4.0", files={"compat/utf8proc.c": code(160, "v"), "compat/utf8proc_data.c": code(310, "e")})
+    zlib = repo.commit("Upgrading zlib to 1.2.8.", files={"zlib/deflate.c": code(220, "y"), "zlib/inflate.c": code(120, "i")})
+    mine = repo.commit("Fix the wide-character width", files={"compat/wcwidth.c": code(21, "w"), "main.c": code(11, "m")})
+    shas = git_out(repo.path, "rev-list", "HEAD").split()
+    commits, files = log_commits(repo.path / ".git", repo_name, shas, repo.head())
+    out = classify_exclusions(with_language(files), commits)
+    reason = {(r["sha"], r["path"]): r["exclusion_reason"] for r in out.iter_rows(named=True)}
+    assert reason[(add, "compat/utf8proc.c")] == reason[(add, "compat/utf8proc_data.c")] == "vendored"
+    assert reason[(add, "compat/wcwidth.c")] is None and reason[(mine, "compat/wcwidth.c")] is None
+    assert reason[(mine, "main.c")] is None
+    assert (reason[(zlib, "zlib/deflate.c")] == "vendored") == vendored
+    assert (reason[(add, "zlib/deflate.c")] == "vendored") == vendored
