@@ -450,10 +450,10 @@ def changelog_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None, relea
     """A commit that changes only changelogs, adding at most CHANGELOG_ENTRY_LINES, joins the
     change it was committed on top of, by the same author, at most CHANGELOG_GAP later, neither
     in a pull request: bat's "Add ChangeLog entry" nine minutes after "Add gnuplot syntax",
-    rsync's NEWS line after its fix. Not when
-    the entry is a step of a release (`releases`: `release_edges`' pairs: a release would take in
-    the change), nor when the two name different issues. An entry for someone else's change
-    comes after their commit or merge, not right on top of the author's own."""
+    rsync's NEWS line after its fix. Not when the entry is a step of a release (`releases`:
+    `release_edges`' pairs: a release would take in the change), nor when the two name
+    different issues. An entry for someone else's change comes after their commit or merge, not
+    right on top of the author's own."""
     if file_changes is None or file_changes.height == 0 or not {"parents", "committed_at"} <= set(work.columns):
         return _no_pairs()
     only = (file_changes.group_by("repo", "sha")
