@@ -1983,3 +1983,31 @@ def test_mutts_release_script_makes_one_release_with_its_upgrading_notes(tmp_pat
     assert wid[notes] == wid[post] != wid[fix]
     item = _item(items, wid[post])
     assert (item["category"], item["title"]) == ("chore", "Release 2.4.1")
+
+
+def test_a_pull_request_merging_an_integration_branch_of_several_people_is_no_one_change(tmp_path):
+    """gin's `Merge pull request #871 from gin-gonic/develop` brought in 22 commits of a dozen
+    people pushed to `develop` over months, and made them one item, owned by one of them. A pull
+    request from a contributor's own `master` stays one change."""
+    dan = ("Dan Dev", "dan@example.com")
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 9), files={"app.go": "package app\n"})
+    repo.branch("develop", checkout=True)
+    for i, (who, subject, path) in enumerate([(ADA, "Fix for #630", "render.go"), (BOB, "Honor the write contract for JSON", "json.go"),
+                                              (CAT, "Support testing on the latest Go", ".travis.yml"),
+                                              (dan, "Add instructions for pulling latest changes", "README.md")]):
+        repo.commit(subject, author=who, date=_at(2 + 3 * i, 9), files={path: f"{i}\n"})
+    repo.checkout("main")
+    repo.merge("develop", "Merge pull request #871 from gin-gonic/develop\n\nv1.1.4", author=ADA, date=_at(20, 9))
+    # a contributor's pull request from the master branch of their fork: one change
+    repo.branch("fork-master", checkout=True)
+    repo.commit("Add a context timeout", author=dan, date=_at(21, 9), files={"context.go": "timeout\n"})
+    repo.commit("Test the context timeout", author=dan, date=_at(21, 10), files={"context_test.go": "test\n"})
+    repo.checkout("main")
+    repo.merge("fork-master", "Merge pull request #900 from dan/master", author=ADA, date=_at(22, 9))
+    out, _ = _run(repo)
+    wid = by_subject(out, "work_item_id")
+    assert len({wid[s] for s in ("Fix for #630", "Honor the write contract for JSON", "Support testing on the latest Go",
+                                 "Add instructions for pulling latest changes")}) == 4
+    assert "acme/app#pr-871" not in wid.values()
+    assert wid["Add a context timeout"] == wid["Test the context timeout"] == "acme/app#pr-900"

@@ -27,7 +27,9 @@ neither a feature nor a fix.
    merged into another branch first and reached the mainline by a later `Merge branch
    'stable'` (merges nest; the innermost numbered one wins). `Differential Revision:` lines
    are reviews, not pull requests; the `(#N)` ending a Phabricator revert names the reverted
-   change's PR. (`pr_edges`) Likewise one author's commits that one merge of a topic branch
+   change's PR. A pull request that merges an integration branch (`develop`, `release-4.5.3`:
+   INTEGRATION_BRANCH) bringing in the work of more than BRANCH_MAX_PEOPLE people gives its
+   number to none of it. (`pr_edges`) Likewise one author's commits that one merge of a topic branch
    brought in (`Merge branch 'routes-list'`, git's `Merge branch 'ab/topic'`: a patch series),
    each at most RELATED_GAP after the one before; not a merge of an integration branch
    (`next`, `maint`, a release line such as `3.3-rc`: INTEGRATION_BRANCH) or of several

@@ -18,7 +18,7 @@ from exceeds_pipeline.enrich.exclusions import excluded_as
 from exceeds_pipeline.history.tables import empty_commit_expr
 from exceeds_pipeline.classify.work_items.chains import chain_status
 from exceeds_pipeline.classify.work_items.edges import (
-    INTEGRATION_BRANCH, _from_topic_branch, _shared_files, _subject_word_sets, batch_edges, batch_members,
+    BRANCH_MAX_PEOPLE, INTEGRATION_BRANCH, _from_topic_branch, _shared_files, _subject_word_sets, batch_edges, batch_members,
     branch_edges, changelog_edges, fixup_edges, follow_up_edges, issue_edges, issue_refs, pr_edges,
     related_edges, revert_chain_edges, sandwiched_edges, series_edges, test_edges,
 )
@@ -79,6 +79,13 @@ def _work_frame(commits: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     )
     members = merge_pr_membership(commits)
     df = df.join(members, on=["repo", "sha"], how="left").sort("_row")
+    # A pull request that merges an integration branch and brings in several people's work
+    # (click's "Massive reconciliation of stable and main", #2873, from `stable`) is no one
+    # change: the commits it brought in keep no number of it (their own, or inner merges', stay).
+    people = pl.col("person_id").filter(pl.col("_work")).n_unique().over("repo", "merge_sha")
+    integration = (pl.col("merge_pr").is_not_null() & pl.col("merge_branch").fill_null("").str.contains(INTEGRATION_BRANCH)
+                   & (people > BRANCH_MAX_PEOPLE))
+    df = df.with_columns(pl.when(integration).then(pl.lit(None, pl.Int64)).otherwise(pl.col("merge_pr")).alias("merge_pr"))
     # A commit's own claim first, else the PR merge that brought it in (merges inside a PR
     # branch, such as `Merge branch 'main' into topic`, belong to that PR too). An imported
     # history's numbers are another project's.
