@@ -119,6 +119,10 @@ def _fix_text(title: str | None) -> str:
     # "Fix up appveyor testing": the verb is "fix up" (tidy), and "up appveyor testing" no fix
     if re.match(r"(?i)(?:and|or|&|,|up)\s", stripped):
         return text
+    # tig's "Fix #164 by catching SIGHUP": what was fixed is the issue ("Fixed: issue #164 by
+    # catching SIGHUP", not "#164 by catching SIGHUP")
+    if re.match(r"#\d", stripped):
+        return "issue " + stripped
     return stripped if stripped and stripped != text else text
 
 

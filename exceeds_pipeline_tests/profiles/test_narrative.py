@@ -239,6 +239,9 @@ def test_a_fix_verb_that_is_one_of_two_stays_in_a_fix_title():
     assert _fix_text("Fix crash on empty input") == "crash on empty input"
     # requests: 'On the fixing side: up appveyor testing'
     assert _fix_text("Fix up appveyor testing.") == "fix up appveyor testing"
+    # tig: 'The largest fixes: #164 by catching SIGHUP'
+    assert _fix_text("Fix #164 by catching SIGHUP") == "issue #164 by catching SIGHUP"
+    assert _fix_text("Fix #856: Add CURSES_CFLAGS") == "issue #856: Add CURSES_CFLAGS"
 
 
 def test_one_commit_without_a_theme_is_a_small_change_in_the_singular():
