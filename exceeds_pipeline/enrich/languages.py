@@ -315,8 +315,17 @@ def with_language(
     # too (gson's shrinker-test/common.pro beside proguard.pro and r8.pro)
     proguard = _proguard(raw, path)
     proguard_repos = repo.filter(proguard).unique().implode()
+    # an `.inc` file (Linguist: Assembly, C++, PHP, Pascal, SQL, ...; go-enry's content-free
+    # guess is Assembly) is an include of its repository's language: PHP where the repository
+    # has PHP files, the headers' language where it has C-family files (elinks' options.inc,
+    # codepage.inc made Assembly a language of a C project's author)
+    include = path.str.to_lowercase().str.ends_with(".inc")
+    php_repos = repo.filter(raw == "PHP").unique().implode()
+    c_family_repos = pl.Series(list(lookup), dtype=pl.String).implode()
     language = pl.select(
         pl.when(raw == _HEADER).then(header)
+        .when(include & repo.is_in(php_repos)).then(pl.lit("PHP"))
+        .when(include & repo.is_in(c_family_repos)).then(header)
         # a news fragment is prose whatever its name ends with (`changelog/1234.feature` is no Gherkin)
         .when(path.str.contains(FRAGMENT_PATH) & ~path.str.contains(FRAGMENT_TEXT)).then(pl.lit("Text"))
         .when(proguard | ((raw == "QMake") & repo.is_in(proguard_repos))).then(pl.lit("Proguard"))

@@ -137,6 +137,17 @@ def _fc(rows):
     return pl.DataFrame(rows, schema={"repo": pl.String, "path": pl.String}, orient="row")
 
 
+def test_an_include_file_is_of_its_repositorys_language():
+    """elinks: `src/config/options.inc`, `codepage.inc` (C includes) made Assembly a language of
+    a C project's author: go-enry's content-free guess for `.inc`."""
+    fc = _fc([("elinks", "src/main.c"), ("elinks", "src/config/options.inc"), ("elinks", "src/intl/codepage.h"),
+              ("site", "lib/page.php"), ("site", "inc/config.inc"), ("boot", "boot/start.inc"), ("boot", "boot/start.asm")])
+    langs = dict(zip(with_language(fc)["path"], with_language(fc)["language"], strict=True))
+    assert langs["src/config/options.inc"] == "C"
+    assert langs["inc/config.inc"] == "PHP"
+    assert langs["boot/start.inc"] == "Assembly"
+
+
 def test_header_language_is_decided_per_repository():
     fc = _fc(
         [
