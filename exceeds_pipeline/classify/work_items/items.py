@@ -80,8 +80,9 @@ def _work_frame(commits: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     members = merge_pr_membership(commits)
     df = df.join(members, on=["repo", "sha"], how="left").sort("_row")
     # A pull request that merges an integration branch and brings in several people's work
-    # (click's "Massive reconciliation of stable and main", #2873, from `stable`) is no one
-    # change: the commits it brought in keep no number of it (their own, or inner merges', stay).
+    # (gin's "Merge pull request #871 from gin-gonic/develop": 22 commits of a dozen people) is
+    # no one change: the commits it brought in keep no number of it (their own, or inner
+    # merges', stay). Read at the innermost merge that brought each commit in.
     people = pl.col("person_id").filter(pl.col("_work")).n_unique().over("repo", "merge_sha")
     integration = (pl.col("merge_pr").is_not_null() & pl.col("merge_branch").fill_null("").str.contains(INTEGRATION_BRANCH)
                    & (people > BRANCH_MAX_PEOPLE))
