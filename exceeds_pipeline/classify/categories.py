@@ -729,6 +729,9 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
     in_docs = path.str.contains(DOCS_TREE)  # a docs/ tree's Makefile or an example's package.json is docs work
     is_build = (path.str.contains(BUILD_PATH) & ~is_test & ~in_docs) | vendored
     is_docs = (path.str.contains(DOCS_PATH) | in_docs) & ~is_test & ~is_build
+    # neither a test, a document nor a build file (a vendored test fixture is both test and
+    # build: this counts each file once)
+    is_code = ~is_test & ~is_docs & ~is_build
     status = pl.col("status").fill_null("") if "status" in file_changes.columns else pl.lit("")
     # a file a program wrote (its header says so, `file_changes.exclusion_reason`)
     generated = (pl.col("exclusion_reason").fill_null("") == "generated") if "exclusion_reason" in file_changes.columns \
@@ -741,20 +744,19 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
             "repo", "sha", is_test.alias("t"), is_docs.alias("d"), is_build.alias("b"),
             pl.when(is_docs).then(lines).otherwise(0).alias("ld"), pl.when(is_build).then(lines).otherwise(0).alias("lb"),
             pl.when(is_test).then(lines).otherwise(0).alias("lt"),
-            # (a vendored test fixture is both test and build: these two count each file once)
-            (~is_test & ~is_docs & ~is_build).alias("k"), vendored.alias("v"),
-            ((status == "A") & ~is_test & ~is_docs & ~is_build).alias("a"),
+            is_code.alias("k"), vendored.alias("v"),
+            ((status == "A") & is_code).alias("a"),
             ((status == "A") & is_test).alias("at"),
             (status == "D").alias("x"),
             (status == "A").alias("ad"),
             (is_docs & path.str.contains(CHANGELOG_PATH)).alias("c"),
             pl.when(is_docs & path.str.contains(CHANGELOG_PATH)).then(lines).otherwise(0).alias("lc"),
             # a new file of code, not of settings or data (a `pre-commit.yaml`, a `.json`)
-            ((status == "A") & ~is_test & ~is_docs & ~is_build
+            ((status == "A") & is_code
              & ~path.str.to_lowercase().str.extract(r"\.([a-z0-9]+)$", 1).is_in(CONFIG_EXTENSIONS).fill_null(False)).alias("ac"),
             (path.str.contains(PROJECT_META_PATH) | path.str.contains(RELEASE_ARTIFACTS_PATH)).alias("m"),
             generated.alias("g"),
-            (path.str.contains(DEV_SCRIPTS_PATH) & ~is_test & ~is_docs & ~is_build).alias("s"),
+            (path.str.contains(DEV_SCRIPTS_PATH) & is_code).alias("s"),
             _fragment_label(path, status).alias("f"),
             # The kind of file: its extension, or its name when it has none (Makefile).
             path.str.extract(r"([^/]*)$", 1).str.to_lowercase().str.extract(r"(?:^.+\.([a-z0-9]{1,8})$|^([^.]+)$)", 1)
