@@ -2011,3 +2011,27 @@ def test_a_pull_request_merging_an_integration_branch_of_several_people_is_no_on
                                  "Add instructions for pulling latest changes")}) == 4
     assert "acme/app#pr-871" not in wid.values()
     assert wid["Add a context timeout"] == wid["Test the context timeout"] == "acme/app#pr-900"
+
+
+def test_commits_written_a_day_apart_and_committed_weeks_apart_are_two_changes(tmp_path):
+    """htop: patches written the same day landed one by one, weeks apart (applied or rebased onto
+    the main line), and a shared file made them one item: a one-line fix of Action.c committed on
+    Jan 10 joined `Add support for scheduling policies`, committed on Feb 4. Landed separately,
+    a shared file or component relates nothing; a subject committed again (a fix picked onto a
+    stable line later) still does, and so do related commits that landed together."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"Action.c": "a\n", "Meter.c": "m\n"})
+    fix = repo.commit("Action: do not crash on an empty selection", author=BOB, date=_at(2, 9),
+                      committer=ADA, committer_date=_at(10, 9), files={"Action.c": "b\n"})
+    policies = repo.commit("Add support for scheduling policies", author=BOB, date=_at(2, 15),
+                           committer=ADA, committer_date=_at(27, 9), files={"Action.c": "c\n", "Sched.c": "s\n"})
+    meter = repo.commit("Meter: draw the bar in the header", author=BOB, date=_at(28, 9), files={"Meter.c": "n\n"})
+    meter_fix = repo.commit("Meter: round the bar width", author=BOB, date=_at(28, 16), files={"Meter.c": "o\n"})
+    leak = repo.commit("Fix a memory leak in Meter_delete", author=BOB, date=_at(29, 9), files={"Meter.c": "p\n"})
+    picked = repo.commit("Fix a memory leak in Meter_delete", author=BOB, date=_at(29, 10),
+                         committer=ADA, committer_date="2025-04-04T11:00:00+0000", files={"Meter.c": "q\n"})
+    out, _ = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[fix] != wid[policies]
+    assert wid[meter] == wid[meter_fix]
+    assert wid[leak] == wid[picked]

@@ -53,7 +53,9 @@ neither a feature nor a fix.
    edit), or the later one's subject naming a file the earlier one added, removed or renamed
    (`Remove README.ja from EXTRA_DIST.`; not a name several folders use), or strongly
    overlapping subject words (at least two shared content words and a Jaccard overlap of at
-   least 0.5). Two unrelated commits on the same day stay two items. An author who declares
+   least 0.5). A component or a file relates two commits only when they also landed together
+   (committed at most RELATED_GAP apart): written a day apart and applied weeks apart, they
+   are two changes. Two unrelated commits on the same day stay two items. An author who declares
    each commit's kind (`feat:`, `fix:`) declares each feature or fix a change of its own: a
    run of related commits splits before every declared feature or fix after its first, and
    the commits in between stay with the change before them. (`related_edges`)

@@ -153,6 +153,14 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
     cand = _consecutive_pairs(stream, ["repo", "person_id"]).filter(
         (pl.col("_gap") <= RELATED_GAP) & pl.col("pr_number").is_null() & pl.col("_prev_pr").is_null()
     )
+    # Written a day apart but committed weeks apart, two commits landed separately: a shared
+    # component or file does not make them one change (htop's patches, applied one by one), a
+    # repeated subject still does (a fix committed again on a stable branch).
+    apart = _no_pairs()
+    if "committed_at" in work.columns:
+        landed = work.select(pl.col("_n").alias("_a"), pl.col("committed_at").alias("_ca"))
+        apart = cand.join(landed, on="_a").filter(
+            (pl.col("committed_at") - pl.col("_ca")).abs() > RELATED_GAP).select("_a", "_b")
     if cand.height == 0:
         return _no_pairs()
     same_component = cand.filter(
@@ -229,7 +237,9 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
         (pl.col("_shared") >= 2)
         & (pl.col("_shared") / (pl.col("_ca") + pl.col("_cb") - pl.col("_shared")) >= 0.5)
     ).select("_a", "_b")
-    related = pl.concat([same_component.cast(_PAIRS), files.cast(_PAIRS), similar.cast(_PAIRS)]).unique()
+    landed_together = pl.concat([same_component.cast(_PAIRS), files.cast(_PAIRS)]).join(
+        apart.cast(_PAIRS), on=["_a", "_b"], how="anti")
+    related = pl.concat([landed_together, similar.cast(_PAIRS)]).unique()
     if file_changes is not None and file_changes.height:
         related = _apart_by_changelog(work, file_changes, related)
     return _one_declared_change_each(stream, _apart_by_issue(work, _apart_by_release(work, related)))
