@@ -2035,3 +2035,30 @@ def test_commits_written_a_day_apart_and_committed_weeks_apart_are_two_changes(t
     assert wid[fix] != wid[policies]
     assert wid[meter] == wid[meter_fix]
     assert wid[leak] == wid[picked]
+
+
+def test_a_release_scripts_version_set_and_set_back_in_one_second_is_one_release(tmp_path):
+    """composer's release script: `Update changelog`, then `Release 2.10.2` (the version in
+    Composer.php) and `Reverting release version changes` (back to the dev version) written the
+    same second. Ordered by sha, the set-back often came first and broke the release; and it
+    never joined: each release was two or three items (25 of Jordi Boggiano's 120). Written the
+    same second, commits read in their parents' order; a commit undoing the release commit's
+    lines right after it is that release's last step. A change after it stays apart."""
+    repo = GitScript.init(tmp_path / "repo")
+    version = lambda v: {"src/Composer.php": f"<?php\nconst VERSION = '{v}';\nconst BRANCH = 'main';\n"}
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={**version("@package_version@"), "CHANGELOG.md": "# 2.10.0\n"})
+    releases = []
+    for n, day in enumerate((3, 9, 15, 21), start=1):
+        changelog = repo.commit("Update changelog", author=ADA, date=_at(day, 9),
+                                files={"CHANGELOG.md": "".join(f"# 2.10.{k}\n* fix {k}\n" for k in range(n, 0, -1)) + "# 2.10.0\n"})
+        same_second = _at(day, 10)
+        release = repo.commit(f"Release 2.10.{n}", author=ADA, date=same_second, files=version(f"2.10.{n}"))
+        back = repo.commit("Reverting release version changes", author=ADA, date=same_second, files=version("@package_version@"))
+        fix = repo.commit(f"Fix the lock file reader for case {n}", author=ADA, date=_at(day, 11),
+                          files={"src/Lock.php": f"<?php\n// case {n}\n"})
+        releases.append((changelog, release, back, fix))
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    for changelog, release, back, fix in releases:
+        assert wid[changelog] == wid[release] == wid[back] != wid[fix]
+    assert _item(items, wid[releases[-1][1]])["title"] == "Release 2.10.4"

@@ -77,8 +77,10 @@ neither a feature nor a fix.
    with its own changelog line, `deps: qs@6.9.7`; or whose subject makes a release: `1.2.0`,
    `1.4.3 release`, `Release 3.4.1`, `grep-cli-0.1.10`, `Git 2.38`), each at most RELEASE_GAP
    (24 hours) after the one before, outside pull requests, up to and including a release
-   commit (an empty one too), and the changelog opened for the next version within
-   POST_RELEASE_GAP (an hour) after it; such an item is `chore`. Two release commits of one
+   commit (an empty one too), and the changelog opened for the next version, or a commit that
+   undoes the release commit's lines (the version set back to a dev version), within
+   POST_RELEASE_GAP (an hour) after it; such an item is `chore`. Commits written the same
+   second read in their parents' order, not by sha (a release script). Two release commits of one
    author that release the same version at most RELEASE_GAP apart (by commit time) are one
    release, whatever came between (`Bump version to 0.16.0`, `Update syntaxes`, the empty
    `v0.16.0` that tags it). (`release_flags`, `release_edges`)

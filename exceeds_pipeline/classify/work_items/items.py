@@ -60,6 +60,30 @@ def _with_code_lines(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> p
         pl.col("_code_lines").fill_null(0))
 
 
+def _with_tie_order(work: pl.DataFrame) -> pl.DataFrame:
+    """`work` with `_tie`: among commits written the same second, how many of them come before it
+    on its first-parent line (a release script's `Release 2.10.2`, then `Reverting release
+    version changes`, same second: by sha they read in the wrong order)."""
+    tie = pl.lit(0, pl.UInt32).alias("_tie")
+    if "parents" not in work.columns:
+        return work.with_columns(tie)
+    ties = (work.filter(pl.len().over("repo", "_t") > 1)
+            .select("repo", "sha", "_t", pl.col("parents").list.first().alias("_p")))
+    # the tie commits whose first parent is written the same second: depth = parent's + 1
+    on_parent = ties.join(ties.select("repo", pl.col("sha").alias("_p"), "_t"), on=["repo", "_p", "_t"], how="semi")
+    depth = ties.select("repo", "sha", tie)
+    for _ in range(on_parent.height):
+        stepped = depth.join(
+            on_parent.join(depth.rename({"sha": "_p", "_tie": "_pd"}), on=["repo", "_p"])
+            .select("repo", "sha", (pl.col("_pd") + 1).alias("_new")), on=["repo", "sha"], how="left",
+            maintain_order="left").with_columns(pl.max_horizontal("_tie", pl.col("_new").fill_null(0)).cast(pl.UInt32).alias("_tie"))
+        if stepped["_tie"].equals(depth["_tie"]):
+            break
+        depth = stepped.drop("_new")
+    return work.join(depth, on=["repo", "sha"], how="left", maintain_order="left") \
+        .with_columns(pl.col("_tie").fill_null(0))
+
+
 def _work_frame(commits: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(all commits with _row, _own_pr, pr_number, merge_branch, _work; the work commits sorted
     by repo and time with _n and _component)."""
@@ -105,8 +129,9 @@ def _work_frame(commits: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     )
     df = df.join(collecting, on=["repo", "merge_sha"], how="left", maintain_order="left")
     work = (
-        df.filter(pl.col("_work"))
-        .sort("repo", "_t", "sha")
+        _with_tie_order(df.filter(pl.col("_work")))
+        .sort("repo", "_t", "_tie", "sha")
+        .drop("_tie")
         .with_row_index("_n")
         # `Merge commit from fork` says nothing: the item reads as the first commit it lists
         .with_columns(stated_subject(pl.col("subject"), pl.col("message") if "message" in cols else pl.lit(None, pl.String)).alias("subject"))

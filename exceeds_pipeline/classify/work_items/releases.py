@@ -32,16 +32,17 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
     release = makes_release()
     if file_changes is None or file_changes.height == 0:
         return work.with_columns(release.alias("_release"), release.alias("_release_step"),
-                                 pl.lit(None, pl.String).alias("_release_dir"))
+                                 pl.lit(None, pl.String).alias("_release_dir"), pl.lit(None, pl.UInt64).alias("_paths"))
     path = pl.col("path").fill_null("")
     top = path.str.extract(r"^([^/]+)/", 1)
     steps = (
         file_changes.select("repo", "sha", path.str.contains(GENERIC_FILES).alias("_g"), top.alias("_top"),
                             (path.str.contains(PACKAGE_MANIFEST) & path.str.count_matches("/").eq(1)).alias("_manifest"),
-                            path.str.contains(CHANGELOG_PATH).alias("_changelog"))
+                            path.str.contains(CHANGELOG_PATH).alias("_changelog"), path.alias("_path"))
         .group_by("repo", "sha").agg(
             pl.col("_g").all().alias("_only_records"),
             pl.col("_changelog").any().alias("_announced"),
+            pl.col("_path").sort().str.join("\n").hash().alias("_paths"),
             pl.when((pl.col("_top").n_unique() == 1) & pl.col("_top").is_not_null().all() & pl.col("_manifest").any())
             .then(pl.col("_top").first()).alias("_release_dir"))
     )
@@ -60,19 +61,25 @@ def release_edges(work: pl.DataFrame) -> pl.DataFrame:
     one release item. A run of consecutive release steps (`release_flags`) outside pull
     requests joins when it holds a release commit; other work in between ends the run. The
     changelog opened for the next version (NEXT_SECTION) within POST_RELEASE_GAP after a
-    release is its last step, and ends the run too."""
+    release is its last step, and ends the run too; so is the commit that undoes the release
+    commit's lines right after it (composer's release script: `Release 2.10.2` sets the version
+    in Composer.php, `Reverting release version changes` sets it back, the same second)."""
     outside = pl.col("pr_number").is_null() & pl.col("_prev_pr").is_null()
     stream = work.sort("repo", "person_id", "_t", "_n").with_columns(
         pl.col("_release_step").shift(1).alias("_prev_step"),
         pl.col("_release").shift(1).alias("_prev_release"),
         pl.col("pr_number").shift(1).alias("_prev_pr"),
         pl.col("subject").fill_null("").str.contains(NEXT_SECTION).alias("_opens_next"),
+        # the same files, each line the release added now deleted and each it deleted added
+        ((pl.col("_paths") == pl.col("_paths").shift(1)) & (pl.col("lines_added") > 0)
+         & (pl.col("lines_added") == pl.col("lines_deleted").shift(1))
+         & (pl.col("lines_deleted") == pl.col("lines_added").shift(1))).fill_null(False).alias("_undoes_prev"),
     ).with_columns(pl.col("_opens_next").shift(1).alias("_prev_opens_next"))
     pairs = _consecutive_pairs(stream, ["repo", "person_id"])
     # The changelog opened for the next version minutes after a release closes it (requests'
     # "Prepare changelog for next release", ripgrep's "changelog: start next section").
-    post = (pl.col("_release_step") & ~pl.col("_release") & pl.col("_opens_next") & pl.col("_prev_release").fill_null(False)
-            & (pl.col("_gap") <= POST_RELEASE_GAP) & outside)
+    post = (~pl.col("_release") & ((pl.col("_release_step") & pl.col("_opens_next")) | pl.col("_undoes_prev"))
+            & pl.col("_prev_release").fill_null(False) & (pl.col("_gap") <= POST_RELEASE_GAP) & outside)
     after_post = pairs.filter(post).select(pl.col("_b").alias("_a"))
     # A step links to the one before it; a release commit ends its run (two releases of one
     # day, 4.9.0 and 3.17.1, are two items), and so does the next version's opening, after a
