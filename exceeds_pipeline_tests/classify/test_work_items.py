@@ -2062,3 +2062,24 @@ def test_a_release_scripts_version_set_and_set_back_in_one_second_is_one_release
     for changelog, release, back, fix in releases:
         assert wid[changelog] == wid[release] == wid[back] != wid[fix]
     assert _item(items, wid[releases[-1][1]])["title"] == "Release 2.10.4"
+
+
+def test_a_title_that_only_points_elsewhere_gives_way_to_what_the_commits_did(tmp_path):
+    """serde: PR 2989, titled `PR 2987 followup`, renamed the deserialize generator functions;
+    composer: a security fix merged as GitHub's `Merge commit from fork` (no body) opened an item
+    its next commit names (`Escape the arguments passed to p4`). A title that only points to
+    another pull request, or GitHub's placeholder, names an item only when nothing else does."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"src/de.rs": "fn a() {}\n", "src/Perforce.php": "<?php\n"})
+    repo.branch("followup", checkout=True)
+    repo.commit("Rename the deserialize generator functions", author=BOB, date=_at(2, 9), files={"src/de.rs": "fn b() {}\n"})
+    repo.checkout("main")
+    repo.merge("followup", "Merge pull request #2989 from bob/followup\n\nPR 2987 followup", author=BOB, date=_at(2, 10))
+    repo.commit("Merge commit from fork", author=ADA, date=_at(4, 9), files={"src/Perforce.php": "<?php\n// escape\n"})
+    repo.commit("Escape the arguments passed to p4", author=ADA, date="2025-03-04T09:05:00+0000",
+                files={"src/Perforce.php": "<?php\n// escape\n// args\n"})
+    out, items = _run(repo)
+    wid = by_subject(out, "work_item_id")
+    assert _item(items, wid["Rename the deserialize generator functions"])["title"] == "Rename the deserialize generator functions"
+    assert wid["Merge commit from fork"] == wid["Escape the arguments passed to p4"]
+    assert _item(items, wid["Merge commit from fork"])["title"] == "Escape the arguments passed to p4"

@@ -474,7 +474,9 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
             pl.coalesce(
                 # read as a commit's subject is: `[WIP] Fix up appveyor testing.`, `:memo: ...`;
                 # a title that only names an issue (`Fix #2180.`) gives way to the commits'
-                pl.when(~pl.col("_pr_title").fill_null("").str.contains(ISSUE_ONLY_TITLE)).then(_title(pl.col("_pr_title"))),
+                # (or that only points to another, or to the review: `PR 2987 followup`)
+                pl.when(~pl.col("_pr_title").fill_null("").str.contains(ISSUE_ONLY_TITLE)
+                        & ~_title(pl.col("_pr_title")).fill_null("").str.contains(VAGUE_SUBJECT)).then(_title(pl.col("_pr_title"))),
                 # a release item is named by the release it makes, not its first worded step
                 pl.when(pl.col("_is_release")).then(pl.col("_release_title")),
                 # a topic branch by what its merge says the branch did (git/git)

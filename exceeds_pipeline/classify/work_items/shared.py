@@ -117,6 +117,13 @@ VAGUE_SUBJECT = (
     r"|(?:wip|fixup!?|squash!?|oops|more|updates?|changes|tweaks?|cleanup|minor|misc|stuff|progress|save|temp|tmp)\s*[.!]*\s*$"
     # gin's "Cosmetic changes" beside "Using uint64 for ErrorType"
     r"|cosmetics?(?:\s+(?:changes?|fix(?:es)?|clean-?ups?|tweaks?))?\s*[.!]*\s*$"
+    # a pointer to another pull request, not a change (serde's `PR 2987 followup`, `Touch up PR
+    # 2879`: the renames they made are in their commits)
+    r"|(?:touch(?:\s+|-)?ups?|follow(?:\s+|-)?ups?|tweaks?|polish(?:es)?|clean(?:\s+|-)?ups?)\s+(?:(?:to|for|of|on|after)\s+)?"
+    r"(?:pr|pull\s+request)?\s*#?\d+(?:\s*(?:[/,&]|and)\s*(?:pr\s*)?#?\d+)*\s*[.!]*\s*$"
+    r"|(?:pr|pull\s+request)\s*#?\d+\s+(?:follow(?:\s+|-)?ups?|touch(?:\s+|-)?ups?|fix(?:es|up)?|tweaks?)\s*[.!]*\s*$"
+    # GitHub's subject for a security advisory's fix merged from its private fork, with no body
+    r"|merge\s+commit\s+from\s+fork\s*$"
     r"|(?:fixup|squash|amend)!\s)"
 )
 
