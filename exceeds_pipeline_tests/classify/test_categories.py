@@ -1164,3 +1164,16 @@ def test_a_spec_folder_inside_a_package_holds_tests(tmp_path):
     ])
     assert got["use Rack::Lint for testing"] == "test"
     assert got["fix mock_app"] == "test"
+
+
+def test_a_lint_or_warning_named_by_its_rule_is_lint_work(tmp_path):
+    """serde: 14 of David Tolnay's 120 items were lints named by their rule, read as fixes
+    (`Resolve manual_let_else pedantic clippy lint`, `Ignore mismatched_lifetime_syntaxes lint`,
+    `Fix unused_features warning`). A defect a tool warns about stays a fix."""
+    msgs = ["Resolve manual_let_else pedantic clippy lint", "Ignore mismatched_lifetime_syntaxes lint",
+            "Fix unused_features warning", "Resolve some needless_lifetimes clippy lints",
+            "Fix redundant_closure clippy lint from PR 3038", "Fix -Wformat-truncation warning",
+            "Fix use-after-free warning from ASan", "Fix crash when a lint has no name"]
+    got = _classify_messages(tmp_path, msgs)
+    assert [got[m] for m in msgs[:6]] == ["chore"] * 6
+    assert got["Fix use-after-free warning from ASan"] == got["Fix crash when a lint has no name"] == "bug"
