@@ -2083,3 +2083,36 @@ def test_a_title_that_only_points_elsewhere_gives_way_to_what_the_commits_did(tm
     assert _item(items, wid["Rename the deserialize generator functions"])["title"] == "Rename the deserialize generator functions"
     assert wid["Merge commit from fork"] == wid["Escape the arguments passed to p4"]
     assert _item(items, wid["Merge commit from fork"])["title"] == "Escape the arguments passed to p4"
+
+
+def test_a_pull_request_titled_as_a_revert_of_mostly_reverts_is_a_revert(tmp_path):
+    """serde: PR 2857 `Revert the colliding aliases hard error (PRs #2562 & #2853)`: two
+    `Revert "…"` commits of others' changes and the ui tests' update, read as test work (the
+    reverts are left out when the kind is chosen). Mostly reverts under a revert's title, it is
+    a revert; one revert beside a feature's commits is not."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"src/de.rs": "fn a() {}\n", "src/attr.rs": "fn b() {}\n", "tests/ui/alias.stderr": "ok\n"})
+    error = repo.commit("Make colliding aliases a hard error", author=ADA, date=_at(2, 9),
+                        files={"src/de.rs": "fn a() { check(); }\n"})
+    span = repo.commit("Report the span of the colliding alias", author=CAT, date=_at(5, 9),
+                       files={"src/attr.rs": "fn b() { span(); }\n"})
+    deprecate = repo.commit("Deprecate the old alias syntax", author=CAT, date=_at(6, 9),
+                            files={"src/old.rs": "fn old() {}\n"})
+    repo.branch("revert-aliases", checkout=True)
+    repo.revert(error, author=BOB, date=_at(9, 9))
+    repo.revert(span, author=BOB, date=_at(9, 9).replace(":00:00", ":01:00"))
+    repo.commit("Update ui test output", author=BOB, date=_at(9, 10), files={"tests/ui/alias.stderr": "ok\nwarn\n"})
+    repo.checkout("main")
+    repo.merge("revert-aliases", "Merge pull request #2857 from bob/revert-aliases\n\n"
+               "Revert the colliding aliases hard error (PRs #2562 & #2853)", author=BOB, date=_at(9, 11))
+    repo.branch("warn", checkout=True)
+    repo.revert(deprecate, author=BOB, date=_at(12, 9))
+    repo.commit("Warn on colliding aliases instead", author=BOB, date=_at(12, 10), files={"src/de.rs": "fn a() { warn(); }\n"})
+    repo.commit("Add a note for each colliding alias", author=BOB, date=_at(12, 11), files={"src/de.rs": "fn a() { warn(); note(); }\n"})
+    repo.checkout("main")
+    repo.merge("warn", "Merge pull request #2860 from bob/warn\n\nRevert the hard error and warn instead", author=BOB, date=_at(12, 12))
+    out, items = _run(repo)
+    wid = by_subject(out, "work_item_id")
+    assert _item(items, wid["Update ui test output"])["category"] == "revert"
+    assert _item(items, wid["Warn on colliding aliases instead"])["category"] != "revert"

@@ -259,6 +259,7 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         pl.col("lines_added").fill_null(0).sum().cast(pl.Int64).alias("lines_added"),
         pl.col("lines_deleted").fill_null(0).sum().cast(pl.Int64).alias("lines_deleted"),
         pl.col("_is_revert").all().alias("_all_reverts"),
+        pl.col("_is_revert").mean().alias("_revert_share"),
     )
     first = first.with_columns(
         pl.when(pl.col("pr_number").is_not_null())
@@ -439,6 +440,11 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
             # A repository's own label (the merged branch's `fix/`, `feature/`) first, then
             # the pull request's title when it reads as a feature or a fix, then the commits.
             pl.when(pl.col("_all_reverts")).then(pl.lit("revert"))
+            # a pull request titled as a revert whose commits are mostly reverts, with the tests
+            # or docs they needed (serde's `Revert the colliding aliases hard error`: two
+            # `Revert "…"` commits and the ui tests' update, read as test work)
+            .when(pl.col("_pr_title").fill_null("").str.contains(r"(?i)^\s*revert(?:s|ed|ing)?\b")
+                  & (pl.col("_revert_share") >= 0.5)).then(pl.lit("revert"))
             # a release made of several commits (`release_edges`) is release work
             .when(pl.col("_is_release") & pl.col("_pr_title").is_null()).then(pl.lit("chore"))
             # A type the PR's title declares outranks its branch's name (`feat: …` from `fix-385`).
