@@ -1177,3 +1177,26 @@ def test_a_lint_or_warning_named_by_its_rule_is_lint_work(tmp_path):
     got = _classify_messages(tmp_path, msgs)
     assert [got[m] for m in msgs[:6]] == ["chore"] * 6
     assert got["Fix use-after-free warning from ASan"] == got["Fix crash when a lint has no name"] == "bug"
+
+
+def test_built_files_made_again_are_chore_and_a_test_suite_folder_holds_tests(tmp_path):
+    """lodash: 62 of its `Rebuild lodash and docs.` (dist/, doc/README.md, the version in
+    lodash.js) read as refactors; serde: `Replace #[start] with extern fn main` changed only
+    test_suite/no_std/src/main.rs and read as a refactor."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000",
+                files={"lodash.js": "var VERSION = '4.17.14';\n" + "function a() {}\n" * 40,
+                       "dist/lodash.js": "var VERSION = '4.17.14';\n" + "function a() {}\n" * 40,
+                       "doc/README.md": "# lodash v4.17.14\n" + "* a\n" * 40,
+                       "test_suite/no_std/src/main.rs": "#![no_std]\n#[start]\nfn start() {}\n",
+                       "src/rebuild.js": "module.exports = {}\n"})
+    got = _categorize_cases(repo, [
+        ("Rebuild lodash and docs.", {"lodash.js": "var VERSION = '4.17.15';\n" + "function a() {}\n" * 40,
+                                      "dist/lodash.js": "var VERSION = '4.17.15';\n" + "function b() {}\n" * 40,
+                                      "doc/README.md": "# lodash v4.17.15\n" + "* b\n" * 40}),
+        ("Replace #[start] with extern fn main", {"test_suite/no_std/src/main.rs": "#![no_std]\n#[no_mangle]\nextern fn main() {}\n"}),
+        ("Rebuild when a watched file is created", {"src/rebuild.js": "module.exports = { watch() {} }\n" * 12}),
+    ])
+    assert got["Rebuild lodash and docs."] == "chore"
+    assert got["Replace #[start] with extern fn main"] == "test"
+    assert got["Rebuild when a watched file is created"] != "chore"
