@@ -261,6 +261,9 @@ def _macro(rx: str) -> str:
 PHRASES: list[tuple[str, int, str]] = [
     (p["category"], int(p["weight"]), _macro(p["regex"])) for p in _RULES["phrases"]
 ]
+# A subject that says built files were made again (`Rebuild dist.`), matched on the lower-cased
+# subject.
+REBUILT_FILES: str = _RULES["phrase_macros"]["REBUILT"]
 ANYWHERE: list[tuple[str, int, str]] = [(p["category"], int(p["weight"]), p["regex"]) for p in _RULES["anywhere"]]
 FRAGMENT_TYPES: dict[str, str] = {
     kind: category for category, kinds in _RULES["changelog_fragment_types"].items() for kind in kinds

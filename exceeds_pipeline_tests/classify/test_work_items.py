@@ -2116,3 +2116,32 @@ def test_a_pull_request_titled_as_a_revert_of_mostly_reverts_is_a_revert(tmp_pat
     wid = by_subject(out, "work_item_id")
     assert _item(items, wid["Update ui test output"])["category"] == "revert"
     assert _item(items, wid["Warn on colliding aliases instead"])["category"] != "revert"
+
+
+def test_files_built_again_right_before_a_release_are_its_first_step(tmp_path):
+    """lodash: `Rebuild lodash and docs.` (the built files, the docs and the new version), then
+    `Bump to v4.17.15.` a minute later were two items, the first a refactor (20 of John-David
+    Dalton's 120). A rebuild right before a release commit (minutes or hours, nothing of the
+    author's between) is that release's first step, not part of the fix before it that shares a
+    file; a rebuild the author went on working after is not."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"lodash.js": "var VERSION = '4.17.14';\nfunction a() {}\n", "dist/lodash.js": "var VERSION = '4.17.14';\n",
+                       "doc/README.md": "# v4.17.14\n", "README.md": "v4.17.14\n", "package.json": '{"version": "4.17.14"}\n'})
+    fix = repo.commit("Fix `_.merge` for prototype properties.", author=ADA, date=_at(3, 9),
+                      files={"lodash.js": "var VERSION = '4.17.14';\nfunction a() { guard(); }\n"})
+    rebuild = repo.commit("Rebuild lodash and docs.", author=ADA, date=_at(3, 10),
+                          files={"lodash.js": "var VERSION = '4.17.15';\nfunction a() { guard(); }\n",
+                                 "dist/lodash.js": "var VERSION = '4.17.15';\nguard();\n",
+                                 "doc/README.md": "# v4.17.15\n", "package.json": '{"version": "4.17.15"}\n'})
+    bump = repo.commit("Bump to v4.17.15.", author=ADA, date="2025-03-03T10:01:00+0000", files={"README.md": "v4.17.15\n"})
+    early = repo.commit("Rebuild lodash and docs.", author=ADA, date=_at(5, 9),
+                        files={"lodash.js": "var VERSION = '4.17.16';\nfunction a() { guard(); }\n", "doc/README.md": "# v4.17.16\n"})
+    repo.commit("Fix `_.deburr` for combining marks.", author=ADA, date=_at(5, 10),
+                files={"deburr.js": "function deburr() {}\n"})
+    later = repo.commit("Bump to v4.17.16.", author=ADA, date=_at(5, 11), files={"README.md": "v4.17.16\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[rebuild] == wid[bump] != wid[fix]
+    assert (_item(items, wid[bump])["title"], _item(items, wid[bump])["category"]) == ("Release 4.17.15", "chore")
+    assert wid[early] != wid[later]

@@ -272,7 +272,10 @@ def _apart_by_release(work: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame
     3.11.1`). (The same version set twice is one release: json's two `set version to 3.3.0`.)"""
     if "_release" not in work.columns:
         return related
-    kind = work.select("_n", "_release", "_release_step", release_title(pl.col("subject")).alias("_v"))
+    # (so are files built again for a release: lodash's rebuild sets the version in lodash.js,
+    # which the fix before it changed)
+    rebuilt = pl.col("_rebuilt_for_release") if "_rebuilt_for_release" in work.columns else pl.lit(False)
+    kind = work.select("_n", pl.col("_release") | rebuilt, "_release_step", release_title(pl.col("subject")).alias("_v"))
     return (
         related.join(kind.rename({"_n": "_a", "_release": "_ra", "_release_step": "_sa", "_v": "_va"}), on="_a")
         .join(kind.rename({"_n": "_b", "_release": "_rb", "_release_step": "_sb", "_v": "_vb"}), on="_b")

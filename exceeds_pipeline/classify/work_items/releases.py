@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import polars as pl
 
-from exceeds_pipeline.classify.categories import LEADING_MARK, RELEASE_TITLE, release_subject
+from exceeds_pipeline.classify.categories import LEADING_MARK, REBUILT_FILES, RELEASE_TITLE, release_subject
 from exceeds_pipeline.classify.changelog import CHANGELOG_PATH
 from exceeds_pipeline.classify.work_items.shared import (
     GENERIC_FILES, PACKAGE_MANIFEST, PR_SUFFIX, _consecutive_pairs, dependency_update,
@@ -46,13 +46,26 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
             pl.when((pl.col("_top").n_unique() == 1) & pl.col("_top").is_not_null().all() & pl.col("_manifest").any())
             .then(pl.col("_top").first()).alias("_release_dir"))
     )
-    return (
+    return _with_rebuilt_for_release(
         work.join(steps, on=["repo", "sha"], how="left", maintain_order="left")
         .with_columns(release.alias("_release"))
         .with_columns((pl.col("_release") | (pl.col("_only_records").fill_null(False) & ~(
             pl.col("_announced").fill_null(False) & dependency_update(pl.col("subject"))))).alias("_release_step"))
         .drop("_only_records", "_announced")
     )
+
+
+def _with_rebuilt_for_release(work: pl.DataFrame) -> pl.DataFrame:
+    """`work` with `_rebuilt_for_release`: its files built again (REBUILT_FILES) at most
+    RELEASE_GAP before the author's next commit, a release commit; such a commit is a release
+    step (lodash's `Rebuild lodash and docs.`, the built files and the docs with the new version,
+    then `Bump to v4.17.15.` a minute or some hours later, nothing in between)."""
+    after = (pl.col("_t").shift(-1).over("repo", "person_id", order_by=["_t", "_n"]) - pl.col("_t"))
+    prep = (pl.col("subject").fill_null("").str.to_lowercase().str.contains(REBUILT_FILES)
+            & pl.col("_release").shift(-1).over("repo", "person_id", order_by=["_t", "_n"]).fill_null(False)
+            & (after <= RELEASE_GAP) & pl.col("pr_number").is_null())
+    return work.with_columns(prep.fill_null(False).alias("_rebuilt_for_release")) \
+        .with_columns((pl.col("_release_step") | pl.col("_rebuilt_for_release")).alias("_release_step"))
 
 
 def release_edges(work: pl.DataFrame) -> pl.DataFrame:
