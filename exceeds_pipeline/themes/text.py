@@ -37,7 +37,8 @@ _CREDIT = re.compile(r"(?:[,.;:]|\s-)?\s*(?:\b(?:reported|suggested|requested|no
                      r"(?-i:(?:from|by)\s+[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)+)\s*\.?$"
                      # ... or an address spelled out against spam ("from shik dot chen at gmail dot com")
                      r"|[,.;]?\s*\b(?:from|by)\s+(?:\S+\s+){1,4}at\s+\S+(?:\s+dot\s+\S+)+\s*\.?$", re.I)
-_PR_REFS = re.compile(r"\s*(?:\((?:fixes|closes|refs?|see)\s+#\d+\)|\b(?:fixes|closes|refs?)\s+#\d+\.?"
+_PR_REFS = re.compile(r"\s*(?:[(\[](?:fixes|closes|refs?|see)\s+#\d+(?:\s*,\s*#\d+)*[)\]]|\[(?:ci\s*skip|skip\s*ci)\]"
+                      r"|\b(?:fixes|closes|refs?)\s+#\d+\.?"
                       r"|,?\s*\[ticket:\d+\]|\(ticket\s*#\d+\))\s*", re.I)  # and Trac's `[ticket:742]`
 _TAGS = re.compile(r"^\s*\[(?P<tag>[^\]\n]{1,40})\]\s*")
 _CONVENTIONAL = re.compile(r"^\s*(?P<type>[A-Za-z]+)(?:\((?P<scope>[^)\n]{1,60})\))?!?:\s+")

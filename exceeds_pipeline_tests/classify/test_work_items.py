@@ -17,6 +17,7 @@ from exceeds_pipeline.classify.work_items import (
     makes_release,
     merge_pr_membership,
 )
+from exceeds_pipeline.classify.work_items.shared import _title
 from exceeds_pipeline_tests.gitscript import GitScript
 from exceeds_pipeline_tests.classify.gitframes import by_subject, read_repo
 
@@ -2145,3 +2146,14 @@ def test_files_built_again_right_before_a_release_are_its_first_step(tmp_path):
     assert wid[rebuild] == wid[bump] != wid[fix]
     assert (_item(items, wid[bump])["title"], _item(items, wid[bump])["category"]) == ("Release 4.17.15", "chore")
     assert wid[early] != wid[later]
+
+
+@pytest.mark.parametrize("subject, title", [
+    # lodash: what a subject ends with for its tools stayed in the titles its lists show
+    ("Add comments to `baseBind` use of `arguments`. [ci skip] [closes #416]", "Add comments to `baseBind` use of `arguments`."),
+    ("Ensure `_.throttle` nulls the `timeoutId`. [closes #3189]", "Ensure `_.throttle` nulls the `timeoutId`."),
+    ("Fix the lock file reader (fixes #12, #13)", "Fix the lock file reader"),
+    ("Add [closes #3] syntax to the parser", "Add [closes #3] syntax to the parser"),
+])
+def test_a_title_leaves_out_ci_directives_and_the_issues_it_closes(subject, title):
+    assert pl.select(_title(pl.lit(subject))).item() == title

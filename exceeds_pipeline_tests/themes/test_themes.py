@@ -207,6 +207,9 @@ def test_module_names(path, name):
     ("Build binaries by GitHub Actions", "Build binaries by GitHub Actions", (), None),
     # tornado: a change of every module names none
     ("*: Finish adding type annotations", "Finish adding type annotations", (), None),
+    # lodash: an issue closed in brackets, and a CI directive, left `[ ]` in the summary
+    ("Ensure _.throttle nulls the timeoutId. [closes #3189]", "Ensure _.throttle nulls the timeoutId", (), None),
+    ("Rebuild dist. [ci skip]", "Rebuild dist", (), None),
 ])
 def test_clean_titles(raw, text, tags, wrapper):
     clean = clean_title(raw)

@@ -133,8 +133,17 @@ VAGUE_SUBJECT = (
 PR_SUFFIX = PR_SUFFIXES
 
 
+# What a subject ends with for its tools, not its reader: a CI directive (`[ci skip]`) and the
+# issue it closes in brackets (lodash's `... use of `arguments`. [ci skip] [closes #416]`).
+_TRAILING_DIRECTIVES = (
+    r"(?i)(?:\s*(?:\[(?:ci\s*skip|skip\s*ci|ci-skip|skip-ci|no\s*ci|skip\s+actions)\]"
+    r"|[\[(](?:close[sd]?|fix(?:e[sd])?|resolve[sd]?|see|refs?|re)\s*:?\s*#?\d+(?:\s*(?:,|and)\s*#?\d+)*[\])]))+\s*$"
+)
+
+
 def _title(subject: pl.Expr) -> pl.Expr:
-    """A subject without `(#N)`, a leading list bullet, bracket tags, series numbering and a
+    """A subject without `(#N)`, a leading list bullet, bracket tags, trailing CI directives and
+    closed issues (`[ci skip]`, `[closes #416]`), series numbering and a
     Conventional-Commit type of a kind of change (`feat(x):`, `fix:`) when MIN_TYPED_TITLE_WORDS
     words or more follow (`feat: add retry option` is "add retry option", `feat: caveats`
     stays). A component prefix stays: it names where the change is (redis's `LPOS: implement
@@ -146,6 +155,7 @@ def _title(subject: pl.Expr) -> pl.Expr:
         subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_MARK, "")
         .str.replace_all(_SERIES_STRIP, "")
         .str.replace(r"^\s*(?:\[[^\]\n]*\]\s*)+", "")
+        .str.replace(_TRAILING_DIRECTIVES, "")
         .str.strip_chars()
     )
     # a subject that is nothing but a mark (`:hammer:`) is its own name
