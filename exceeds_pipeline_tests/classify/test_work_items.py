@@ -2157,3 +2157,25 @@ def test_files_built_again_right_before_a_release_are_its_first_step(tmp_path):
 ])
 def test_a_title_leaves_out_ci_directives_and_the_issues_it_closes(subject, title):
     assert pl.select(_title(pl.lit(subject))).item() == title
+
+
+def test_a_repair_of_the_tests_that_names_nothing_joins_the_change_just_before_it(tmp_path):
+    """composer: `Fix tests` (the new cipher added to a test's expected list) 20 minutes after
+    `Remove 3DES from the default ciphers` was an item of its own. A tests-only commit that only
+    says it repairs tests, up to an hour after its author's code change with nothing between,
+    repairs what that change broke; later, or after other work, it stays apart."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"src/StreamContext.php": "<?php\n", "tests/DefaultsTest.php": "<?php\n",
+                       "src/Lock.php": "<?php\n", "tests/FunctionalTest.php": "<?php\n"})
+    ciphers = repo.commit("Remove 3DES from the default ciphers", author=ADA, date=_at(3, 9),
+                          files={"src/StreamContext.php": "<?php\n$c = '!3DES';\n"})
+    fix_tests = repo.commit("Fix tests", author=ADA, date="2025-03-03T09:20:00+0000",
+                            files={"tests/DefaultsTest.php": "<?php\n$expected = '!3DES';\n"})
+    lock = repo.commit("Read the lock file lazily", author=ADA, date=_at(5, 9), files={"src/Lock.php": "<?php\nlazy();\n"})
+    late = repo.commit("Fix tests", author=ADA, date="2025-03-05T10:30:00+0000",
+                       files={"tests/FunctionalTest.php": "<?php\nlazy();\n"})
+    out, _ = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[ciphers] == wid[fix_tests]
+    assert wid[lock] != wid[late]

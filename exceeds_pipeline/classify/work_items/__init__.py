@@ -67,7 +67,9 @@ neither a feature nor a fix.
    a release commit relates only to its release steps. A commit of tests alone no more than
    TEST_GAP (10 minutes) from a code change of its author is that change's test when the
    subjects share a word or an issue, or the test's names nothing (`Update test.`): tmux's
-   fixes and their regress tests. (`test_edges`) A commit that changes only changelogs, adding
+   fixes and their regress tests; a repair of the tests that names nothing (`Fix tests`) is,
+   up to QUICK_FIX_GAP (an hour) after the author's code change just before it. (`test_edges`)
+   A commit that changes only changelogs, adding
    one or two entries (at most CHANGELOG_ENTRY_LINES lines), made on top of its author's code
    change (its first parent) at most CHANGELOG_GAP (an hour) later, is that change's entry,
    unless it is a step of a release: bat's `Add ChangeLog entry`, rsync's `Mention the latest

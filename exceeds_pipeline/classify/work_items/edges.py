@@ -616,8 +616,23 @@ def test_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Data
              .join(refs.rename({"_n": "_test"}).select("_test").unique(), on="_test", how="anti").select("_test"))
     said = pl.concat([shared_word, shared_ref, vague]).unique()
     pairs = pairs.join(said, on="_test", how="semi")
+    # A repair of the tests that names nothing (`Fix tests`), up to QUICK_FIX_GAP after the
+    # author's code change just before it, repairs what that change broke (composer's `Fix
+    # tests`, the new cipher in the expected list, 20 minutes after the cipher change).
+    subject = work.select("_n", pl.col("subject").fill_null("").alias("_s"))
+    repairs = (stream.with_columns(pl.col("_n").shift(1).alias("_prev"), code_prev.alias("_cp"), gap_prev.alias("_gap_p"))
+               .filter(pl.col("_tests_only") & pl.col("pr_number").is_null() & pl.col("_cp")
+                       & (pl.col("_gap_p") > TEST_GAP) & (pl.col("_gap_p") <= QUICK_FIX_GAP))
+               .join(subject, on="_n").filter(pl.col("_s").str.contains(TEST_REPAIR))
+               .join(specific, on="_n", how="anti").join(refs.select("_n").unique(), on="_n", how="anti")
+               .select(pl.col("_prev").alias("_a"), pl.col("_n").alias("_b")))
     return _apart_by_issue(work, pl.concat([pairs.select(pl.col("_code").alias("_a"), pl.col("_test").alias("_b")).cast(_PAIRS),
-                                            named.cast(_PAIRS)]).unique())
+                                            named.cast(_PAIRS), repairs.cast(_PAIRS)]).unique())
+
+
+# A subject that repairs tests, not saying which: `Fix tests`, `Fix the unit tests.` (not `Update
+# test.`, which says nothing was broken).
+TEST_REPAIR = r"(?i)^\s*(?:fix(?:e[sd]|ing)?|repair(?:s|ed)?|correct(?:s|ed)?)\s+(?:the\s+|some\s+|broken\s+|failing\s+)?(?:unit\s+)?tests?\b"
 
 
 # A subject word in at most this share of a repository's work commits (or in 3) names something
