@@ -1200,3 +1200,13 @@ def test_built_files_made_again_are_chore_and_a_test_suite_folder_holds_tests(tm
     assert got["Rebuild lodash and docs."] == "chore"
     assert got["Replace #[start] with extern fn main"] == "test"
     assert got["Rebuild when a watched file is created"] != "chore"
+
+
+def test_avoiding_work_is_speed_and_avoiding_output_twice_is_a_fix(tmp_path):
+    """composer: `Avoid duplicate output of the lock file warning` read as performance work; what
+    a user sees twice is a defect. Work left undone stays speed work."""
+    msgs = ["Avoid duplicate output when installing plugins", "Avoid duplicate warnings about the lock file",
+            "Avoid unnecessary gsub", "Skip redundant lookups in the pool"]
+    got = _classify_messages(tmp_path, msgs)
+    assert got["Avoid duplicate output when installing plugins"] == got["Avoid duplicate warnings about the lock file"] == "bug"
+    assert got["Avoid unnecessary gsub"] == got["Skip redundant lookups in the pool"] == "perf"
