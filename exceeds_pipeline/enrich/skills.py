@@ -305,6 +305,8 @@ _NOT_PROSE = (
     r"Pull Request resolved|Approved by|Reviewed By|X-link|Test Plan|Reviewers|Subscribers|Tasks|Tags|Bug|"
     r"Fixes|Closes|Refs|See-also|Link)\b.*$",
     r"(?i)\b(?:https?|ftp)://\S+|\bwww\.\S+|\S+@\S+\.\w+",  # links and e-mail addresses
+    # a directive to the CI, not CI work (lodash's `[ci skip]` on 919 of its author's commits)
+    r"(?i)\[(?:ci[\s-]*skip|skip[\s-]*ci|no[\s-]*ci|skip\s+actions)\]|\*\*\*NO_CI\*\*\*",
     r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*\([^()\n]*\)",  # calls
     r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+",  # dotted names, domains
     r"(?m)^.*(?: = |==|!=|\+=|->|=>|::|;\s*$|\{\s*$).*$",  # code-looking lines
@@ -375,7 +377,7 @@ def skills_per_commit(
     only (``exclusion_reason``, when given) none at all. Skills are sorted
     by name; a commit without any has ``[]``.
     """
-    from exceeds_pipeline.classify.categories import BUILD_PATH  # (categories reads enrich's exclusions)
+    from exceeds_pipeline.classify.categories import BUILD_PATH, TEST_PATH  # (categories reads enrich's exclusions)
 
     keys = commits.select("repo", "sha")
     pairs: list[pl.DataFrame] = []
@@ -406,9 +408,11 @@ def skills_per_commit(
     if lang_rows:
         lang_skills = pl.DataFrame(lang_rows, schema={"lang": pl.String, "skill": pl.String}, orient="row")
         # the language of a file in a documentation tree is no skill: curl's docs/*.html pages
-        # are no frontend work (the Documentation rule's paths take the tree)
+        # are no frontend work (the Documentation rule's paths take the tree); nor is it in a
+        # test tree: lodash's test/index.html, the page its tests run in, made 233 of John-David
+        # Dalton's items frontend work (the Testing rule's paths take the tree)
         pairs.append(
-            files.filter(~pl.col("path").str.contains(_DOCS_TREE))
+            files.filter(~pl.col("path").str.contains(_DOCS_TREE) & ~pl.col("path").str.contains(TEST_PATH))
             .with_columns(pl.col("language").str.to_lowercase().alias("lang"))
             .join(lang_skills, on="lang")
             .select(_PAIR_SCHEMA.keys())

@@ -411,6 +411,24 @@ def test_a_documentation_tree_gives_no_language_skill(rules):
     assert "Documentation" in skills_of(rules, path="docs/libcurl/curl_easy_setopt.md")
 
 
+def test_a_directive_to_the_ci_is_no_ci_work(rules):
+    """lodash: `[ci skip]` on 919 of John-David Dalton's commits made CI/CD his third skill."""
+    c = pl.DataFrame({"repo": ["r", "r"], "sha": ["a", "b"], "category": ["docs", "build"],
+                      "message": ["Update the README example. [ci skip]", "Run the CI on Node 20"]})
+    f = with_language(classify_exclusions(pl.DataFrame(
+        {"repo": ["r", "r"], "sha": ["a", "b"], "path": ["README.md", ".travis.yml"], "is_binary": [False, False]})))
+    got = dict(zip(*skills_per_commit(c, f, rules).select("sha", "skills").to_dict(as_series=False).values()))
+    assert "CI/CD" not in got["a"] and "CI/CD" in got["b"]
+
+
+def test_a_test_tree_gives_no_language_skill(rules):
+    """lodash's test/index.html, the page its tests run in, made 233 of John-David Dalton's items
+    frontend work; a component's test in TSX still is (by its path), and the tree is testing."""
+    assert "Frontend" not in skills_of(rules, path="test/index.html")
+    assert "Testing" in skills_of(rules, path="test/index.html")
+    assert "Frontend" in skills_of(rules, path="src/components/Button.test.tsx")
+
+
 def test_the_words_of_a_build_change_are_no_skill_evidence(rules):
     """click: 'cache mypy in ci' made David Lord a caching worker, 'add lock threads workflow' a
     concurrency one: a change only to build and CI files shows the skills of its files."""
