@@ -1210,3 +1210,13 @@ def test_avoiding_work_is_speed_and_avoiding_output_twice_is_a_fix(tmp_path):
     got = _classify_messages(tmp_path, msgs)
     assert got["Avoid duplicate output when installing plugins"] == got["Avoid duplicate warnings about the lock file"] == "bug"
     assert got["Avoid unnecessary gsub"] == got["Skip redundant lookups in the pool"] == "perf"
+
+
+def test_a_defect_avoided_is_a_fix_and_the_cpu_as_a_thing_shown_is_no_cost(tmp_path):
+    """htop: `Avoid too large CPU field widths` (a width computed for NaN CPU%) read as speed
+    work, and so did `Avoid memory leak in parser`: a cost named, not a cost cut."""
+    msgs = ["Avoid too large CPU field widths", "Avoid memory leak in parser", "Avoid memory corruption on resize",
+            "Reduce CPU usage of the meter", "Avoid allocations in the hot loop", "Reduce memory usage"]
+    got = _classify_messages(tmp_path, msgs)
+    assert [got[m] for m in msgs[:3]] == ["bug"] * 3
+    assert [got[m] for m in msgs[3:]] == ["perf"] * 3
