@@ -1220,3 +1220,14 @@ def test_a_defect_avoided_is_a_fix_and_the_cpu_as_a_thing_shown_is_no_cost(tmp_p
     got = _classify_messages(tmp_path, msgs)
     assert [got[m] for m in msgs[:3]] == ["bug"] * 3
     assert [got[m] for m in msgs[3:]] == ["perf"] * 3
+
+
+def test_tooling_work_named_as_such_reads_as_tooling(tmp_path):
+    """composer: `Fix phpstan build` and `Ignore phpstan errors` read as fixes, `Add php 8.5 to
+    CI` as a key feature; lodash's `Fix code style nits` as a fix; serde's `Reduce visibility
+    of serde_core implementation details` as a feature."""
+    msgs = ["Fix phpstan build", "Ignore phpstan errors", "Fix code style nits", "Add php 8.5 to CI",
+            "Reduce visibility of serde_core implementation details", "Add php 8 support", "Fix code that breaks on PHP 8"]
+    got = _classify_messages(tmp_path, msgs)
+    assert [got[m] for m in msgs[:5]] == ["chore", "chore", "chore", "build", "refactor"]
+    assert (got["Add php 8 support"], got["Fix code that breaks on PHP 8"]) == ("feature", "bug")
