@@ -2179,3 +2179,21 @@ def test_a_repair_of_the_tests_that_names_nothing_joins_the_change_just_before_i
     wid = dict(out.select("sha", "work_item_id").rows())
     assert wid[ciphers] == wid[fix_tests]
     assert wid[lock] != wid[late]
+
+
+def test_a_merge_body_that_restates_the_merge_is_no_title(tmp_path):
+    """jekyll: its bot merged pull requests as `Merge pull request #5925 from jekyll/backport`
+    with the body `Merge pull request 5925`, and 93 of Parker Moore's items were titled so. The
+    commits name such an item."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"script/release": "#!/bin/sh\n"})
+    repo.branch("backport", checkout=True)
+    repo.commit("Add script/backport-pr to backport a merged pull request", author=BOB, date=_at(2, 9),
+                files={"script/backport-pr": "#!/bin/sh\ngit cherry-pick\n"})
+    repo.checkout("main")
+    repo.merge("backport", "Merge pull request #5925 from jekyll/backport\n\nMerge pull request 5925", author=BOT, date=_at(2, 10))
+    out, items = _run(repo)
+    wid = by_subject(out, "work_item_id")
+    item = _item(items, wid["Add script/backport-pr to backport a merged pull request"])
+    assert item["work_item_id"].endswith("#pr-5925")
+    assert item["title"] == "Add script/backport-pr to backport a merged pull request"

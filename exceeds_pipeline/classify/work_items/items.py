@@ -362,7 +362,9 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
             .otherwise(pl.col("subject").str.replace(PR_SUFFIX, ""))
             .str.strip_chars().alias("_pr_title"),
         )
-        .filter(pl.col("_pr_title").str.len_chars() > 0)
+        # a body that only restates the merge (jekyll's bot merges `Merge pull request #5989
+        # from ...` with the body `Merge pull request 5989`) is no title
+        .filter((pl.col("_pr_title").str.len_chars() > 0) & ~pl.col("_pr_title").str.contains(MERGE_RESTATED))
         .unique(["repo", "pr_number"], keep="first")
     )
     # A pull request a bot opened (its first commit is the bot's: a dependency bump, a hook
@@ -548,6 +550,8 @@ def _topic_titles(work: pl.DataFrame, df: pl.DataFrame) -> pl.DataFrame:
 
 
 # A title that names nothing but the issue it is about: `Fix #2180.`, `Issue #526`, `Fixes: #11083`.
+# A merge's words for itself, not a title: `Merge pull request 5989`, `Merge branch 'main'`.
+MERGE_RESTATED = r"(?i)^\s*merge\s+(?:pull\s+request|pr|branch|remote-tracking\s+branch|tag)\b[^\n]*$"
 ISSUE_ONLY_TITLE = r"(?i)^\s*(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|issue|for|re|gh)\s*:?\s*)?#?\d+[.!]?\s*$"
 
 
