@@ -156,7 +156,9 @@ def release_subject(subject: pl.Expr) -> pl.Expr:
     subject = subject.str.replace(PR_SUFFIXES, "")
     # after a gitmoji only a release title (`:bookmark: set version to 3.11.0`): the bare
     # package form would read `:construction_worker: clang-3.6` as a release of clang
-    titled = subject.str.replace(LEADING_MARK, "").str.contains(RELEASE_TITLE)
+    # (a mark inside a release title reads as nothing: jekyll's `Release :gem: 3.5.2`)
+    titled = (subject.str.replace(LEADING_MARK, "").str.replace_all(_INNER_MARK, " ").str.replace_all(r"\s{2,}", " ")
+              .str.contains(RELEASE_TITLE))
     return ((subject.str.contains(RELEASE_SUBJECT) | titled) & ~subject.str.contains(_NEXT_VERSION)).fill_null(False)
 
 
@@ -337,6 +339,7 @@ EMOJI_CHARS = "\u2190-\u21ff\u2300-\u23ff\u2600-\u27bf\u2b00-\u2bff\U0001f300-\U
 # x`: nlohmann/json opens 1,633 of 3,700 subjects with one): no part of the change's name (for
 # titles and for their prose; Polars and `re` read it alike: the emoji ranges are characters).
 LEADING_MARK = r"^\s*(?:[-*•]\s+|(?::[a-z0-9_+-]+:|[" + EMOJI_CHARS + "\ufe0f\u200d" + r"])+\s*)+"
+_INNER_MARK = r"(?::[a-z0-9_+-]+:|[" + EMOJI_CHARS + "\ufe0f\u200d" + r"])+"
 HEADLINE_MAX = 160  # a longer first sentence is a paragraph, not a title: keep the first line
 # How a wrapped line goes on: in lower case, a digit, or a name or symbol (tmux's
 # "...emitting them inside\n%begin/%end, GitHub issue 5458"); not a capital, a bullet or a quote.
@@ -730,7 +733,9 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
     # dependency work, whatever its files are
     vendored = excluded_as(file_changes, "vendored")
     in_docs = path.str.contains(DOCS_TREE)  # a docs/ tree's Makefile or an example's package.json is docs work
-    is_build = (path.str.contains(BUILD_PATH) & ~is_test & ~in_docs) | vendored
+    # a page for contributors kept beside the CI (.github/CONTRIBUTING.md) is documentation
+    ci_page = path.str.contains(r"(?i)^\.github/[^/]+\.(?:md|markdown|rst|txt)$")
+    is_build = (path.str.contains(BUILD_PATH) & ~is_test & ~in_docs & ~ci_page) | vendored
     is_docs = (path.str.contains(DOCS_PATH) | in_docs) & ~is_test & ~is_build
     # neither a test, a document nor a build file (a vendored test fixture is both test and
     # build: this counts each file once)

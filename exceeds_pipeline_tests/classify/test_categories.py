@@ -1231,3 +1231,21 @@ def test_tooling_work_named_as_such_reads_as_tooling(tmp_path):
     got = _classify_messages(tmp_path, msgs)
     assert [got[m] for m in msgs[:5]] == ["chore", "chore", "chore", "build", "refactor"]
     assert (got["Add php 8 support"], got["Fix code that breaks on PHP 8"]) == ("feature", "bug")
+
+
+def test_release_records_are_chore_and_a_page_for_contributors_is_documentation(tmp_path):
+    """mutt: `mutt-1.9.0 signed` (.hgsigs alone) read as a fix and `Added tag ... for changeset`
+    (.hgtags) as a feature; jekyll's .github/CONTRIBUTING.md edits read as build work."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000",
+                files={"main.c": "int x;\n", ".hgsigs": "", ".hgtags": "", ".github/CONTRIBUTING.md": "# Contributing\n",
+                       ".github/workflows/ci.yml": "on: push\n"})
+    got = _categorize_cases(repo, [
+        ("mutt-1.9.0 signed", {".hgsigs": "1ab27b6a7f89 0 iQIzBAABCAAdFiEE\n"}),
+        ("Added tag mutt-1-9-0-rel for changeset 1ab27b6a7f89", {".hgtags": "1ab27b6a7f89 mutt-1-9-0-rel\n"}),
+        ("Update the contributing guide", {".github/CONTRIBUTING.md": "# Contributing\nRun the tests first.\n"}),
+        ("Run the tests on pushes to main", {".github/workflows/ci.yml": "on:\n  push:\n    branches: [main]\n"}),
+    ])
+    assert got["mutt-1.9.0 signed"] == got["Added tag mutt-1-9-0-rel for changeset 1ab27b6a7f89"] == "chore"
+    assert got["Update the contributing guide"] == "docs"
+    assert got["Run the tests on pushes to main"] == "build"
