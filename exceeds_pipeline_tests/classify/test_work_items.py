@@ -2197,3 +2197,52 @@ def test_a_merge_body_that_restates_the_merge_is_no_title(tmp_path):
     item = _item(items, wid["Add script/backport-pr to backport a merged pull request"])
     assert item["work_item_id"].endswith("#pr-5925")
     assert item["title"] == "Add script/backport-pr to backport a merged pull request"
+
+
+def test_commits_naming_the_version_just_released_are_that_release(tmp_path):
+    """jekyll: `Release :gem: 3.5.2` (read as a fix: the gem mark hid the release), then `Update
+    site for v3.5.2`, `Add release post for v3.5.2` and `3.5.2: thank the contributors` within 14
+    minutes were three items. A commit naming the version its author just released, within an
+    hour, is that release's; a fix naming it is a change of its own, and so is a later one."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"lib/jekyll/version.rb": "VERSION = '3.5.1'\n", "History.markdown": "## 3.5.1\n",
+                       "docs/latest_version.txt": "3.5.1\n", "lib/jekyll/site.rb": "class Site; end\n"})
+    release = repo.commit("Release :gem: 3.5.2", author=ADA, date="2025-03-03T16:28:00+0000",
+                          files={"lib/jekyll/version.rb": "VERSION = '3.5.2'\n", "History.markdown": "## 3.5.2\n* fix\n\n## 3.5.1\n"})
+    site = repo.commit("Update site for v3.5.2", author=ADA, date="2025-03-03T16:30:00+0000",
+                       files={"docs/latest_version.txt": "3.5.2\n"})
+    post = repo.commit("Add release post for v3.5.2", author=ADA, date="2025-03-03T16:36:00+0000",
+                       files={"docs/_posts/2025-03-03-jekyll-3-5-2-released.markdown": "Jekyll 3.5.2 is out.\n"})
+    fix = repo.commit("Fix a crash in 3.5.2 when the site has no pages", author=ADA, date="2025-03-03T16:50:00+0000",
+                      files={"lib/jekyll/site.rb": "class Site; def pages; []; end; end\n"})
+    late = repo.commit("Link the 3.5.2 post from the home page", author=ADA, date="2025-03-03T19:00:00+0000",
+                       files={"docs/index.html": "<a href='/news/3.5.2'>3.5.2</a>\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[release] == wid[site] == wid[post]
+    assert (_item(items, wid[release])["title"], _item(items, wid[release])["category"]) == ("Release 3.5.2", "chore")
+    assert wid[fix] != wid[release] and wid[late] != wid[release]
+
+
+def test_two_release_lines_released_one_after_the_other_are_two_releases(tmp_path):
+    """composer released 2.2.16 and 2.3.9 minutes apart, each `Release x` and `Reverting release
+    version changes` (2.2.16 with an `Update changelog` first): the set-back finishes the first
+    release, and shares Composer.php with the second, which stays a release of its own."""
+    repo = GitScript.init(tmp_path / "repo")
+    version = lambda v: {"src/Composer.php": f"<?php\nconst VERSION = '{v}';\n"}
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={**version("@dev@"), "CHANGELOG.md": "# 2.2.15\n"})
+    shas = []
+    for n, (v, minute) in enumerate((("2.2.16", 0), ("2.3.9", 20))):
+        log = repo.commit("Update changelog", author=ADA, date=f"2025-03-03T10:{minute:02d}:00+0000",
+                          files={"CHANGELOG.md": f"# {v}\n* fix {n}\n# 2.2.16\n"}) if n == 0 else None
+        rel = repo.commit(f"Release {v}", author=ADA, date=f"2025-03-03T10:{minute + 5:02d}:00+0000", files=version(v))
+        back = repo.commit("Reverting release version changes", author=ADA, date=f"2025-03-03T10:{minute + 5:02d}:00+0000",
+                           files=version("@dev@"))
+        shas.append((log, rel, back))
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    (log1, rel1, back1), (log2, rel2, back2) = shas
+    assert wid[log1] == wid[rel1] == wid[back1]
+    assert wid[rel2] == wid[back2]
+    assert wid[rel1] != wid[rel2]

@@ -274,8 +274,11 @@ def _apart_by_release(work: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame
         return related
     # (so are files built again for a release: lodash's rebuild sets the version in lodash.js,
     # which the fix before it changed)
+    # ... and so are the commits that finish one (composer's `Reverting release version changes`
+    # shares Composer.php with the next release)
     rebuilt = pl.col("_rebuilt_for_release") if "_rebuilt_for_release" in work.columns else pl.lit(False)
-    kind = work.select("_n", pl.col("_release") | rebuilt, "_release_step", release_title(pl.col("subject")).alias("_v"))
+    post = pl.col("_post_of").is_not_null() if "_post_of" in work.columns else pl.lit(False)
+    kind = work.select("_n", pl.col("_release") | rebuilt | post, "_release_step", release_title(pl.col("subject")).alias("_v"))
     return (
         related.join(kind.rename({"_n": "_a", "_release": "_ra", "_release_step": "_sa", "_v": "_va"}), on="_a")
         .join(kind.rename({"_n": "_b", "_release": "_rb", "_release_step": "_sb", "_v": "_vb"}), on="_b")

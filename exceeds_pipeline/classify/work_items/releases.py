@@ -31,8 +31,9 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
     rack-protection/rack-protection.gemspec: a release of rack-protection, not of Sinatra)."""
     release = makes_release()
     if file_changes is None or file_changes.height == 0:
-        return work.with_columns(release.alias("_release"), release.alias("_release_step"),
-                                 pl.lit(None, pl.String).alias("_release_dir"), pl.lit(None, pl.UInt64).alias("_paths"))
+        return _with_post_release(work.with_columns(
+            release.alias("_release"), release.alias("_release_step"), pl.lit(None, pl.String).alias("_release_dir"),
+            pl.lit(None, pl.UInt64).alias("_paths")))
     path = pl.col("path").fill_null("")
     top = path.str.extract(r"^([^/]+)/", 1)
     steps = (
@@ -46,13 +47,47 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
             pl.when((pl.col("_top").n_unique() == 1) & pl.col("_top").is_not_null().all() & pl.col("_manifest").any())
             .then(pl.col("_top").first()).alias("_release_dir"))
     )
-    return _with_rebuilt_for_release(
+    return _with_post_release(_with_rebuilt_for_release(
         work.join(steps, on=["repo", "sha"], how="left", maintain_order="left")
         .with_columns(release.alias("_release"))
         .with_columns((pl.col("_release") | (pl.col("_only_records").fill_null(False) & ~(
             pl.col("_announced").fill_null(False) & dependency_update(pl.col("subject"))))).alias("_release_step"))
         .drop("_only_records", "_announced")
+    ))
+
+
+def _with_post_release(work: pl.DataFrame) -> pl.DataFrame:
+    """`work` with `_post_of`: the `_n` of the release commit a commit finishes, and such a
+    commit a release step. Within POST_RELEASE_GAP after its author's release commit, outside
+    pull requests:
+
+    * the next commit, undoing the release commit's lines (the same files, each line it added
+      deleted and each it deleted added): composer's release script sets the version in
+      Composer.php (`Release 2.10.2`), then `Reverting release version changes` sets it back;
+    * a commit that names the version released and is no fix or feature of it: jekyll's
+      `Release 3.5.2`, then `Update site for v3.5.2`, `Add release post for v3.5.2` and `3.5.2:
+      thank the contributors` (not lodash's `quick fix for 0.5.1 for IE`, a change)."""
+    by = ["repo", "person_id"]
+    version = pl.col("subject").fill_null("").str.replace(PR_SUFFIX, "").str.extract(_RELEASE_VERSION, 1)
+    change = pl.col("category").is_in(["feature", "bug"]).fill_null(False) if "category" in work.columns else pl.lit(False)
+    if "_paths" not in work.columns:
+        work = work.with_columns(pl.lit(None, pl.UInt64).alias("_paths"))
+    stream = work.sort("repo", "person_id", "_t", "_n").with_columns(
+        pl.when(pl.col("_release")).then(pl.col("_n")).forward_fill().over(by).alias("_rel_n"),
+        pl.when(pl.col("_release")).then(version).forward_fill().over(by).alias("_rel_v"),
+        pl.when(pl.col("_release")).then(pl.col("_t")).forward_fill().over(by).alias("_rel_t"),
+        pl.col("subject").fill_null("").str.extract_all(r"\d+(?:\.\d+)+(?:[-.]?(?:rc|alpha|beta|pre)\.?\d*)?").alias("_named"),
+        ((pl.col("_paths") == pl.col("_paths").shift(1).over(by)) & pl.col("_release").shift(1).over(by)
+         & (pl.col("lines_added") > 0)
+         & (pl.col("lines_added") == pl.col("lines_deleted").shift(1).over(by))
+         & (pl.col("lines_deleted") == pl.col("lines_added").shift(1).over(by))).fill_null(False).alias("_undoes"),
     )
+    post = (~pl.col("_release") & pl.col("_rel_n").is_not_null() & pl.col("pr_number").is_null()
+            & ((pl.col("_t") - pl.col("_rel_t")) <= POST_RELEASE_GAP)
+            & (pl.col("_undoes") | (~change & pl.col("_named").list.contains(pl.col("_rel_v")).fill_null(False))))
+    finishing = stream.filter(post).select("_n", pl.col("_rel_n").cast(pl.UInt32).alias("_post_of"))
+    return work.join(finishing, on="_n", how="left", maintain_order="left") \
+        .with_columns((pl.col("_release_step") | pl.col("_post_of").is_not_null()).alias("_release_step"))
 
 
 def _with_rebuilt_for_release(work: pl.DataFrame) -> pl.DataFrame:
@@ -74,24 +109,22 @@ def release_edges(work: pl.DataFrame) -> pl.DataFrame:
     one release item. A run of consecutive release steps (`release_flags`) outside pull
     requests joins when it holds a release commit; other work in between ends the run. The
     changelog opened for the next version (NEXT_SECTION) within POST_RELEASE_GAP after a
-    release is its last step, and ends the run too; so is the commit that undoes the release
-    commit's lines right after it (composer's release script: `Release 2.10.2` sets the version
-    in Composer.php, `Reverting release version changes` sets it back, the same second)."""
+    release is its last step, and ends the run too; so are the commits that finish it
+    (`_with_post_release`: the version set back, the version named)."""
     outside = pl.col("pr_number").is_null() & pl.col("_prev_pr").is_null()
     stream = work.sort("repo", "person_id", "_t", "_n").with_columns(
         pl.col("_release_step").shift(1).alias("_prev_step"),
         pl.col("_release").shift(1).alias("_prev_release"),
+        # (a commit that finished a release ends its run too: composer's next release, 2.3.10
+        # the same day as 2.2.17, opens with its own `Update changelog`)
+        pl.col("_post_of").is_not_null().shift(1).alias("_prev_post"),
         pl.col("pr_number").shift(1).alias("_prev_pr"),
         pl.col("subject").fill_null("").str.contains(NEXT_SECTION).alias("_opens_next"),
-        # the same files, each line the release added now deleted and each it deleted added
-        ((pl.col("_paths") == pl.col("_paths").shift(1)) & (pl.col("lines_added") > 0)
-         & (pl.col("lines_added") == pl.col("lines_deleted").shift(1))
-         & (pl.col("lines_deleted") == pl.col("lines_added").shift(1))).fill_null(False).alias("_undoes_prev"),
     ).with_columns(pl.col("_opens_next").shift(1).alias("_prev_opens_next"))
     pairs = _consecutive_pairs(stream, ["repo", "person_id"])
     # The changelog opened for the next version minutes after a release closes it (requests'
     # "Prepare changelog for next release", ripgrep's "changelog: start next section").
-    post = (~pl.col("_release") & ((pl.col("_release_step") & pl.col("_opens_next")) | pl.col("_undoes_prev"))
+    post = (~pl.col("_release") & pl.col("_release_step") & pl.col("_opens_next")
             & pl.col("_prev_release").fill_null(False) & (pl.col("_gap") <= POST_RELEASE_GAP) & outside)
     after_post = pairs.filter(post).select(pl.col("_b").alias("_a"))
     # A step links to the one before it; a release commit ends its run (two releases of one
@@ -100,7 +133,7 @@ def release_edges(work: pl.DataFrame) -> pl.DataFrame:
     # release .` had joined the 5.0.0-alpha.16 release four hours later).
     links = pairs.join(after_post.with_columns(pl.lit(True).alias("_after_post")), on="_a", how="left").with_columns(
         (pl.col("_release_step") & pl.col("_prev_step").fill_null(False) & ~pl.col("_prev_release").fill_null(False)
-         & ~pl.col("_after_post").fill_null(False) & ~pl.col("_prev_opens_next").fill_null(False)
+         & ~pl.col("_prev_post").fill_null(False) & ~pl.col("_after_post").fill_null(False) & ~pl.col("_prev_opens_next").fill_null(False)
          & (pl.col("_gap") <= RELEASE_GAP) & outside)
         .alias("_link"), post.alias("_post"))
     runs = stream.join(links.select(pl.col("_b").alias("_n"), "_link"), on="_n", how="left", maintain_order="left") \
@@ -108,7 +141,8 @@ def release_edges(work: pl.DataFrame) -> pl.DataFrame:
     # only a run that makes a release is joined
     releasing = runs.filter(pl.col("_link").fill_null(False) & pl.col("_release").any().over("_run"))
     return pl.concat([links.join(releasing.select(pl.col("_n").alias("_b")), on="_b", how="semi").select("_a", "_b"),
-                      links.filter(pl.col("_post")).select("_a", "_b"), _same_release(work).filter(outside).select("_a", "_b")]) \
+                      links.filter(pl.col("_post")).select("_a", "_b"), _same_release(work).filter(outside).select("_a", "_b"),
+                      work.filter(pl.col("_post_of").is_not_null()).select(pl.col("_post_of").alias("_a"), pl.col("_n").alias("_b"))]) \
         .select(pl.col("_a").cast(pl.UInt32), pl.col("_b").cast(pl.UInt32))
 
 
