@@ -76,6 +76,10 @@ def month_name(month: str) -> str:
 _CODE_STRING = re.compile(r'([=(])"([^"\s]{0,40})"')
 
 
+_ISSUE_ONLY = re.compile(r"(?i)\W*(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|re|refs?|see|for)\W*)?"
+                         r"(?:issue[\s_#-]*|gh-|#)\d+\W*")
+
+
 @lru_cache(maxsize=1 << 16)  # a title is rendered in several sentences of several months
 def title_text(title: str | None) -> str:
     """A work item title for prose: wrappers, tags, PR numbers and quotes removed, one line,
@@ -84,7 +88,11 @@ def title_text(title: str | None) -> str:
     # had read "disallow PATH_INFO= SCRIPT_NAME=")
     text = _CODE_STRING.sub(lambda m: m.group(1) + "\0" + m.group(2) + "\0", clean_title(title).prose)
     text = re.sub(r"[\"“”`]", "", text).replace("\0", '"').strip() or "(untitled)"
-    text = re.split(r"(?<=[a-z0-9)])\.\s+(?=[A-Z])", text)[0]  # one phrase: "Fix v0 config. Clear cache" -> first
+    # one phrase: "Fix v0 config. Clear cache" -> first; a first phrase that only names an issue
+    # gives way to the next (urfave/cli's "Fix:(issue_1288). Add windows specific env format")
+    phrases = re.split(r"(?<=[a-z0-9)])\.\s+(?=[A-Z])", text, maxsplit=1)
+    text = phrases[1] if len(phrases) > 1 and _ISSUE_ONLY.fullmatch(phrases[0]) else phrases[0]
+    text = re.split(r"(?<=[a-z0-9)])\.\s+(?=[A-Z])", text)[0]
     if len(text) <= TITLE_CHARS:
         return text
     # cut at a clause, else a word, never inside one (sinatra: "... makes yield_content usage con…")

@@ -372,3 +372,13 @@ def test_a_theme_that_only_narrows_one_named_before_is_not_named_again():
     text = " ".join(s["text"] for s in month_sentences("Niels", entry, set()))
     assert "Input JSON sax" not in text
     assert "Input" in text and "Examples docs" in text and "Iterators" in text
+
+
+def test_a_first_phrase_that_only_names_an_issue_gives_way_to_the_next():
+    """urfave/cli: Naveen Gogineni's month lines read "Fix:(issue_1288)" and "Fix(issue #631)."
+    for `Fix:(issue_1288). Add windows specific env format`; the phrase after says what was done."""
+    from exceeds_pipeline.profiles.narrative import title_text
+
+    assert title_text("Fix:(issue_1288). Add windows specific env format") == "Add windows specific env format"
+    assert title_text("Fix(issue #631). Remove reflect calls for Hidden field") == "Remove reflect calls for Hidden field"
+    assert title_text("Fix v0 config. Clear cache") == "Fix v0 config"
