@@ -178,7 +178,9 @@ def title_ngrams(frame: pl.DataFrame, id_col: str, text_col: str, max_n: int = 3
     same = [pl.col(id_col).shift(-k) == pl.col(id_col) for k in range(max_n)]
     words = words.with_columns(
         pl.int_range(pl.len()).over(id_col).alias("pos"),
-        (pl.col("_low").is_in(stop) | _file_name(lex)).alias("_stop"),
+        # (an issue written as one word, urfave/cli's `issue_1916`, names the tracker)
+        (pl.col("_low").is_in(stop) | _file_name(lex)
+         | pl.col("_low").str.contains(r"^(?:issues?|gh|pr|bug|ticket)[_#-]?\d+$")).alias("_stop"),
         pl.col("_low").str.contains(r"^[\d.]+$").alias("_num"),
     )
     lowered_first = pl.when((pl.col("pos") == 0) & pl.col("word").str.contains(r"^[A-Z][a-z0-9]+$")) \

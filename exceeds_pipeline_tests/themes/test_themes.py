@@ -222,6 +222,13 @@ def test_title_terms_skip_stopwords_and_keep_versions():
     assert not any(t.split()[0] in ("support", "on") or t.split()[-1] == "on" for t in terms)
 
 
+def test_a_contraction_without_its_apostrophe_and_an_issue_as_one_word_are_no_theme_terms():
+    """urfave/cli: Naveen Gogineni's months went into "Dont" (6 of them) and "issue_1916"."""
+    terms = title_terms("Dont show help for hidden flags issue_1916")
+    assert "hidden flags" in terms
+    assert not any(w in ("dont", "issue_1916") for t in terms for w in t.split())
+
+
 def test_file_names_in_titles_are_no_theme_terms():
     # httpx months read "Update stale.yml", "test_url.py" as themes
     terms = title_terms("Update stale.yml and test_url.py cases for Node.js in Response.next")
