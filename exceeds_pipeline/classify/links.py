@@ -279,6 +279,50 @@ def _by_pr(base: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+# GitHub's revert button: a branch `revert-<N>-<branch>` whose pull request reverts pull request N.
+REVERT_BRANCH = r"(?i)^Merge pull request #\d+ from [^/\s]+/revert-(\d+)-\S*"
+
+
+def _by_revert_branch(commits: pl.DataFrame, base: pl.DataFrame, found: pl.DataFrame) -> pl.DataFrame:
+    """The revert on a `revert-<N>-...` branch that GitHub's revert button made reverts pull
+    request N (its landing, `_pr_carriers`), when its subject names none of the commits:
+    urfave/cli's `Revert "Feature:(issue_1071) Add check for duplicated flags"` quotes the pull
+    request's title, which no commit has. The next pull request from pull request N's branch
+    relands it."""
+    cols = ["repo", "sha", "link_type", "target_sha", "evidence"]
+    if "parents" not in commits.columns:
+        return pl.DataFrame(schema={c: pl.String for c in cols})
+    merges = (commits.filter(pl.col("parents").list.len() >= 2)
+              .select("repo", pl.col("subject").alias("evidence"),
+                      pl.col("subject").str.extract(REVERT_BRANCH, 1).cast(pl.Int64, strict=False).alias("_pr"),
+                      pl.col("parents").list.get(1).str.to_lowercase().alias("sha"))
+              .drop_nulls("_pr"))
+    tips = (merges.join(base.filter(pl.col("subject").str.contains(r"(?i)^\s*revert\b")).select("repo", "sha"),
+                        on=["repo", "sha"], how="semi")
+            .join(found.filter(pl.col("link_type") == "reverts").select("repo", "sha"), on=["repo", "sha"], how="anti"))
+    reverts = tips.join(_pr_carriers(base), on=["repo", "_pr"], how="inner")
+    # ... and the next pull request merged from the reverted one's branch, after the revert,
+    # lands it again (urfave/cli's #1638 from dearchap/issue_1071, after #1636 from it was reverted)
+    time = pl.col("committed_at") if "committed_at" in commits.columns else pl.col("authored_at")
+    branches = (commits.filter(pl.col("parents").list.len() >= 2)
+                .select("repo", pl.col("sha").str.to_lowercase().alias("_merge"), time.alias("_mt"),
+                        pl.col("subject").str.extract(r"(?i)^Merge pull request #(\d+) from (\S+)", 1).cast(pl.Int64, strict=False).alias("_pr"),
+                        pl.col("subject").str.extract(r"(?i)^Merge pull request #\d+ from (\S+)", 1).alias("_branch"),
+                        pl.col("parents").list.get(1).str.to_lowercase().alias("_tip"))
+                .drop_nulls(["_pr", "_branch"]))
+    reverted_at = (commits.filter(pl.col("parents").list.len() >= 2)
+                   .select("repo", pl.col("parents").list.get(1).str.to_lowercase().alias("sha"), time.alias("_rt")))
+    relands = (reverts.join(reverted_at, on=["repo", "sha"], how="left")
+               .join(branches.select("repo", "_pr", "_branch"), on=["repo", "_pr"], how="inner")
+               .join(branches.rename({"_pr": "_next_pr"}), on=["repo", "_branch"], how="inner")
+               .filter((pl.col("_next_pr") != pl.col("_pr")) & (pl.col("_mt") > pl.col("_rt")))
+               .sort("_mt").group_by("repo", "_pr", maintain_order=True).first()
+               .select("repo", pl.col("_tip").alias("sha"), pl.lit("relands").alias("link_type"), "target_sha",
+                       pl.format("Merge pull request #{} from {}", pl.col("_next_pr"), pl.col("_branch")).alias("evidence")))
+    return pl.concat([reverts.select("repo", "sha", pl.lit("reverts").alias("link_type"), "target_sha", "evidence"),
+                      relands.join(base.select("repo", "sha"), on=["repo", "sha"], how="semi")])
+
+
 def _by_phabricator(base: pl.DataFrame) -> pl.DataFrame:
     """`Revert D123` -> the commit whose `Differential Revision:` is D123 (the earliest)."""
     reverting = base.select(
@@ -408,6 +452,7 @@ def commit_links(commits: pl.DataFrame) -> pl.DataFrame:
     by_subject = _by_subject(unresolved, base)
     found = pl.concat([found, by_subject.select(cols).cast(schema)])
     found = pl.concat([found, _reland_of_revert(named, found).cast(schema)])
+    found = pl.concat([found, _by_revert_branch(commits, base, found).cast(schema)])
     links = found.filter(pl.col("sha") != pl.col("target_sha"))
 
     # Reverts of reverts: a revert at even depth (git's `Reapply`: a revert of a revert) relands

@@ -2154,6 +2154,9 @@ def test_files_built_again_right_before_a_release_are_its_first_step(tmp_path):
     ("Ensure `_.throttle` nulls the `timeoutId`. [closes #3189]", "Ensure `_.throttle` nulls the `timeoutId`."),
     ("Fix the lock file reader (fixes #12, #13)", "Fix the lock file reader"),
     ("Add [closes #3] syntax to the parser", "Add [closes #3] syntax to the parser"),
+    # urfave/cli: a YubiKey's one-time password pasted into the subject
+    ("Fix:(issue_1071) Add non duplicated flag checkeikdcclkkujufrdvecfbjgjjcuchtvbvuefriijgehvh",
+     "Fix:(issue_1071) Add non duplicated flag check"),
 ])
 def test_a_title_leaves_out_ci_directives_and_the_issues_it_closes(subject, title):
     assert pl.select(_title(pl.lit(subject))).item() == title
@@ -2246,3 +2249,38 @@ def test_two_release_lines_released_one_after_the_other_are_two_releases(tmp_pat
     assert wid[log1] == wid[rel1] == wid[back1]
     assert wid[rel2] == wid[back2]
     assert wid[rel1] != wid[rel2]
+
+
+def test_githubs_revert_button_reverts_the_pull_request_its_branch_names(tmp_path):
+    """urfave/cli: #1636 from dearchap/issue_1071 was reverted by #1637 from
+    urfave/revert-1636-issue_1071, whose `Revert "Feature:(issue_1071) Add check for duplicated
+    flags"` quotes the pull request's title, which no commit has, and relanded by #1638 from the
+    same branch the next day: three items with no link between them. The revert branch names the
+    pull request it reverts; the next pull request from the reverted branch lands it again."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"flag.go": "package cli\n"})
+    repo.branch("issue_1071", checkout=True)
+    original = repo.commit("Add bool flag interface", author=BOB, date=_at(2, 9), files={"flag.go": "package cli\nfunc Dup() {}\n"})
+    repo.checkout("main")
+    landed = repo.merge("issue_1071", "Merge pull request #1636 from bob/issue_1071\n\nFeature:(issue_1071) Add check for duplicated flags",
+                        author=BOB, date=_at(2, 10))
+    repo.branch("revert-1636-issue_1071", checkout=True)
+    revert = repo.commit('Revert "Feature:(issue_1071) Add check for duplicated flags"', author=BOB, date=_at(3, 9),
+                         files={"flag.go": "package cli\n"})
+    repo.checkout("main")
+    repo.merge("revert-1636-issue_1071", "Merge pull request #1637 from acme/revert-1636-issue_1071", author=BOB, date=_at(3, 10))
+    repo.checkout("issue_1071")
+    repo.merge("main", "Merge branch 'main' into issue_1071", author=BOB, date=_at(4, 8))
+    reland = repo.commit("Add support for duplicated flag check", author=BOB, date=_at(4, 9),
+                         files={"flag.go": "package cli\nfunc Dup() { check() }\n"})
+    repo.checkout("main")
+    repo.merge("issue_1071", "Merge pull request #1638 from bob/issue_1071\n\nFix:(issue_1071) Add support for duplicated flag check",
+               author=BOB, date=_at(4, 10))
+    commits, _ = read_repo(repo)
+    links = commit_links(commits)
+    got = set(links.select("sha", "link_type", "target_sha").iter_rows())
+    assert (revert, "reverts", landed) in got and (reland, "relands", landed) in got
+    out, items = _run(repo)
+    item = _item(items, by_subject(out, "work_item_id")["Add bool flag interface"])
+    assert item["later_reverted"] is False and item["relanded_by"] == [reland]
+    assert original in by_subject(out, "sha").values()

@@ -156,6 +156,9 @@ def _title(subject: pl.Expr) -> pl.Expr:
         .str.replace_all(_SERIES_STRIP, "")
         .str.replace(r"^\s*(?:\[[^\]\n]*\]\s*)+", "")
         .str.replace(_TRAILING_DIRECTIVES, "")
+        # a YubiKey's one-time password typed into the subject by accident (44 modhex letters:
+        # urfave/cli's `Add non duplicated flag checkeikdcclkkujufrdvecfbjgjjcuchtvbvuefriijgehvh`)
+        .str.replace(r"[cbdefghijklnrtuv]{44}\s*$", "")
         .str.strip_chars()
     )
     # a subject that is nothing but a mark (`:hammer:`) is its own name
