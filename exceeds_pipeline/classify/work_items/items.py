@@ -19,7 +19,7 @@ from exceeds_pipeline.history.tables import empty_commit_expr
 from exceeds_pipeline.classify.work_items.chains import chain_status
 from exceeds_pipeline.classify.work_items.edges import (
     BRANCH_MAX_PEOPLE, INTEGRATION_BRANCH, _from_topic_branch, _shared_files, _subject_word_sets, batch_edges, batch_members,
-    branch_edges, changelog_edges, fixup_edges, follow_up_edges, issue_edges, issue_refs, pr_edges,
+    branch_edges, changelog_edges, fixup_edges, follow_up_edges, issue_edges, issue_refs, pr_changelog_edges, pr_edges,
     related_edges, revert_chain_edges, sandwiched_edges, series_edges, test_edges,
 )
 from exceeds_pipeline.classify.work_items.merges import merge_pr_membership, merged_branch
@@ -160,6 +160,11 @@ def assign_work_items(
     shared = _shared_files(work, file_changes) if file_changes is not None and file_changes.height else None
     # the words of the subjects, and the rare ones among them: one reading for both rules too
     words = _subject_word_sets(work)
+    # a pull request's changelog line is part of it, not a step of the next release
+    pr_changelog = pr_changelog_edges(work, file_changes).cast(_PAIRS)
+    if pr_changelog.height:
+        work = work.with_columns(pl.when(pl.col("_n").is_in(pr_changelog["_b"].implode()))
+                                 .then(False).otherwise(pl.col("_release_step")).alias("_release_step"))
     releases = release_edges(work).cast(_PAIRS)
     batches = batch_members(work)  # each author's commits committed together, seconds apart
     edges = pl.concat([
@@ -176,6 +181,10 @@ def assign_work_items(
         releases,
         changelog_edges(work, file_changes, releases).cast(_PAIRS),
     ])
+    if pr_changelog.height:
+        # ... and relates to nothing else (the next `Update history to reflect merge of #N`)
+        recorded = pr_changelog["_b"].implode()
+        edges = pl.concat([edges.filter(~pl.col("_a").is_in(recorded) & ~pl.col("_b").is_in(recorded)), pr_changelog])
     roots = pl.Series(components(work.height, edges["_a"].to_list(), edges["_b"].to_list()), dtype=pl.UInt32)
     # a commit of a batch written in the middle of a change joins it (after the other relations)
     sandwiched = sandwiched_edges(work, batches, roots)
