@@ -46,6 +46,10 @@ AUTOMATED_SUBJECT = "|".join([
 
 _APP = re.compile(r"\[bot\]", re.IGNORECASE)
 _BOT_WORD = re.compile(r"(?:^|[-_.\s])(?:ro)?bot$", re.IGNORECASE)
+# A handle run together with "bot", as both its name and its address (jekyll's `jekyllbot
+# <jekyllbot@jekyllrb.com>`, whose changelog lines titled people's pull requests); a longer
+# stem than a surname's (Talbot, Abbot).
+_HANDLE_BOT = re.compile(r"^[a-z][a-z0-9]{4,}bot$")
 
 
 def compile_patterns(extra_patterns: Iterable[str]) -> list[re.Pattern[str]]:
@@ -61,6 +65,8 @@ def is_bot_identity(name: str, email: str, extra: list[re.Pattern[str]] = ()) ->
         return True
     local = email.split("@", 1)[0].split("+", 1)[-1]
     if _BOT_WORD.search(local) or (" " not in name and _BOT_WORD.search(name)):
+        return True
+    if _HANDLE_BOT.match(name) and local == name:
         return True
     if any(p.search(name) or p.search(email) for p in SERVICE_ACCOUNTS):
         return True

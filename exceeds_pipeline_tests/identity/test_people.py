@@ -214,6 +214,10 @@ def test_bot_rules_directly():
     assert not is_bot_identity("Jane Generated", "jane@meta.com")
     assert not is_bot_identity("Jean Talbot", "talbot@example.com")
     assert not is_bot_identity("Talbot", "jtalbot@example.com")
+    # jekyll's bot: a handle run together with "bot", as both name and address
+    assert is_bot_identity("jekyllbot", "jekyllbot@jekyllrb.com")
+    assert not is_bot_identity("talbot", "talbot@example.com")
+    assert not is_bot_identity("jekyllbot", "parker@example.com")
 
 
 def test_a_bot_email_makes_the_whole_person_a_bot(repo):
