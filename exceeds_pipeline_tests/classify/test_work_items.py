@@ -2286,29 +2286,29 @@ def test_githubs_revert_button_reverts_the_pull_request_its_branch_names(tmp_pat
     assert original in by_subject(out, "sha").values()
 
 
-def test_a_changelog_line_for_a_merged_pull_request_is_part_of_it(tmp_path):
-    """jekyll: 923 of Parker Moore's commits were `Update history to reflect merge of #N [ci
-    skip]`, History.markdown alone, and made 807 of his 1,679 items. A changelog line that names
-    a merged pull request joins it, whoever wrote it, and relates to nothing else (the next line,
-    for another pull request, worded alike) nor to the release after it."""
+def test_a_changelog_line_for_its_authors_merged_pull_request_is_part_of_it(tmp_path):
+    """jekyll: Parker Moore's `Update history to reflect merge of #5919 [ci skip]`, History.markdown
+    alone, was an item apart from his #5919. A changelog line that names its author's merged
+    pull request joins it and relates to nothing else (the next line, worded alike), nor to the
+    release after it; a line for someone else's pull request stays its writer's (read as part of
+    it, 605 of Parker Moore's commits had left his profile)."""
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial commit", author=ADA, date=_at(1, 8),
                 files={"lib/site.rb": "class Site; end\n", "lib/url.rb": "class Url; end\n", "History.markdown": "## HEAD\n",
                        "lib/version.rb": "VERSION = '3.5.1'\n"})
     shas = {}
-    for n, (pr, path) in enumerate(((5925, "lib/site.rb"), (5926, "lib/url.rb"))):
+    for n, (pr, path, who) in enumerate(((5919, "lib/site.rb", ADA), (5926, "lib/url.rb", BOB))):
         repo.branch(f"topic-{pr}", checkout=True)
-        shas[pr] = repo.commit(f"Change {path}", author=BOB, date=_at(2 + n, 9), files={path: f"# {pr}\n"})
+        shas[pr] = repo.commit(f"Change {path}", author=who, date=_at(2 + n, 9), files={path: f"# {pr}\n"})
         repo.checkout("main")
-        repo.merge(f"topic-{pr}", f"Merge pull request #{pr} from bob/topic-{pr}", author=ADA, date=_at(2 + n, 10))
+        repo.merge(f"topic-{pr}", f"Merge pull request #{pr} from someone/topic-{pr}", author=ADA, date=_at(2 + n, 10))
         shas[f"history-{pr}"] = repo.commit(f"Update history to reflect merge of #{pr} [ci skip]", author=ADA,
                                             date=_at(2 + n, 11), files={"History.markdown": f"## HEAD\n* {pr}\n" * (n + 1)})
     release = repo.commit("Release 3.5.2", author=ADA, date="2025-03-03T11:10:00+0000",
-                          files={"lib/version.rb": "VERSION = '3.5.2'\n", "History.markdown": "## 3.5.2\n* 5925\n* 5926\n"})
+                          files={"lib/version.rb": "VERSION = '3.5.2'\n", "History.markdown": "## 3.5.2\n* 5919\n* 5926\n"})
     out, items = _run(repo)
     wid = dict(out.select("sha", "work_item_id").rows())
-    assert wid[shas[5925]] == wid[shas["history-5925"]] == "acme/app#pr-5925"
-    assert wid[shas[5926]] == wid[shas["history-5926"]] == "acme/app#pr-5926"
-    assert wid[release] not in (wid[shas[5925]], wid[shas[5926]])
-    assert _item(items, "acme/app#pr-5925")["person_id"] == _item(items, "acme/app#pr-5926")["person_id"] != \
-        _item(items, wid[release])["person_id"]
+    assert wid[shas[5919]] == wid[shas["history-5919"]] == "acme/app#pr-5919"
+    assert wid[shas["history-5926"]] not in (wid[shas[5926]], wid[shas["history-5919"]])
+    assert wid[release] != wid[shas[5919]]
+    assert _item(items, "acme/app#pr-5926")["person_id"] != _item(items, wid[shas["history-5926"]])["person_id"]

@@ -501,9 +501,12 @@ PR_CHANGELOG_GAP = timedelta(days=30)
 
 def pr_changelog_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
     """A commit outside pull requests that changes only changelogs and names one merged pull
-    request (`#N`) joins that pull request, when committed after it and at most PR_CHANGELOG_GAP
-    later, whoever wrote it: the change's record, not a change of its own (jekyll: 923 of Parker
-    Moore's commits, 807 of his 1,679 items, were `Update history to reflect merge of #N`)."""
+    request (`#N`) of its own author joins that pull request, when committed after it and at
+    most PR_CHANGELOG_GAP later: the change's record, not a change of its own (jekyll's `Update
+    history to reflect merge of #5919` after Parker Moore's #5919). A line for someone else's
+    pull request stays its writer's (as a revert by someone else does): read as part of that
+    pull request, 605 of Parker Moore's commits had left his profile, and his one-line records
+    had made others' one-commit pull requests his."""
     if file_changes is None or file_changes.height == 0 or not {"committed_at", "pr_number"} <= set(work.columns):
         return _no_pairs()
     from exceeds_pipeline.classify.changelog import CHANGELOG_PATH
@@ -514,12 +517,12 @@ def pr_changelog_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) ->
     named = pl.col("subject").fill_null("").str.extract_all(r"#(\d+)\b")
     entries = (work.join(only_changelog, on=["repo", "sha"], how="semi")
                .filter(pl.col("pr_number").is_null() & (named.list.len() == 1))
-               .select("repo", pl.col("_n").alias("_b"), "committed_at",
+               .select("repo", "person_id", pl.col("_n").alias("_b"), "committed_at",
                        named.list.first().str.strip_chars("#").cast(pl.Int64, strict=False).alias("_pr")))
     prs = (work.filter(pl.col("pr_number").is_not_null())
-           .group_by("repo", "pr_number").agg(pl.col("_n").min().alias("_a"), pl.col("_t").max().alias("_last"))
+           .group_by("repo", "pr_number", "person_id").agg(pl.col("_n").min().alias("_a"), pl.col("_t").max().alias("_last"))
            .rename({"pr_number": "_pr"}).with_columns(pl.col("_pr").cast(pl.Int64)))
-    return (entries.join(prs, on=["repo", "_pr"], how="inner")
+    return (entries.join(prs, on=["repo", "_pr", "person_id"], how="inner")
             .filter((pl.col("committed_at") >= pl.col("_last")) & ((pl.col("committed_at") - pl.col("_last")) <= PR_CHANGELOG_GAP))
             .select("_a", "_b"))
 
