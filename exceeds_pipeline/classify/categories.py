@@ -340,6 +340,8 @@ EMOJI_CHARS = "\u2190-\u21ff\u2300-\u23ff\u2600-\u27bf\u2b00-\u2bff\U0001f300-\U
 # titles and for their prose; Polars and `re` read it alike: the emoji ranges are characters).
 LEADING_MARK = r"^\s*(?:[-*•]\s+|(?::[a-z0-9_+-]+:|[" + EMOJI_CHARS + "\ufe0f\u200d" + r"])+\s*)+"
 _INNER_MARK = r"(?::[a-z0-9_+-]+:|[" + EMOJI_CHARS + "\ufe0f\u200d" + r"])+"
+# A directive to the CI in a subject (`[ci skip]`): for the tools, not a word of the change.
+CI_DIRECTIVE = r"\[(?:ci[\s-]*skip|skip[\s-]*ci|no[\s-]*ci|skip\s+actions)\]"
 HEADLINE_MAX = 160  # a longer first sentence is a paragraph, not a title: keep the first line
 # How a wrapped line goes on: in lower case, a digit, or a name or symbol (tmux's
 # "...emitting them inside\n%begin/%end, GitHub issue 5458"); not a capital, a bullet or a quote.

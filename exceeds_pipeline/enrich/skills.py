@@ -305,7 +305,8 @@ _NOT_PROSE = (
     r"Pull Request resolved|Approved by|Reviewed By|X-link|Test Plan|Reviewers|Subscribers|Tasks|Tags|Bug|"
     r"Fixes|Closes|Refs|See-also|Link)\b.*$",
     r"(?i)\b(?:https?|ftp)://\S+|\bwww\.\S+|\S+@\S+\.\w+",  # links and e-mail addresses
-    # a directive to the CI, not CI work (lodash's `[ci skip]` on 919 of its author's commits)
+    # a directive to the CI, not CI work (lodash's `[ci skip]` on 919 of its author's commits;
+    # categories.CI_DIRECTIVE, written out: categories reads enrich)
     r"(?i)\[(?:ci[\s-]*skip|skip[\s-]*ci|no[\s-]*ci|skip\s+actions)\]|\*\*\*NO_CI\*\*\*",
     r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*\([^()\n]*\)",  # calls
     r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+",  # dotted names, domains

@@ -16,7 +16,7 @@ from importlib import resources
 import polars as pl
 import yaml
 
-from exceeds_pipeline.classify.categories import COMPONENT_NAMES, LEADING_MARK, MIN_TITLE_WORDS, MIN_TYPED_TITLE_WORDS
+from exceeds_pipeline.classify.categories import CI_DIRECTIVE, COMPONENT_NAMES, LEADING_MARK, MIN_TITLE_WORDS, MIN_TYPED_TITLE_WORDS
 
 __all__ = ["CleanTitle", "clean_title", "display_words", "lexicon", "title_ngrams", "title_terms"]
 
@@ -37,7 +37,7 @@ _CREDIT = re.compile(r"(?:[,.;:]|\s-)?\s*(?:\b(?:reported|suggested|requested|no
                      r"(?-i:(?:from|by)\s+[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)+)\s*\.?$"
                      # ... or an address spelled out against spam ("from shik dot chen at gmail dot com")
                      r"|[,.;]?\s*\b(?:from|by)\s+(?:\S+\s+){1,4}at\s+\S+(?:\s+dot\s+\S+)+\s*\.?$", re.I)
-_PR_REFS = re.compile(r"\s*(?:[(\[](?:fixes|closes|refs?|see)\s+#\d+(?:\s*,\s*#\d+)*[)\]]|\[(?:ci\s*skip|skip\s*ci)\]"
+_PR_REFS = re.compile(r"\s*(?:[(\[](?:fixes|closes|refs?|see)\s+#\d+(?:\s*,\s*#\d+)*[)\]]|" + CI_DIRECTIVE +
                       r"|\b(?:fixes|closes|refs?)\s+#\d+\.?"
                       r"|,?\s*\[ticket:\d+\]|\(ticket\s*#\d+\))\s*", re.I)  # and Trac's `[ticket:742]`
 _TAGS = re.compile(r"^\s*\[(?P<tag>[^\]\n]{1,40})\]\s*")

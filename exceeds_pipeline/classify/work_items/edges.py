@@ -272,10 +272,10 @@ def _apart_by_release(work: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame
     3.11.1`). (The same version set twice is one release: json's two `set version to 3.3.0`.)"""
     if "_release" not in work.columns:
         return related
-    # (so are files built again for a release: lodash's rebuild sets the version in lodash.js,
-    # which the fix before it changed)
-    # ... and so are the commits that finish one (composer's `Reverting release version changes`
-    # shares Composer.php with the next release)
+    # Files built again for a release, and the commits that finish one, count as its release
+    # commits here: lodash's rebuild sets the version in lodash.js, which the fix before it
+    # changed; composer's `Reverting release version changes` shares Composer.php with the next
+    # release.
     rebuilt = pl.col("_rebuilt_for_release") if "_rebuilt_for_release" in work.columns else pl.lit(False)
     post = pl.col("_post_of").is_not_null() if "_post_of" in work.columns else pl.lit(False)
     kind = work.select("_n", pl.col("_release") | rebuilt | post, "_release_step", release_title(pl.col("subject")).alias("_v"))

@@ -558,9 +558,9 @@ def _topic_titles(work: pl.DataFrame, df: pl.DataFrame) -> pl.DataFrame:
     return roots.join(described, on="merge_sha").select(pl.col("_root").cast(pl.UInt32), "_topic_title")
 
 
-# A title that names nothing but the issue it is about: `Fix #2180.`, `Issue #526`, `Fixes: #11083`.
 # A merge's words for itself, not a title: `Merge pull request 5989`, `Merge branch 'main'`.
 MERGE_RESTATED = r"(?i)^\s*merge\s+(?:pull\s+request|pr|branch|remote-tracking\s+branch|tag)\b[^\n]*$"
+# A title that names nothing but the issue it is about: `Fix #2180.`, `Issue #526`, `Fixes: #11083`.
 ISSUE_ONLY_TITLE = r"(?i)^\s*(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|issue|for|re|gh)\s*:?\s*)?#?\d+[.!]?\s*$"
 
 

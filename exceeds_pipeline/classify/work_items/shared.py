@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import polars as pl
 
-from exceeds_pipeline.classify.categories import KIND_PREFIX, LEADING_MARK, MIN_TYPED_TITLE_WORDS
+from exceeds_pipeline.classify.categories import CI_DIRECTIVE, KIND_PREFIX, LEADING_MARK, MIN_TYPED_TITLE_WORDS
 from exceeds_pipeline.history.counted_once import PR_SUFFIXES
 
 
@@ -136,8 +136,7 @@ PR_SUFFIX = PR_SUFFIXES
 # What a subject ends with for its tools, not its reader: a CI directive (`[ci skip]`) and the
 # issue it closes in brackets (lodash's `... use of `arguments`. [ci skip] [closes #416]`).
 _TRAILING_DIRECTIVES = (
-    r"(?i)(?:\s*(?:\[(?:ci\s*skip|skip\s*ci|ci-skip|skip-ci|no\s*ci|skip\s+actions)\]"
-    r"|[\[(](?:close[sd]?|fix(?:e[sd])?|resolve[sd]?|see|refs?|re)\s*:?\s*#?\d+(?:\s*(?:,|and)\s*#?\d+)*[\])]))+\s*$"
+    r"(?i)(?:\s*(?:" + CI_DIRECTIVE + r"|[\[(](?:close[sd]?|fix(?:e[sd])?|resolve[sd]?|see|refs?|re)\s*:?\s*#?\d+(?:\s*(?:,|and)\s*#?\d+)*[\])]))+\s*$"
 )
 
 
