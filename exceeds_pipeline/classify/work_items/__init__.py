@@ -39,7 +39,8 @@ neither a feature nor a fix.
    people's work. (`branch_edges`)
 2. *Revert and reland chains* (`reverts` / `relands` links, every form `links` knows), when
    the revert or reland is by the change's own author: a revert by someone else (a sync
-   account, a colleague) is a link to the item, not part of its work or its lines. `fixes`
+   account, a colleague) is a link to the item, not part of its work or its lines. A revert or
+   reland of a merge names the commits that merge brought in. `fixes`
    links do not join: a fix of an older change is its own item. (`revert_chain_edges`)
 3. *Numbered series* of one author in one repo: `[1/3]`, `[PATCH v2 2/5]`, `PATCH 2/5`,
    `2/5:`, `(part 3)`, `part 2 of 4`, `(72/92)`; parts of the same series (same total, or same

@@ -31,6 +31,13 @@ def revert_chain_edges(work: pl.DataFrame, links: pl.DataFrame) -> pl.DataFrame:
         return _no_pairs()
     node = work.select("repo", "sha", "_n", "person_id")
     chain = links.filter(pl.col("link_type").is_in(["reverts", "relands"]))
+    if "merge_sha" in work.columns:
+        # a revert or reland of a merge names the commits that merge brought in (GitHub's revert
+        # button reverts `Merge pull request #1636`)
+        brought = work.select("repo", pl.col("merge_sha").alias("target_sha"), pl.col("sha").alias("_in")).drop_nulls("target_sha")
+        chain = pl.concat([chain.select("repo", "sha", "target_sha"),
+                           chain.join(brought, on=["repo", "target_sha"], how="inner")
+                           .select("repo", "sha", pl.col("_in").alias("target_sha"))])
     return (
         chain.join(node.rename({"_n": "_a", "person_id": "_pa"}), on=["repo", "sha"], how="inner")
         .join(node.rename({"sha": "target_sha", "_n": "_b", "person_id": "_pb"}), on=["repo", "target_sha"], how="inner")
