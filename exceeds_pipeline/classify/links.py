@@ -292,28 +292,26 @@ def _by_revert_branch(commits: pl.DataFrame, base: pl.DataFrame, found: pl.DataF
     cols = ["repo", "sha", "link_type", "target_sha", "evidence"]
     if "parents" not in commits.columns:
         return pl.DataFrame(schema={c: pl.String for c in cols})
-    merges = (commits.filter(pl.col("parents").list.len() >= 2)
-              .select("repo", pl.col("subject").alias("evidence"),
-                      pl.col("subject").str.extract(REVERT_BRANCH, 1).cast(pl.Int64, strict=False).alias("_pr"),
-                      pl.col("parents").list.get(1).str.to_lowercase().alias("sha"))
-              .drop_nulls("_pr"))
-    tips = (merges.join(base.filter(pl.col("subject").str.contains(r"(?i)^\s*revert\b")).select("repo", "sha"),
-                        on=["repo", "sha"], how="semi")
+    time = pl.col("committed_at") if "committed_at" in commits.columns else pl.col("authored_at")
+    # every pull request merge, once: its branch's tip (second parent), its number and branch,
+    # and the pull request it reverts when GitHub's revert button named the branch
+    pull_merges = (commits.filter(pl.col("parents").list.len() >= 2)
+                   .select("repo", pl.col("subject").alias("evidence"), time.alias("_mt"),
+                           pl.col("parents").list.get(1).str.to_lowercase().alias("_tip"),
+                           pl.col("subject").str.extract(REVERT_BRANCH, 1).cast(pl.Int64, strict=False).alias("_reverted"),
+                           pl.col("subject").str.extract_groups(r"(?i)^Merge pull request #(?<_pr>\d+) from (?<_branch>\S+)")
+                           .struct.unnest())
+                   .with_columns(pl.col("_pr").cast(pl.Int64, strict=False)))
+    tips = (pull_merges.drop_nulls("_reverted")
+            .select("repo", "evidence", pl.col("_tip").alias("sha"), pl.col("_reverted").alias("_pr"), pl.col("_mt").alias("_rt"))
+            .join(base.filter(pl.col("subject").str.contains(r"(?i)^\s*revert\b")).select("repo", "sha"),
+                  on=["repo", "sha"], how="semi")
             .join(found.filter(pl.col("link_type") == "reverts").select("repo", "sha"), on=["repo", "sha"], how="anti"))
     reverts = tips.join(_pr_carriers(base), on=["repo", "_pr"], how="inner")
     # ... and the next pull request merged from the reverted one's branch, after the revert,
     # lands it again (urfave/cli's #1638 from dearchap/issue_1071, after #1636 from it was reverted)
-    time = pl.col("committed_at") if "committed_at" in commits.columns else pl.col("authored_at")
-    branches = (commits.filter(pl.col("parents").list.len() >= 2)
-                .select("repo", pl.col("sha").str.to_lowercase().alias("_merge"), time.alias("_mt"),
-                        pl.col("subject").str.extract(r"(?i)^Merge pull request #(\d+) from (\S+)", 1).cast(pl.Int64, strict=False).alias("_pr"),
-                        pl.col("subject").str.extract(r"(?i)^Merge pull request #\d+ from (\S+)", 1).alias("_branch"),
-                        pl.col("parents").list.get(1).str.to_lowercase().alias("_tip"))
-                .drop_nulls(["_pr", "_branch"]))
-    reverted_at = (commits.filter(pl.col("parents").list.len() >= 2)
-                   .select("repo", pl.col("parents").list.get(1).str.to_lowercase().alias("sha"), time.alias("_rt")))
-    relands = (reverts.join(reverted_at, on=["repo", "sha"], how="left")
-               .join(branches.select("repo", "_pr", "_branch"), on=["repo", "_pr"], how="inner")
+    branches = pull_merges.drop_nulls(["_pr", "_branch"]).select("repo", "_pr", "_branch", "_mt", "_tip")
+    relands = (reverts.join(branches.select("repo", "_pr", "_branch"), on=["repo", "_pr"], how="inner")
                .join(branches.rename({"_pr": "_next_pr"}), on=["repo", "_branch"], how="inner")
                .filter((pl.col("_next_pr") != pl.col("_pr")) & (pl.col("_mt") > pl.col("_rt")))
                .sort("_mt").group_by("repo", "_pr", maintain_order=True).first()
