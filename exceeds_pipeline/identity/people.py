@@ -6,8 +6,13 @@ Identities are joined, in this order of evidence:
 2. e-mail equality, case-insensitive;
 3. GitHub noreply addresses with the same numeric id or login
    (`123+login@users.noreply.github.com` and `login@users.noreply.github.com`);
+   and one commit that names two addresses under one real name: its author and its committer
+   (`Victor Zverovich <viz@fb.com>` committed by `Victor Zverovich <...@gmail.com>`), or its
+   author and a `Co-authored-by:` trailer of the author's own name (GitHub writes one for each
+   address a squashed pull request's commits were made with), when the other address authored
+   commits under that name too (:func:`_self_links`);
 4. the config's `identities` (explicit e-mail lists with a chosen id).
-A name alone never joins two identities. Commits without any e-mail are keyed by name, kept apart
+A name alone never joins two identities (in 3, one commit pairs the two addresses). Commits without any e-mail are keyed by name, kept apart
 from every identity that has an e-mail.
 
 Display names are the most used name after removing employer tags such as "(Meta Employee)"
@@ -37,6 +42,9 @@ _NAMES_DATA = yaml.safe_load(Path(__file__).with_name("names.yaml").read_text(en
 EMPLOYER_TAGS: tuple[str, ...] = tuple(_NAMES_DATA["employer_tags"])
 
 _NOREPLY = re.compile(r"^(?:(\d+)\+)?([^@]+)@users\.noreply\.github\.com$", re.IGNORECASE)
+_COAUTHOR = r"(?im)^[ \t]*co-authored-by:[ \t]*([^<\n]*?)[ \t]*<([^>\n]*)>"
+# A real name: two words or more with letters ("Yoav Steinberg"), not a handle ("dev", "root").
+_REAL_NAME = r"\pL\S*\s+\S*\pL"
 
 PEOPLE_SCHEMA = {
     "person_id": pl.String,
@@ -101,6 +109,59 @@ def identity_key_expr() -> pl.Expr:
         .then(pl.lit("name:") + pl.col("mailmap_name").str.strip_chars())
         .otherwise(email)
     )
+
+
+def _plain_name(expr: pl.Expr) -> pl.Expr:
+    return expr.str.to_lowercase().str.replace_all(r"\s+", " ").str.strip_chars()
+
+
+def _self_links(keyed: pl.LazyFrame, names: pl.DataFrame, raw_to_keys: dict[str, set[str]],
+                key_set: set[str]) -> list[tuple[str, str]]:
+    """(identity key, identity key) pairs that one commit names as one real name: the author and
+    the committer, or the author and a co-author trailer, with the same name of two words or more
+    and different addresses, the other address an author's under that same name (so a trailer
+    or a committer that never authored anything joins nothing). An address that several
+    identities share (a mailmap splitting it by name) joins nothing; bots join nothing."""
+    columns = keyed.collect_schema().names()
+    sides = []
+    if {"committer_name", "committer_email"} <= set(columns):
+        sides.append(keyed.select("identity_key", "mailmap_name", pl.col("committer_name").alias("_other_name"),
+                                  pl.col("committer_email").alias("_other_email")))
+    if "message" in columns:
+        sides.append(
+            keyed.filter(pl.col("message").str.contains("(?i)co-authored-by"))
+            .select("identity_key", "mailmap_name", pl.col("message").str.extract_all(_COAUTHOR).alias("_trailer"))
+            .explode("_trailer", empty_as_null=False)
+            .select("identity_key", "mailmap_name",
+                    pl.col("_trailer").str.extract(_COAUTHOR, 1).alias("_other_name"),
+                    pl.col("_trailer").str.extract(_COAUTHOR, 2).alias("_other_email")))
+    if not sides:
+        return []
+    pairs = (
+        pl.concat(sides)
+        .with_columns(_plain_name(pl.col("mailmap_name")).alias("_name"),
+                      _plain_name(display_name_expr("_other_name")).alias("_other"),
+                      pl.col("_other_email").str.strip_chars().str.to_lowercase().str.strip_prefix("mailto:")
+                      .alias("_address"))
+        .filter((pl.col("_name") == pl.col("_other")) & pl.col("_name").str.contains(_REAL_NAME)
+                & (pl.col("_address") != pl.col("identity_key")) & (pl.col("_address") != ""))
+        .select("identity_key", "_name", "_address").unique().collect()
+    )
+    if pairs.height == 0:
+        return []
+    authored: dict[str, set[str]] = {}
+    for key, name in names.select("identity_key", _plain_name(pl.col("mailmap_name"))).iter_rows():
+        if name:
+            authored.setdefault(key, set()).add(name)
+    links = []
+    for key, name, address in pairs.iter_rows():  # distinct (identity, name, other address) only
+        others = raw_to_keys.get(address, set()) | ({address} if address in key_set else set())
+        if len(others) != 1 or is_bot_identity(name, address) or is_bot_identity(name, key):
+            continue
+        other = next(iter(others))
+        if other != key and name in authored.get(other, ()):
+            links.append((key, other))
+    return links
 
 
 def resolve_people(
@@ -180,6 +241,10 @@ def resolve_people(
                         uf.union(github[token], key)
                     else:
                         github[token] = key
+    #    One commit naming two addresses of one real name (author and committer, or author and
+    #    an own co-author trailer): one human, not two namesakes.
+    for key, other in _self_links(keyed, names, raw_to_keys, key_set):
+        uf.union(key, other)
     # 4. Config identities.
     forced: dict[str, ConfiguredIdentity] = {}
     for ident in identities:

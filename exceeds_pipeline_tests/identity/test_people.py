@@ -390,3 +390,38 @@ def test_the_display_name_is_the_real_name_used_for_work_not_the_merging_handle(
         repo.git.merge(f"topic{i}", f"Merge pull request #{i + 1} from ann/topic{i}", author=("Rowlando13", "eddie@example.com"))
     people = people_by_email(resolve_people(repo.raw())[0])
     assert people["eddie@example.com"]["display_name"] == "Eddie Girling"
+
+
+def test_one_commit_naming_two_addresses_of_one_real_name_joins_them(repo):
+    """Author and committer with one real name and two addresses, or an author's own
+    `Co-authored-by:` trailer with another address, make one person, when the other address
+    authored under that name too; a one-word handle, a namesake trailer, a committer who never
+    authored, and someone else's trailer join nothing."""
+    work = repo.git.commit("work address", author=("Sam Smith", "sam@work.example.com"),
+                           files={"a.txt": "1\n"})
+    home = repo.git.commit("home address, applying the work patch", author=("Sam Smith", "sam@work.example.com"),
+                           committer=("Sam Smith", "sam@home.example.com"), files={"a.txt": "2\n"})
+    own = repo.git.commit("own commit from home", author=("Sam Smith", "sam@home.example.com"), files={"a.txt": "3\n"})
+    squash = repo.git.commit("Squashed pull request (#7)\n\nCo-authored-by: Ann Lee <ann@laptop.example.com>\n",
+                             author=("Ann Lee", "ann@desk.example.com"), files={"b.txt": "1\n"})
+    laptop = repo.git.commit("laptop", author=("Ann Lee", "ann@laptop.example.com"), files={"b.txt": "2\n"})
+    pair = repo.git.commit("pairing\n\nCo-authored-by: Dee Young <dee@example.com>\n",
+                           author=("Cy Young", "cy@example.com"), files={"c.txt": "1\n"})
+    dee = repo.git.commit("dee", author=("Dee Young", "dee@example.com"), files={"c.txt": "2\n"})
+    handle = repo.git.commit("handle", author=("dev", "dev@one.example.com"),
+                             committer=("dev", "dev@two.example.com"), files={"d.txt": "1\n"})
+    handle2 = repo.git.commit("handle 2", author=("dev", "dev@two.example.com"), files={"d.txt": "2\n"})
+    lone = repo.git.commit("committed from an address that authored nothing", author=("Bo Li", "bo@one.example.com"),
+                           committer=("Bo Li", "bo@ci.example.com"), files={"e.txt": "1\n"})
+    raw = repo.raw()
+    people, idmap = resolve_people(raw)
+    owners = person_of(raw, idmap)
+    assert owners[work] == owners[home] == owners[own] == "sam-smith"
+    assert owners[squash] == owners[laptop] == "ann-lee"
+    assert owners[pair] != owners[dee]
+    assert owners[handle] != owners[handle2]
+    by_email = people_by_email(people)
+    assert set(by_email["sam@work.example.com"]["emails"]) == {"sam@work.example.com", "sam@home.example.com"}
+    assert by_email["bo@one.example.com"]["emails"] == ["bo@one.example.com"]
+    assert owners[lone] == "bo-li"
+    assert people.height == 7  # Sam, Ann, Cy, Dee, the two handles, Bo
