@@ -33,7 +33,8 @@ path rules, only where the earlier ones gave no reason):
 
 6. ``bulk_import`` -- the new files of a commit that copies in a large tree of existing code
    (at least ``min_files`` new text files and ``min_lines`` added lines in them, and those
-   carrying ``min_new_share`` of the commit's added lines).
+   carrying ``min_new_share`` of the commit's added lines); and a single new text file of at
+   least ``min_file_lines`` lines (an amalgamated or single-header library, a built bundle).
 7. ``data_file`` / ``prose_file`` -- the file's Linguist language is of type data (JSON, YAML,
    CSV, XML, ...) or prose (Markdown, Text, reStructuredText, ...), unless that type is the
    repository's product (at least ``product_share`` of the distinct paths of its history that
@@ -310,6 +311,13 @@ def _bulk_import_expr() -> pl.Expr:
         & (new_lines >= rule["min_lines"])
         & (new_lines >= rule["min_new_share"] * all_lines)
     )
+
+
+def _copied_file_expr() -> pl.Expr:
+    """A single new text file of at least ``min_file_lines`` lines (a bulk import of one file);
+    applied after the data and prose rules, so a long data file keeps that reason."""
+    return ((pl.col("status").fill_null("") == "A") & ~pl.col("is_binary").fill_null(False)
+            & (pl.col("lines_added").fill_null(0) >= RULES["bulk_import"]["min_file_lines"]))
 
 
 def _data_type_reason(frame: pl.DataFrame) -> pl.Series:
@@ -613,6 +621,11 @@ def classify_exclusions(file_changes: pl.DataFrame, commits: pl.DataFrame | None
             .when(unknown & name.is_in(RULES["prose_names"])
                   & ~pl.col("path").fill_null("").str.contains(RULES["script_dirs"])).then(pl.lit("prose_file"))
             .otherwise(pl.col("exclusion_reason")).alias("exclusion_reason")
+        )
+    if {"status", "lines_added"} <= set(out.columns) and out.height:
+        out = out.with_columns(
+            pl.when(pl.col("exclusion_reason").is_null() & _copied_file_expr())
+            .then(pl.lit("bulk_import")).otherwise(pl.col("exclusion_reason")).alias("exclusion_reason")
         )
     return out.with_columns(
         pl.col("exclusion_reason").is_not_null().alias("excluded")

@@ -234,6 +234,12 @@ def test_bulk_import_and_data_files_from_a_real_history(make_repo):
     # An ordinary large feature: many lines but few files, kept.
     feature = repo.commit("Add parser", files={f"app/p{i}.py": "".join(f"y{j} = {j}\n" for j in range(3000))
                                                for i in range(8)})
+    # One file of a library copied in whole (an amalgamation: gtest-all.cc), beside a real edit;
+    # and a long file that one commit can write (4,000 lines), kept.
+    fused = repo.commit("Add a fused version of the test library",
+                        files={"gtest/gtest-all.cc": "".join(f"int g{j};\n" for j in range(6000)),
+                               "app/util.py": "def f():\n    return 3\n"})
+    long = repo.commit("Add the grammar", files={"app/grammar.py": "".join(f"r{j} = {j}\n" for j in range(4000))})
     # Data and prose files: a big vocabulary, a config, a README.
     data = repo.commit("Add vocabulary", files={"app/vocab.json": "[\n" + "".join(f'"w{i}",\n' for i in range(5000)) + "]\n",
                                                  "app/config.yaml": "a: 1\n", "README.md": "# App\n"})
@@ -246,13 +252,16 @@ def test_bulk_import_and_data_files_from_a_real_history(make_repo):
     assert reason[(bulk, "app/util.py")] is None  # the edit made alongside still counts
     assert all(reason[(feature, f"app/p{i}.py")] is None for i in range(8))
     assert reason[(first, "app/main.py")] is None
+    assert reason[(fused, "gtest/gtest-all.cc")] == "bulk_import"
+    assert reason[(fused, "app/util.py")] is None
+    assert reason[(long, "app/grammar.py")] is None
     assert reason[(data, "app/vocab.json")] == "data_file"
     assert reason[(data, "app/config.yaml")] == "data_file"
     assert reason[(data, "README.md")] == "prose_file"
     assert reason[(signed, "sig/v1.0/app.tar.gz.asc")] == "data_file"
     counted = fc.filter(~pl.col("excluded"))["lines_added"].sum()
     raw = fc["lines_added"].sum()
-    assert raw - counted == 110 * 210 + 5002 + 1 + 1 + 2
+    assert raw - counted == 110 * 210 + 6000 + 5002 + 1 + 1 + 2
 
 
 def test_data_files_count_where_they_are_the_product():
