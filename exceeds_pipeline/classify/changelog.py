@@ -111,9 +111,11 @@ def parse_changelog(text: str, repo: str | None = None) -> list[dict]:
     """The categorised entries of one changelog file (Markdown headings and bullets, Markdown
     tables with a `Type` column as Angular's release tooling writes them, Sphinx `.. change::`
     blocks with `:type:` or `:tags:` and their numbers, reStructuredText underlined headings,
-    and a line of emphasis alone as a subheading)."""
+    a line of emphasis alone as a subheading, and a bullet that is a heading's words with
+    bullets nested under it: fzf's `- Bug fixes` / `- Performance optimization`)."""
     entries: list[dict] = []
     current: str | None = None
+    nested: tuple[int, str] | None = None  # (indent, category) of a bullet that heads its nested bullets
     type_column: int | None = None  # of the Markdown table being read
     level = 0
     rst_levels: list[str] = []
@@ -169,6 +171,7 @@ def parse_changelog(text: str, repo: str | None = None) -> list[dict]:
         else:
             heading_level = 0
         if heading_level:
+            nested = None
             category = heading_category(heading_text)
             if category is not None:
                 current, level = category, heading_level
@@ -176,7 +179,18 @@ def parse_changelog(text: str, repo: str | None = None) -> list[dict]:
                 current, level = None, 0
             continue
         bullet = _MD_BULLET.match(line)
-        if bullet and current is not None:
+        if bullet is None:
+            continue
+        indent = len(line) - len(line.lstrip())
+        if nested is not None and indent <= nested[0]:
+            nested = None
+        following = next((later for later in lines[i + 1:] if later.strip()), "")
+        heads = heading_category(bullet.group(1).strip("*_: ")) if _MD_BULLET.match(following) else None
+        if heads is not None and len(following) - len(following.lstrip()) > indent:
+            nested = (indent, heads)
+        elif nested is not None:
+            entries.append(_entry(nested[1], bullet.group(1), repo))
+        elif current is not None:
             entries.append(_entry(current, bullet.group(1), repo))
     if change is not None:
         _close_change(change, body, entries)

@@ -256,6 +256,40 @@ def test_a_line_of_emphasis_alone_is_a_subheading():
                                             ("refactor", [7402], [])]
 
 
+FZF_CHANGELOG = """CHANGELOG
+=========
+
+0.73.1
+------
+- Bug fixes
+    - Skip the export when the item contains a NUL byte (#4806)
+    * Fixed O(n^2) body accumulation in `--listen` (#4807)
+- Performance optimization:
+    - Faster scanning of short queries (#4810)
+- New `--track=NTH` option (#4808)
+- **Bug fixes**
+- Bug fixes in the preview window (#4809)
+
+0.73.0
+------
+### Added
+- Reload action (#4800)
+- Vim plugin
+    - New option for the popup (#4801)
+- Bug fixes
+  - Fixed gutter display (#4802)
+- Back to the heading's kind (#4803)
+"""
+
+
+def test_a_bullet_of_heading_words_heads_its_nested_bullets():
+    """fzf's CHANGELOG sorts a version's entries under bullets (`- Bug fixes` with nested
+    bullets); a bullet of heading words with nothing nested is an entry like any other."""
+    assert categories(FZF_CHANGELOG) == [("bug", [4806], []), ("bug", [4807], []), ("perf", [4810], []),
+                                         ("feature", [4800], []), ("feature", [], []), ("feature", [4801], []),
+                                         ("bug", [4802], []), ("feature", [4803], [])]
+
+
 @pytest.mark.parametrize("heading, category", [
     ("Bug Fixes", "bug"), ("🩹 Fixes", "bug"), ("Fixed", "bug"), ("Security", "bug"),
     ("Features", "feature"), ("🚀 Enhancements", "feature"), ("New Features", "feature"), ("Added", "feature"),
