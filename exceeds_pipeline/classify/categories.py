@@ -561,8 +561,10 @@ def normalise_messages(lf: pl.LazyFrame, message: pl.Expr, subject: pl.Expr) -> 
     # Component prefixes are stripped unless they read as words of the message (`fix bug: ...`).
     keep_components = components.str.contains(_VERBISH)
     head_len = pl.when(keep_components).then(pl.col("_h_nc")).otherwise(pl.col("_h_all"))
+    # `Fixup docs` is `Fix up docs` (phoenix: docstring edits read as fixes); git's `fixup! <subject>`
+    # is not touched.
     return lf.with_columns(
-        subj.str.slice(n - head_len).str.strip_chars().alias("_head"),
+        subj.str.slice(n - head_len).str.strip_chars().str.replace(r"^fix-?up(\s)", "fix up$1").alias("_head"),
         p_nc.str.extract(_CONV_TYPE, 1).alias("_conv"),
     ).drop("_subject_in", "_h_all", "_h_nc")
 

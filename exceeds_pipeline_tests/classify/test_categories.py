@@ -1179,6 +1179,18 @@ def test_a_lint_or_warning_named_by_its_rule_is_lint_work(tmp_path):
     assert got["Fix use-after-free warning from ASan"] == got["Fix crash when a lint has no name"] == "bug"
 
 
+def test_a_linter_named_as_the_whole_object_is_lint_work_and_fixup_is_fix_up(tmp_path):
+    """rolldown's `fix clippy` (3) and pnpm's `fix tslint` read as fixes; phoenix's `Fixup docs`
+    (docstrings only, 5 of Chris McCord's) read as fixes where `Fix up docs` read as docs; git's
+    autosquash `fixup! <subject>` is left alone."""
+    msgs = ["Fix clippy", "fix tslint", "Fix rubocop", "Fix shellcheck", "Fix golangci-lint",
+            "Fixup docs", "Fixup typo", "Fix clippy crash on empty input", "fixup! Fix crash on empty input"]
+    got = _classify_messages(tmp_path, msgs)
+    assert [got[m] for m in msgs[:5]] == ["chore"] * 5
+    assert got["Fixup docs"] == got["Fixup typo"] == "docs"
+    assert got["Fix clippy crash on empty input"] == got["fixup! Fix crash on empty input"] == "bug"
+
+
 def test_built_files_made_again_are_chore_and_a_test_suite_folder_holds_tests(tmp_path):
     """lodash: 62 of its `Rebuild lodash and docs.` (dist/, doc/README.md, the version in
     lodash.js) read as refactors; serde: `Replace #[start] with extern fn main` changed only
