@@ -1918,6 +1918,39 @@ def test_a_changelog_entry_committed_on_top_of_its_authors_change_joins_it(tmp_p
     assert wid[notes] == wid[release] != wid[feature]
 
 
+def test_a_rebuild_and_an_entry_on_top_of_the_authors_squashed_pull_request_join_it(tmp_path):
+    """phoenix: Chris McCord's `Bump build` (priv/static, rebuilt from the JS) 45 s after his
+    squashed #5688, and `Bump changelog` on top of it, were two items apart from it; so was
+    `Bump changelog` 53 s after #5283. A rebuild on top of someone else's pull request, or an
+    hour and more later, stays apart."""
+    from exceeds_pipeline.enrich.exclusions import classify_exclusions
+
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"assets/js/socket.js": "s\n", "priv/static/phoenix.min.js": "m\n", "priv/static/phoenix.js.map": "{}\n",
+                       "CHANGELOG.md": "# Changelog\n"})
+    pr = repo.commit("Add longpoll fallback (#5688)", author=ADA, date="2025-03-02T14:37:21+0000",
+                     files={"assets/js/socket.js": "s\nfallback\n"})
+    build = repo.commit("Bump build", author=ADA, date="2025-03-02T14:38:06+0000",
+                        files={"priv/static/phoenix.min.js": "m2\n", "priv/static/phoenix.js.map": "{2}\n"})
+    entry = repo.commit("Bump changelog", author=ADA, date="2025-03-02T14:40:00+0000",
+                        files={"CHANGELOG.md": "# Changelog\n* Enable longpoll fallback\n"})
+    bob = repo.commit("Batch longpoll messages (#5283)", author=BOB, date=_at(3, 9), files={"assets/js/socket.js": "s\nbatch\n"})
+    other = repo.commit("Bump build again", author=ADA, date="2025-03-03T09:01:00+0000",
+                        files={"priv/static/phoenix.min.js": "m3\n", "priv/static/phoenix.js.map": "{3}\n"})
+    own = repo.commit("Use x-ndjson (#5290)", author=ADA, date=_at(4, 9), files={"assets/js/socket.js": "s\nndjson\n"})
+    late = repo.commit("Rebuild", author=ADA, date=_at(4, 11),
+                       files={"priv/static/phoenix.min.js": "m4\n", "priv/static/phoenix.js.map": "{4}\n"})
+    commits, files = read_repo(repo)
+    files = classify_exclusions(files, commits)
+    links = commit_links(commits)
+    out, _ = assign_work_items(categorize_commits(commits, files, links), links, files)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[pr] == wid[build] == wid[entry] == "acme/app#pr-5688"
+    assert wid[other] != wid[bob]
+    assert wid[late] != wid[own]
+
+
 def test_two_release_commits_of_one_version_are_one_release_whatever_came_between(tmp_path):
     """bat: `Bump version to 0.16.0` (with its changelog), then `Update syntaxes`, then the empty
     `v0.16.0` that tags it made two `Release 0.16.0` items. The next version is another release."""

@@ -74,10 +74,11 @@ neither a feature nor a fix.
    fixes and their regress tests; a repair of the tests that names nothing (`Fix tests`) is,
    up to QUICK_FIX_GAP (an hour) after the author's code change just before it. (`test_edges`)
    A commit that changes only changelogs, adding
-   one or two entries (at most CHANGELOG_ENTRY_LINES lines), made on top of its author's code
-   change (its first parent) at most CHANGELOG_GAP (an hour) later, is that change's entry,
+   one or two entries (at most CHANGELOG_ENTRY_LINES lines), or only built files (a rebuilt
+   bundle), made on top of its author's code change (its first parent; a squashed pull request
+   of theirs, or such a rebuild) at most CHANGELOG_GAP (an hour) later, is that change's entry,
    unless it is a step of a release: bat's `Add ChangeLog entry`, rsync's `Mention the latest
-   bugfix.` (`changelog_edges`)
+   bugfix.`, phoenix's `Bump build` and `Bump changelog` after #5688. (`changelog_edges`)
 5. *One release* of one author in one repo: consecutive release steps (commits that change only
    changelogs, package manifests, lock files and version files, except a dependency update
    with its own changelog line, `deps: qs@6.9.7`; or whose subject makes a release: `1.2.0`,

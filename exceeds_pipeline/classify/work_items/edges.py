@@ -470,30 +470,37 @@ CHANGELOG_ENTRY_LINES = 6
 
 
 def changelog_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None, releases: pl.DataFrame) -> pl.DataFrame:
-    """A commit that changes only changelogs, adding at most CHANGELOG_ENTRY_LINES, joins the
-    change it was committed on top of, by the same author, at most CHANGELOG_GAP later, neither
-    in a pull request: bat's "Add ChangeLog entry" nine minutes after "Add gnuplot syntax",
-    rsync's NEWS line after its fix. Not when the entry is a step of a release (`releases`:
-    `release_edges`' pairs: a release would take in the change), nor when the two name
-    different issues. An entry for someone else's change comes after their commit or merge, not
-    right on top of the author's own."""
+    """A commit outside pull requests that changes only changelogs, adding at most
+    CHANGELOG_ENTRY_LINES, or only files built from others (all `generated`: a rebuilt bundle),
+    joins the change it was committed on top of, by the same author, at most CHANGELOG_GAP
+    later: bat's "Add ChangeLog entry" nine minutes after "Add gnuplot syntax", rsync's NEWS
+    line after its fix, phoenix's "Bump build" (priv/static) 45 s after its author's squashed
+    pull request #5688 and "Bump changelog" on top of that. The change may be its author's own
+    squashed pull request, or such a rebuild. Not when the commit is a step of a release
+    (`releases`: `release_edges`' pairs: a release would take in the change), nor when the two
+    name different issues. An entry for someone else's change comes after their commit or
+    merge, not right on top of the author's own."""
     if file_changes is None or file_changes.height == 0 or not {"parents", "committed_at"} <= set(work.columns):
         return _no_pairs()
-    only = (file_changes.group_by("repo", "sha")
-            .agg(pl.col("path").fill_null("").str.contains(CHANGELOG_PATH).all().alias("_only"),
-                 pl.col("lines_added").fill_null(0).sum().alias("_added"))
-            .filter(pl.col("_only") & (pl.col("_added") <= CHANGELOG_ENTRY_LINES)).select("repo", "sha"))
+    per_commit = (file_changes.join(work.select("repo", "sha"), on=["repo", "sha"], how="semi")
+                  .group_by("repo", "sha")
+                  .agg(pl.col("path").fill_null("").str.contains(CHANGELOG_PATH).all().alias("_only"),
+                       pl.col("lines_added").fill_null(0).sum().alias("_added"),
+                       excluded_as(file_changes, "generated").all().alias("_built")))
+    records = per_commit.filter((pl.col("_only") & (pl.col("_added") <= CHANGELOG_ENTRY_LINES)) | pl.col("_built"))
     in_release = pl.concat([releases["_a"], releases["_b"]]).unique()
     entries = (
-        work.join(only, on=["repo", "sha"], how="semi")
+        work.join(records.select("repo", "sha"), on=["repo", "sha"], how="semi")
         .filter(pl.col("pr_number").is_null() & ~pl.col("_release") & ~pl.col("_n").is_in(in_release.implode()))
         .select("repo", "person_id", pl.col("_n").alias("_b"), pl.col("committed_at").alias("_cb"),
                 pl.col("parents").list.first().alias("_parent"))
     )
     if entries.height == 0:
         return _no_pairs()
+    built = per_commit.filter("_built").select("repo", "sha")
     changes = (
-        work.filter(pl.col("pr_number").is_null() & ~pl.col("_release_step") & (pl.col("_code_lines") > 0))
+        work.join(built.with_columns(pl.lit(True).alias("_rebuild")), on=["repo", "sha"], how="left")
+        .filter(~pl.col("_release_step") & ((pl.col("_code_lines") > 0) | pl.col("_rebuild").fill_null(False)))
         .select("repo", "person_id", pl.col("sha").alias("_parent"), pl.col("_n").alias("_a"), pl.col("committed_at").alias("_ca"))
     )
     pairs = (entries.join(changes, on=["repo", "person_id", "_parent"])
