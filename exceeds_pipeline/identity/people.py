@@ -12,8 +12,8 @@ Identities are joined, in this order of evidence:
    address a squashed pull request's commits were made with), when the other address authored
    commits under that name too (:func:`_self_links`);
 4. the config's `identities` (explicit e-mail lists with a chosen id).
-A name alone never joins two identities (in 3, one commit pairs the two addresses). Commits without any e-mail are keyed by name, kept apart
-from every identity that has an e-mail.
+A name alone never joins two identities (in 3, one commit pairs the two addresses). Commits
+without any e-mail are keyed by name, kept apart from every identity that has an e-mail.
 
 Display names are the most used name after removing employer tags such as "(Meta Employee)"
 (:func:`display_name_expr`, patterns in ``names.yaml``) and an "(Org)" that names the
