@@ -298,9 +298,14 @@ def linguist_type(language: str) -> str | None:
     return text if text in ("programming", "markup", "data", "prose") else None
 
 
+def _new_text_file() -> pl.Expr:
+    """A file the commit adds (status A), not binary: what a bulk import is made of."""
+    return (pl.col("status").fill_null("") == "A") & ~pl.col("is_binary").fill_null(False)
+
+
 def _bulk_import_expr() -> pl.Expr:
     rule = RULES["bulk_import"]
-    new = (pl.col("status").fill_null("") == "A") & ~pl.col("is_binary").fill_null(False)
+    new = _new_text_file()
     added = pl.col("lines_added").fill_null(0)
     new_files = new.sum().over("repo", "sha")
     new_lines = pl.when(new).then(added).otherwise(0).sum().over("repo", "sha")
@@ -316,8 +321,7 @@ def _bulk_import_expr() -> pl.Expr:
 def _copied_file_expr() -> pl.Expr:
     """A single new text file of at least ``min_file_lines`` lines (a bulk import of one file);
     applied after the data and prose rules, so a long data file keeps that reason."""
-    return ((pl.col("status").fill_null("") == "A") & ~pl.col("is_binary").fill_null(False)
-            & (pl.col("lines_added").fill_null(0) >= RULES["bulk_import"]["min_file_lines"]))
+    return _new_text_file() & (pl.col("lines_added").fill_null(0) >= RULES["bulk_import"]["min_file_lines"])
 
 
 def _data_type_reason(frame: pl.DataFrame) -> pl.Series:

@@ -32,8 +32,9 @@ neither a feature nor a fix.
    number to none of it. (`pr_edges`) A changelog line for a merged pull request of its own
    author (a commit outside pull requests of changelogs alone naming one `#N`, at most
    PR_CHANGELOG_GAP after it: jekyll's `Update history to reflect merge of #5919`) joins it and
-   relates to nothing else; a line for someone else's stays its writer's. (`pr_changelog_edges`) Likewise one author's commits that one merge of a topic
-   branch brought in (`Merge branch 'routes-list'`, git's `Merge branch 'ab/topic'`: a patch series),
+   relates to nothing else; a line for someone else's stays its writer's.
+   (`pr_changelog_edges`) Likewise one author's commits that one merge of a topic branch
+   brought in (`Merge branch 'routes-list'`, git's `Merge branch 'ab/topic'`: a patch series),
    each at most RELATED_GAP after the one before; not a merge of an integration branch
    (`next`, `maint`, a release line such as `3.3-rc`: INTEGRATION_BRANCH) or of several
    people's work. (`branch_edges`)

@@ -163,13 +163,13 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
     # Written a day apart but committed weeks apart, two commits landed separately: a shared
     # component or file does not make them one change (htop's patches, applied one by one), a
     # repeated subject still does (a fix committed again on a stable branch).
+    if cand.height == 0:
+        return _no_pairs()
     apart = _no_pairs()
     if "committed_at" in work.columns:
         landed = work.select(pl.col("_n").alias("_a"), pl.col("committed_at").alias("_ca"))
         apart = cand.join(landed, on="_a").filter(
             (pl.col("committed_at") - pl.col("_ca")).abs() > RELATED_GAP).select("_a", "_b")
-    if cand.height == 0:
-        return _no_pairs()
     same_component = cand.filter(
         pl.col("_component").is_not_null() & (pl.col("_component") == pl.col("_prev_component"))
     ).select("_a", "_b")
@@ -469,6 +469,16 @@ CHANGELOG_GAP = timedelta(hours=1)
 CHANGELOG_ENTRY_LINES = 6
 
 
+def _record_files(work: pl.DataFrame, file_changes: pl.DataFrame) -> pl.DataFrame:
+    """(repo, sha, _only, _added, _built) of the work commits: whether all their files are
+    changelogs, the lines they add, and whether all their files are built (`generated`)."""
+    return (file_changes.join(work.select("repo", "sha"), on=["repo", "sha"], how="semi")
+            .group_by("repo", "sha")
+            .agg(pl.col("path").fill_null("").str.contains(CHANGELOG_PATH).all().alias("_only"),
+                 pl.col("lines_added").fill_null(0).sum().alias("_added"),
+                 excluded_as(file_changes, "generated").all().alias("_built")))
+
+
 def changelog_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None, releases: pl.DataFrame) -> pl.DataFrame:
     """A commit outside pull requests that changes only changelogs, adding at most
     CHANGELOG_ENTRY_LINES, or only files built from others (all `generated`: a rebuilt bundle),
@@ -482,11 +492,7 @@ def changelog_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None, relea
     merge, not right on top of the author's own."""
     if file_changes is None or file_changes.height == 0 or not {"parents", "committed_at"} <= set(work.columns):
         return _no_pairs()
-    per_commit = (file_changes.join(work.select("repo", "sha"), on=["repo", "sha"], how="semi")
-                  .group_by("repo", "sha")
-                  .agg(pl.col("path").fill_null("").str.contains(CHANGELOG_PATH).all().alias("_only"),
-                       pl.col("lines_added").fill_null(0).sum().alias("_added"),
-                       excluded_as(file_changes, "generated").all().alias("_built")))
+    per_commit = _record_files(work, file_changes)
     records = per_commit.filter((pl.col("_only") & (pl.col("_added") <= CHANGELOG_ENTRY_LINES)) | pl.col("_built"))
     in_release = pl.concat([releases["_a"], releases["_b"]]).unique()
     entries = (
@@ -497,10 +503,9 @@ def changelog_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None, relea
     )
     if entries.height == 0:
         return _no_pairs()
-    built = per_commit.filter("_built").select("repo", "sha")
     changes = (
-        work.join(built.with_columns(pl.lit(True).alias("_rebuild")), on=["repo", "sha"], how="left")
-        .filter(~pl.col("_release_step") & ((pl.col("_code_lines") > 0) | pl.col("_rebuild").fill_null(False)))
+        work.join(per_commit.select("repo", "sha", "_built"), on=["repo", "sha"], how="left")
+        .filter(~pl.col("_release_step") & ((pl.col("_code_lines") > 0) | pl.col("_built").fill_null(False)))
         .select("repo", "person_id", pl.col("sha").alias("_parent"), pl.col("_n").alias("_a"), pl.col("committed_at").alias("_ca"))
     )
     pairs = (entries.join(changes, on=["repo", "person_id", "_parent"])
@@ -523,11 +528,7 @@ def pr_changelog_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) ->
     had made others' one-commit pull requests his."""
     if file_changes is None or file_changes.height == 0 or not {"committed_at", "pr_number"} <= set(work.columns):
         return _no_pairs()
-    from exceeds_pipeline.classify.changelog import CHANGELOG_PATH
-
-    only_changelog = (file_changes.join(work.select("repo", "sha"), on=["repo", "sha"], how="semi")
-                      .group_by("repo", "sha").agg(pl.col("path").fill_null("").str.contains(CHANGELOG_PATH).all().alias("_c"))
-                      .filter(pl.col("_c")).select("repo", "sha"))
+    only_changelog = _record_files(work, file_changes).filter("_only").select("repo", "sha")
     named = pl.col("subject").fill_null("").str.extract_all(r"#(\d+)\b")
     entries = (work.join(only_changelog, on=["repo", "sha"], how="semi")
                .filter(pl.col("pr_number").is_null() & (named.list.len() == 1))
