@@ -278,6 +278,13 @@ def test_gradle_test_source_sets_and_xcode_cocoapods_bundler_and_php_tool_files(
         ("Add a .ci.Gemfile for CI testing", {".ci.gemfile": "gem 'rack'\n", ".rubocop.yml": "AllCops: {}\n"}),
         ("Added the version catalog", {"gradle/libs.versions.toml": "[versions]\n", "phpunit.xml.dist": "<phpunit/>\n"}),
         ("Add the latest handler", {"src/latest/Handler.kt": "fun h() = 1\n"}),
+        # okhttp: Gradle's build logic (buildSrc/) with a module's script read as a fix; the
+        # testing-support module's recorder with a test read as a chore
+        ("Get the OSGi plugin to work with Kotlin/Multiplatform", {
+            "buildSrc/src/main/kotlin/Osgi.kt": "fun osgi() = 1\n", "okhttp/build.gradle.kts": "plugins {}\n"}),
+        ("Fewer strings in EventListener asserts", {
+            "okhttp-testing-support/src/main/kotlin/okhttp3/RecordingEventListener.kt": "class R\n",
+            "okhttp/src/jvmTest/kotlin/okhttp3/EventListenerTest.kt": "class T\n"}),
         # AutoMapper: NuGet specs, MSBuild props, global.json and the psake script read as fixes
         ("Fixing build", {"AutoMapper.nuspec": "<package/>\n", "Directory.Build.props": "<Project/>\n",
                           "global.json": "{}\n", "default.ps1": "task default\n"}),
@@ -289,6 +296,8 @@ def test_gradle_test_source_sets_and_xcode_cocoapods_bundler_and_php_tool_files(
     assert got["Added the version catalog"] == "build"
     assert got["Add the latest handler"] == "feature"  # src/latest/ is no test source set
     assert got["Fixing build"] == "build"
+    assert got["Get the OSGi plugin to work with Kotlin/Multiplatform"] == "build"
+    assert got["Fewer strings in EventListener asserts"] == "test"
 
 
 def test_merges_are_other_and_every_category_is_known(tmp_path):

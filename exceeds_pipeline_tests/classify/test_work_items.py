@@ -1816,6 +1816,27 @@ def test_opening_the_next_version_ends_a_run_of_release_steps(tmp_path):
     assert wid[opened] != wid[release] and wid[failed] != wid[release]
 
 
+def test_the_next_development_version_set_in_a_build_script_is_the_releases_last_step(tmp_path):
+    """okhttp 5.4.0: `Prepare for release 5.4.0.` (the changelog, the READMEs and the version in
+    build-logic's convention plugin), then `Prepare next development version.` 13 s later, the
+    SNAPSHOT version in that plugin alone, were two items (5.3.0, whose version sat in
+    build.gradle.kts, was one). A build change right after that opens no version stays apart."""
+    repo = GitScript.init(tmp_path / "repo")
+    plugin = "build-logic/src/main/kotlin/okhttp.base-conventions.gradle.kts"
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={
+        plugin: 'version = "5.4.0-SNAPSHOT"\n', "CHANGELOG.md": "# Change Log\n", "README.md": "5.3.0\n", "a.kt": "x\n"})
+    release = repo.commit("Prepare for release 5.4.0.", author=ADA, date="2025-03-05T15:34:43+0000", files={
+        plugin: 'version = "5.4.0"\n', "CHANGELOG.md": "# Change Log\n## 5.4.0\n * New: x\n", "README.md": "5.4.0\n"})
+    opened = repo.commit("Prepare next development version.", author=ADA, date="2025-03-05T15:34:56+0000",
+                         files={plugin: 'version = "5.5.0-SNAPSHOT"\n'})
+    build = repo.commit("Build with Gradle 9", author=ADA, date="2025-03-05T15:40:00+0000",
+                        files={"gradle/libs.versions.toml": "gradle = 9\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[release] == wid[opened] != wid[build]
+    assert _item(items, wid[release])["category"] == "chore"
+
+
 def test_a_test_named_for_the_changed_source_file_joins_the_change_up_to_two_hours_later(tmp_path):
     """guzzle: `Test fix` (tests/Handler/CurlFactoryTest.php) 42 minutes after `Removing
     content-length guessing from curl` (src/Handler/CurlFactory.php) was an item of its own.

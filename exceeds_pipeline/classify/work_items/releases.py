@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import polars as pl
 
-from exceeds_pipeline.classify.categories import LEADING_MARK, REBUILT_FILES, RELEASE_TITLE, release_subject
+from exceeds_pipeline.classify.categories import BUILD_PATH, LEADING_MARK, REBUILT_FILES, RELEASE_TITLE, release_subject
 from exceeds_pipeline.classify.changelog import CHANGELOG_PATH
 from exceeds_pipeline.classify.work_items.shared import (
     GENERIC_FILES, PACKAGE_MANIFEST, PR_SUFFIX, _consecutive_pairs, dependency_update,
@@ -25,7 +25,9 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
     changes only changelogs, package manifests, lock files and version files: GENERIC_FILES,
     and is not a dependency update the changelog lists as a change of its own: express's
     `deps: qs@6.9.7` with its line in History.md, the night before 4.17.3; ripgrep's `deps:
-    update everything` of Cargo.lock on release day is a step)
+    update everything` of Cargo.lock on release day is a step; or it opens the next version,
+    NEXT_SECTION, in such files or build files: okhttp's `Prepare next development version.`
+    sets the SNAPSHOT version in a Gradle convention plugin)
     and `_release_dir`: the one top-level folder all its files are in when it changes the
     package manifest at its top (sinatra's `v1.4.0` of rack-protection/ with
     rack-protection/rack-protection.gemspec: a release of rack-protection, not of Sinatra)."""
@@ -38,10 +40,12 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
     top = path.str.extract(r"^([^/]+)/", 1)
     steps = (
         file_changes.select("repo", "sha", path.str.contains(GENERIC_FILES).alias("_g"), top.alias("_top"),
+                            (path.str.contains(GENERIC_FILES) | path.str.contains(BUILD_PATH)).alias("_gb"),
                             (path.str.contains(PACKAGE_MANIFEST) & path.str.count_matches("/").eq(1)).alias("_manifest"),
                             path.str.contains(CHANGELOG_PATH).alias("_changelog"), path.alias("_path"))
         .group_by("repo", "sha").agg(
             pl.col("_g").all().alias("_only_records"),
+            pl.col("_gb").all().alias("_only_build"),
             pl.col("_changelog").any().alias("_announced"),
             pl.col("_path").sort().str.join("\n").hash().alias("_paths"),
             pl.when((pl.col("_top").n_unique() == 1) & pl.col("_top").is_not_null().all() & pl.col("_manifest").any())
@@ -51,8 +55,10 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
         work.join(steps, on=["repo", "sha"], how="left", maintain_order="left")
         .with_columns(release.alias("_release"))
         .with_columns((pl.col("_release") | (pl.col("_only_records").fill_null(False) & ~(
-            pl.col("_announced").fill_null(False) & dependency_update(pl.col("subject"))))).alias("_release_step"))
-        .drop("_only_records", "_announced")
+            pl.col("_announced").fill_null(False) & dependency_update(pl.col("subject"))))
+            | (pl.col("_only_build").fill_null(False) & pl.col("subject").fill_null("").str.contains(NEXT_SECTION)))
+            .alias("_release_step"))
+        .drop("_only_records", "_only_build", "_announced")
     ))
 
 
