@@ -26,7 +26,8 @@ object carry the intent.
    feature or fix label on a change of only docs, or only tests, yields to step 4.
 4. **what the change touches** (file changes known): only documentation -> docs; only tests
    (and docs) -> test; only build/CI/packaging configuration, or only vendored copies of other
-   projects (`exclusion_reason = vendored`) -> build.
+   projects (`exclusion_reason = vendored`) -> build; mostly source files rewritten in another
+   language (`X.java` out, `X.kt` in: PORTED_SHARE of the lines) -> refactor.
 5. **plain statements**: a rule score of at least RULE_CONFIDENT (a strong verb with its
    object), or a leading repair/feature verb of weight >= LEAD_CONFIDENT (`Fix ...`,
    `Implement ...`, `Add ...`: LEAD_CONFIDENT_FEATURE) or a leading `Refactor`/`Rename`/
@@ -730,7 +731,7 @@ def _with_comment_changes(out: pl.DataFrame, file_changes: pl.DataFrame, diff_li
 
 def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
     """Per commit: number of files, of test / docs / build files, of new source files, new test
-    files and deleted files."""
+    files and deleted files; lines of each kind, and of source files rewritten in another language."""
     path = pl.col("path").fill_null("")
     is_test = path.str.contains(TEST_PATH) | path.str.contains(BENCHMARKS_PATH)
     # a copy of another project (`requests/packages/urllib3/`, a `vendor/` tree): updating it is
@@ -750,12 +751,22 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
         else pl.lit(False)
     lines = (pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)).cast(pl.Int64) \
         if {"lines_added", "lines_deleted"} <= set(file_changes.columns) else pl.lit(0, pl.Int64)
+    # a source file rewritten in another language: deleted, and added under the same name with
+    # another suffix in the same commit (okhttp's `HttpUrl in Kotlin`: HttpUrl.java out,
+    # HttpUrl.kt in); tests rewritten so are test work
+    name = path.str.extract(r"([^/]+)$", 1)
+    stem = name.str.replace(r"\.[^.]*$", "").str.to_lowercase()
+    pair = ["repo", "sha", stem]
+    ported = (is_code & status.is_in(["A", "D"]) & name.str.contains(r".\.")
+              & (status == "A").any().over(pair) & (status == "D").any().over(pair)
+              & (name.str.extract(r"\.([^.]*)$", 1).str.to_lowercase().n_unique().over(pair) > 1))
     return (
         file_changes.lazy()
         .select(
             "repo", "sha", is_test.alias("t"), is_docs.alias("d"), is_build.alias("b"),
             pl.when(is_docs).then(lines).otherwise(0).alias("ld"), pl.when(is_build).then(lines).otherwise(0).alias("lb"),
             pl.when(is_test).then(lines).otherwise(0).alias("lt"),
+            lines.alias("l"), pl.when(ported).then(lines).otherwise(0).alias("lp"),
             is_code.alias("k"), vendored.alias("v"),
             ((status == "A") & is_code).alias("a"),
             ((status == "A") & is_test).alias("at"),
@@ -792,6 +803,8 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
             pl.col("ld").sum().cast(pl.Int64).alias("_l_docs"),
             pl.col("lb").sum().cast(pl.Int64).alias("_l_build"),
             pl.col("lt").sum().cast(pl.Int64).alias("_l_test"),
+            pl.col("l").sum().cast(pl.Int64).alias("_l_all"),
+            pl.col("lp").sum().cast(pl.Int64).alias("_l_ported"),
             pl.col("k").sum().cast(pl.Int64).alias("_n_code"),
             pl.col("v").sum().cast(pl.Int64).alias("_n_vendored"),
             pl.col("lc").sum().cast(pl.Int64).alias("_l_changelog"),
@@ -803,8 +816,13 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+# the share of a change's lines in files rewritten in another language that makes it a port
+PORTED_SHARE = 0.7
+
+
 _PATH_COUNTS = ("_n", "_n_test", "_n_docs", "_n_build", "_n_new_src", "_n_new_code", "_n_new_test", "_n_del", "_n_changelog",
-                "_n_added", "_n_meta", "_n_generated", "_n_scripts", "_l_docs", "_l_build", "_l_test", "_l_changelog",
+                "_n_added", "_n_meta", "_n_generated", "_n_scripts", "_l_docs", "_l_build", "_l_test", "_l_all", "_l_ported",
+                "_l_changelog",
                 "_n_code", "_n_vendored")
 
 
@@ -961,6 +979,9 @@ def _by_paths() -> pl.Expr:
         .then(pl.when((pl.col("_n_build") > pl.col("_n_test"))
                       | ((pl.col("_n_build") == pl.col("_n_test")) & (pl.col("_l_build").fill_null(0) >= pl.col("_l_test").fill_null(0))))
               .then(pl.lit("build")).otherwise(pl.lit("test")))
+        # a port: most of the changed lines are files rewritten in another language (okhttp's
+        # `HttpUrl in Kotlin`, +1,902/-1,898, had been its author's largest feature)
+        .when(pl.col("_l_ported").fill_null(0) >= PORTED_SHARE * pl.col("_l_all").fill_null(0).clip(1)).then(pl.lit("refactor"))
     )
 
 

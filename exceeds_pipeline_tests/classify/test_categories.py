@@ -300,6 +300,29 @@ def test_gradle_test_source_sets_and_xcode_cocoapods_bundler_and_php_tool_files(
     assert got["Fewer strings in EventListener asserts"] == "test"
 
 
+def test_a_source_file_rewritten_in_another_language_is_a_refactoring(tmp_path):
+    """okhttp's `HttpUrl in Kotlin` (HttpUrl.java out, HttpUrl.kt in: +1,902/-1,898) was its
+    author's largest feature. Tests rewritten so are test work; a new file beside a deleted one
+    of another name is no port."""
+    java = "".join(f"  int f{i}() {{ return {i}; }}\n" for i in range(40))
+    kotlin = "".join(f"  fun f{i}() = {i}\n" for i in range(40))
+    got = _categorize_cases(GitScript.init(tmp_path / "repo"), [
+        ("Initial import", {"okhttp/src/main/java/okhttp3/HttpUrl.java": "class HttpUrl {\n" + java + "}\n",
+                            "okhttp/src/test/java/okhttp3/HttpUrlTest.java": "class HttpUrlTest {\n" + java + "}\n",
+                            "okhttp/src/main/java/okhttp3/Old.java": "class Old {\n" + java + "}\n"}),
+        ("HttpUrl in Kotlin", {"okhttp/src/main/java/okhttp3/HttpUrl.java": None,
+                               "okhttp/src/main/kotlin/okhttp3/HttpUrl.kt": "class HttpUrl {\n" + kotlin + "}\n",
+                               "okhttp/build.gradle": "apply plugin: 'kotlin'\n"}),
+        ("HttpUrlTest in Kotlin", {"okhttp/src/test/java/okhttp3/HttpUrlTest.java": None,
+                                   "okhttp/src/test/kotlin/okhttp3/HttpUrlTest.kt": "class HttpUrlTest {\n" + kotlin + "}\n"}),
+        ("Cookie jar in Kotlin", {"okhttp/src/main/java/okhttp3/Old.java": None,
+                                  "okhttp/src/main/kotlin/okhttp3/CookieJar.kt": "class CookieJar {\n" + kotlin + "}\n"}),
+    ])
+    assert got["HttpUrl in Kotlin"] == "refactor"
+    assert got["HttpUrlTest in Kotlin"] == "test"
+    assert got["Cookie jar in Kotlin"] != "refactor"
+
+
 def test_merges_are_other_and_every_category_is_known(tmp_path):
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial commit", author=ADA, date="2025-01-01T09:00:00+0000", files={"a.py": "1\n"})
