@@ -437,6 +437,16 @@ def skills_per_commit(
         # workflow' no concurrency): its words show only the skills of such work (`build_work`).
         build_only = (commits.filter(pl.col("category") == "build").select("repo", "sha")
                       if "category" in commits.columns else None)
+        # ... and the words of such a practice (CI/CD, build systems) show it only in a change
+        # to build or CI files (or files of its paths), where the files are known: phoenix's
+        # "Fix CI", templates reformatted and no CI file touched, is no CI/CD work. (A tool's
+        # words still show it: phoenix's generator that picks the best Docker image is Docker.)
+        build_practices = [r.name for r in rules.rules if r.build_work and r.practice]
+        path = pl.col("path").fill_null("")
+        build_file = pl.any_horizontal(path.str.contains(BUILD_PATH),
+                                       *(path.str.contains(pattern) for name, pattern in path_rules if name in build_practices))
+        no_build_file = file_changes.group_by("repo", "sha").agg(build_file.any().alias("_b")) \
+            .filter(~pl.col("_b")).select("repo", "sha")
         for found in (_flag_pairs(messages, "text", msg_rules), _flag_pairs(messages, "subj", subj_rules),
                       _flag_pairs(messages, "raw", re_rules)):
             if found is not None:
@@ -445,6 +455,8 @@ def skills_per_commit(
                         found.join(build_only, on=["repo", "sha"], how="anti"),
                         found.join(build_only, on=["repo", "sha"], how="semi").filter(pl.col("skill").is_in(build_skills)),
                     ])
+                found = found.join(no_build_file.with_columns(pl.lit(True).alias("_nb")), on=["repo", "sha"], how="left") \
+                    .filter(~(pl.col("_nb").fill_null(False) & pl.col("skill").is_in(build_practices))).drop("_nb")
                 pairs.append(found)
 
     # --- code: what the added lines import and use -------------------------------------------

@@ -450,6 +450,24 @@ def test_the_words_of_a_build_change_are_no_skill_evidence(rules):
     assert "Caching" in got3["a"]
 
 
+def test_build_words_on_a_change_to_no_build_file_show_no_build_skill(rules):
+    """phoenix: "Fix CI" commits that reformat templates and touch no CI file made CI/CD a skill
+    of Chris McCord's; "Fix CI" on a workflow shows it, and so do a tool's words in code
+    (phoenix's release generator picking a Docker image). Words alone (files unknown) still do."""
+    c = pl.DataFrame({"repo": ["r"] * 4, "sha": ["a", "b", "c", "d"], "category": ["bug", "build", "bug", "feature"],
+                      "message": ["Fix CI", "Fix CI", "Fix the cmake build", "Find the best docker image in phx.gen.release"]})
+    f = with_language(classify_exclusions(pl.DataFrame(
+        {"repo": ["r"] * 4, "sha": ["a", "b", "c", "d"], "is_binary": [False] * 4,
+         "path": ["installer/templates/phx_web/router.ex", ".github/workflows/ci.yml", "include/fmt/core.h",
+                  "lib/mix/tasks/phx.gen.release.ex"]})))
+    got = dict(zip(*skills_per_commit(c, f, rules).select("sha", "skills").to_dict(as_series=False).values()))
+    assert "CI/CD" not in got.get("a", [])
+    assert "CI/CD" in got["b"]
+    assert "Build Systems" not in got.get("c", [])
+    assert "Docker" in got["d"]
+    assert "CI/CD" in skills_of(rules, message="Make CI green again")
+
+
 def test_the_name_of_a_build_file_is_no_skill_evidence(rules):
     """jq: "Fix autoreconf warnings" changed configure.ac and m4/ax_pthread.m4 and showed
     Concurrency (the `*thread*` glob): a build file's name says what the build checks for. The
