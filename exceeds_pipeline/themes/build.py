@@ -5,7 +5,8 @@
 term). Deterministic: the same tables give the same rows, in the same order.
 
 Three kinds of evidence, all from the person's own counted commits of their own work items
-(a revert by someone else is not their work):
+(a revert by someone else is not their work; an item that only keeps the project's records, or
+makes a release, names no area of work):
 
 * **path**: every changed file (profile LOC only: not excluded) is named by its module: the
   deepest directory that is not generic plus the file's stem when the stem names something
@@ -36,7 +37,7 @@ from functools import lru_cache
 
 import polars as pl
 
-from exceeds_pipeline.classify.categories import FRAGMENT_TYPES
+from exceeds_pipeline.classify.categories import FRAGMENT_TYPES, release_subject
 from exceeds_pipeline.classify.changelog import CHANGELOG_FILE, CHANGELOG_FOLDER_FILE, FRAGMENT_PATH
 from exceeds_pipeline.enrich.exclusions import RULES as EXCLUSION_RULES, excluded_as
 from exceeds_pipeline.themes.text import clean_title, display_words, lexicon, title_ngrams
@@ -313,7 +314,7 @@ def _tag_themes(own: pl.DataFrame, file_changes: pl.DataFrame) -> pl.DataFrame:
                                         dtype=pl.String).str.split("\x1f"))
     rows = pl.concat([
         own.select("person_id", "repo", "month", "item", pl.col(column).alias("_text")) for column in ("subject", "title")
-    ]).join(tags, on="_text").drop("_text").explode("tag").filter(pl.col("tag") != "").unique()
+    ]).join(tags, on="_text").drop("_text").explode("tag", empty_as_null=False).filter(pl.col("tag") != "").unique()
     # Tags that name a test are no area: a test directory ("t:"), a path into one
     # ("t/lib-httpd:"), a numbered test script ("t5551:").
     # ... nor does a tracker's number (Alamofire's `[PR #2047]`, `[Issue #1809]` led its months)
@@ -445,7 +446,7 @@ def _verb_like(items: pl.DataFrame) -> list[str]:
     keys = items.select(lead.str.extract_all(r"[A-Za-z_][A-Za-z0-9_]*")
                         .list.eval(theme_key_expr(pl.element())).alias("k"))
     first = keys.select(pl.col("k").list.first().alias("w")).drop_nulls().group_by("w").len("first")
-    total = keys.select(pl.col("k").list.unique().alias("w")).explode("w").drop_nulls().group_by("w").len("total")
+    total = keys.select(pl.col("k").list.unique().alias("w")).explode("w", empty_as_null=False).drop_nulls().group_by("w").len("total")
     verbs = first.join(total, on="w").filter((pl.col("first") >= 2) & (pl.col("first") >= VERB_SHARE * pl.col("total")))
     return sorted(verbs["w"].to_list())
 
@@ -486,11 +487,18 @@ def _drop_narrower(frame: pl.DataFrame) -> pl.DataFrame:
     return frame.join(narrower, on=[*_KEYS, "_key"], how="anti")
 
 
-def _record_items(commits: pl.DataFrame, file_changes: pl.DataFrame) -> pl.DataFrame:
+def _items_of_no_area(commits: pl.DataFrame, file_changes: pl.DataFrame, work_items: pl.DataFrame) -> pl.DataFrame:
     """``[work_item_id]``: the items whose every commit changes only the project's records or
-    vendored code."""
-    if file_changes.height == 0 or "work_item_id" not in commits.columns:
+    vendored code, and the releases (release work, `chore`, with a commit that makes a release:
+    phoenix's "Release 1.8.0-rc.3" made "rc.3" a theme of its month, and the version strings of
+    "Release 1.8.4" in installer/mix.exs made February's "Installer and Mix")."""
+    if "work_item_id" not in commits.columns:
         return pl.DataFrame(schema={"work_item_id": pl.String})
+    chores = work_items.filter(pl.col("category") == "chore").select("work_item_id")
+    releases = (commits.filter(release_subject(pl.col("subject").fill_null(""))).select("work_item_id").drop_nulls()
+                .join(chores, on="work_item_id", how="semi").unique())
+    if file_changes.height == 0:
+        return releases
     vendored = excluded_as(file_changes, "vendored")
     only_records = (
         file_changes.with_columns(pl.col("path").fill_null("").alias("_p"))
@@ -499,19 +507,20 @@ def _record_items(commits: pl.DataFrame, file_changes: pl.DataFrame) -> pl.DataF
                                       .is_in(list(FRAGMENT_TYPES)).fill_null(False)
                                       | vendored).all().alias("_r"))
     )
-    return (
+    return pl.concat([
         commits.drop_nulls("work_item_id").select("repo", "sha", "work_item_id")
         .join(only_records, on=["repo", "sha"], how="left")
         .group_by("work_item_id").agg(pl.col("_r").fill_null(False).all())
-        .filter("_r").select("work_item_id")
-    )
+        .filter("_r").select("work_item_id"),
+        releases,
+    ]).unique(maintain_order=True)
 
 
 def person_themes(
     commits: pl.DataFrame, work_items: pl.DataFrame, file_changes: pl.DataFrame, max_themes: int = MAX_THEMES
 ) -> pl.DataFrame:
     """The SPEC ``themes`` table (plus ``source``) for every person with counted commits."""
-    records = _record_items(commits, file_changes)
+    records = _items_of_no_area(commits, file_changes, work_items)
     work_items = work_items.join(records, on="work_item_id", how="anti")
     own = _own_commits(commits, work_items).join(records.rename({"work_item_id": "item"}), on="item", how="anti")
     if own.height == 0:

@@ -334,6 +334,33 @@ def test_keeping_the_changelog_and_credits_up_to_date_is_no_theme(make_repo):
     assert "timer step" in names  # the code work of the same days still is
 
 
+def test_a_release_is_no_area_of_work(make_repo):
+    """phoenix: "Release 1.8.0-rc.3" made "rc.3" a theme of Chris McCord's May 2025, and the
+    version strings of each release in installer/mix.exs and mix.exs made "Installer and Mix"
+    what he dealt with in months of little else. The code work of the same days still names its
+    area."""
+    repo = make_repo("releases")
+    repo.commit("base", author=BOB, date="2024-06-01T10:00:00+00:00",
+                files={"mix.exs": "@version \"1.7.0\"\n", "installer/mix.exs": "@version \"1.7.0\"\n",
+                       "lib/phoenix/socket.ex": "a\n", "CHANGELOG.md": "# Changelog\n"})
+    for k, day in enumerate(range(1, 25, 3)):
+        version = f"1.8.0-rc.{k}"
+        repo.commit(f"Release {version}", author=ADA, date=f"2025-01-{day:02d}T10:00:00+00:00",
+                    files={"mix.exs": f"@version \"{version}\"\n", "installer/mix.exs": f"@version \"{version}\"\n",
+                           "CHANGELOG.md": f"# Changelog\n## {version}\n"})
+        repo.commit(f"Track socket transports {day}", author=ADA, date=f"2025-01-{day:02d}T18:00:00+00:00",
+                    files={"lib/phoenix/socket.ex": "a\n" + "".join(f"t{i}\n" for i in range(day))})
+        repo.commit(f"Tune the socket {day}", author=BOB, date=f"2025-02-{day:02d}T10:00:00+00:00",
+                    files={"lib/phoenix/socket.ex": "a\n" + "".join(f"w{i}\n" for i in range(day))})
+    t = tables((repo, "acme/phoenix"))
+    assert t["work_items"].filter(pl.col("title").str.starts_with("Release"))["category"].unique().to_list() == ["chore"]
+    themes = person_themes(t["commits"], t["work_items"], t["file_changes"])
+    ada_id = t["people"].filter(pl.col("display_name") == "Ada Lovelace")["person_id"][0]
+    names = {name.lower() for name in themes_of(themes, ada_id)}
+    assert not {n for n in names if "rc" in n.split() or "installer" in n or "mix" in n.split() or "release" in n}, names
+    assert "socket transports" in names or "socket" in names, names
+
+
 def test_a_theme_that_only_adds_words_to_another_with_the_same_items_is_dropped():
     from exceeds_pipeline.themes.build import _drop_narrower
 
