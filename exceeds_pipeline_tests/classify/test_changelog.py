@@ -290,6 +290,21 @@ def test_a_bullet_of_heading_words_heads_its_nested_bullets():
                                          ("bug", [4802], []), ("feature", [4803], [])]
 
 
+def test_a_wrapped_entry_keeps_its_numbers_and_hashes_from_every_line():
+    """black wraps its CHANGES.md entries at 88 columns, so `(#3877)` sits on the second line of
+    38 of its 65 categorised entries ("Pickle raw tuples in FileData cache", under Performance,
+    had read as a fix); prettier puts kratos's commit links on a line of their own. An item ends
+    at a blank line, the next item or a heading."""
+    text = ("## 23.9.0\n\n### Performance\n\n- Store raw tuples instead of NamedTuples in Black's cache, improving\n"
+            "  performance and decreasing the size of the cache (#3877)\n- Speed up the parser\n"
+            "(#3880)\n\nSee #3000 for more.\n\n### Bug Fixes\n\n- **login:** Dry up login.NewFlow\n"
+            "  ([f261c44](https://github.com/ory/kratos/commit/f261c442dbe74e3b9887193b74e36fe70306f9d8))\n"
+            "### Features\n\n- Add `--line-ranges` (#3881)\n")
+    assert categories(text) == [("perf", [3877], []), ("perf", [3880], []),
+                                ("bug", [], ["f261c44", "f261c442dbe74e3b9887193b74e36fe70306f9d8"]), ("feature", [3881], [])]
+    assert parse_changelog(text)[0]["text"].endswith("decreasing the size of the cache (#3877)")
+
+
 @pytest.mark.parametrize("heading, category", [
     ("Bug Fixes", "bug"), ("🩹 Fixes", "bug"), ("Fixed", "bug"), ("Security", "bug"),
     ("Features", "feature"), ("🚀 Enhancements", "feature"), ("New Features", "feature"), ("Added", "feature"),
