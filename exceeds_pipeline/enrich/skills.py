@@ -308,6 +308,12 @@ _NOT_PROSE = (
     # a directive to the CI, not CI work (lodash's `[ci skip]` on 919 of its author's commits;
     # categories.CI_DIRECTIVE, written out: categories reads enrich)
     r"(?i)\[(?:ci[\s-]*skip|skip[\s-]*ci|no[\s-]*ci|skip\s+actions)\]|\*\*\*NO_CI\*\*\*",
+    # names of things that read as a skill's word: a compiler's "ui tests" (its expected
+    # messages; serde's "Update ui tests to nightly-...", 44 commits, had made David Tolnay a
+    # frontend developer) and Rust's Debug trait ("Implement Debug for public types")
+    r"(?i)\bui[\s-]+tests?(?:[\s-]+suite)?\b"
+    r"|(?-i:\b(?:[Ii]mpl(?:ement(?:s|ed|ing)?)?|[Dd]erive[sd]?|fmt::)\s*Debug\b|\bDebug\s+(?:impls?|trait|and\s+Display|for)\b"
+    r"|\b(?:Display|Clone)\s+and\s+Debug\b)",
     r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)*\([^()\n]*\)",  # calls
     r"[A-Za-z_][\w]*(?:\.[A-Za-z_][\w]*)+",  # dotted names, domains
     r"(?m)^.*(?: = |==|!=|\+=|->|=>|::|;\s*$|\{\s*$).*$",  # code-looking lines

@@ -468,6 +468,17 @@ def test_build_words_on_a_change_to_no_build_file_show_no_build_skill(rules):
     assert "CI/CD" in skills_of(rules, message="Make CI green again")
 
 
+def test_a_compilers_ui_tests_and_rusts_debug_trait_are_no_skill_words(rules):
+    """serde: "Update ui tests to nightly-2019-12-19" (44 commits) made David Tolnay's top skill
+    Frontend, and "Implement Debug for public types" showed Debugging."""
+    assert "Frontend" not in skills_of(rules, message="Update ui tests to nightly-2019-12-19")
+    assert "Frontend" not in skills_of(rules, message="Ui test changes for trybuild 1.0.66")
+    assert "Debugging" not in skills_of(rules, message="Implement Debug for public types")
+    assert "Debugging" not in skills_of(rules, message="Keep Debug and Display as supertraits even in no_std")
+    assert "Frontend" in skills_of(rules, message="Redesign the settings UI")
+    assert "Debugging" in skills_of(rules, message="Debug the hang on shutdown")
+
+
 def test_the_name_of_a_build_file_is_no_skill_evidence(rules):
     """jq: "Fix autoreconf warnings" changed configure.ac and m4/ax_pthread.m4 and showed
     Concurrency (the `*thread*` glob): a build file's name says what the build checks for. The
