@@ -763,6 +763,22 @@ def test_running_a_formatter_is_chore_work(tmp_path):
     assert got["black: handle walrus in return"] != "chore"
 
 
+def test_layout_order_and_merge_conflicts_are_housekeeping_and_a_touch_up_is_polish(tmp_path):
+    """serde: `Format with rustfmt 2018-12-10`, `Wrap dummy.rs to 80 columns`, `Alphabetize list
+    of rustc-check-cfg`, `Resolve merge conflict` read as fixes and `Touch up PR 2879` as a
+    feature (September 2025's only one). A sort the product does stays what it says."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000", files={"src/de.rs": "fn de() {}\n"})
+    subjects = ["Format with rustfmt 2018-12-10", "Format PR 2403 with rustfmt", "Wrap dummy.rs to 80 columns",
+                "Alphabetize list of rustc-check-cfg", "Sort symbol list in alphabetical order", "Resolve merge conflict",
+                "Resolve conflict with pr 1115", "Touch up PR 2879", "Sort results by date"]
+    cases = [(subject, {"src/de.rs": f"fn de() {{ let _x = {i}; }}\n"}) for i, subject in enumerate(subjects)]
+    got = _categorize_cases(repo, cases)
+    assert [got[s] for s in subjects[:7]] == ["chore"] * 7
+    assert got["Touch up PR 2879"] in ("refactor", "chore")
+    assert got["Sort results by date"] != "chore"  # (the model reads this one-line change)
+
+
 def test_opening_the_next_version_is_release_bookkeeping(tmp_path):
     """click: 'start version 8.1.7' and 'start 7.1' (the version string bumped after a release)
     read as bug fixes."""
