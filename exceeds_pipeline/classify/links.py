@@ -77,8 +77,10 @@ SUBJECT_PATTERNS: list[tuple[str, str]] = [
 # `Revert D123` (no subject): the commit whose `Differential Revision:` names D123.
 PHAB_REVERT = r"(?i)^\s*(?:\[[^\]]*\]\s*)*revert\s+(D\d+)\b"
 PHAB_DIFF = r"(?im)^differential revision:\s*(?:\n\s*)?(?:https?://\S*/)?(D\d+)\b"
-# `Revert #123`, `Revert #1, #2, #3`, `Revert PR #12`: the commits that carry those pull requests.
-PR_REVERT = r"(?i)^\s*revert(?:s|ed)?\s+(?:pr\s*|pull request\s*)?(#\d+(?:\s*(?:,|and)\s*#\d+)*)\s*(?:\(#\d+\))?\s*$"
+# `Revert #123`, `Revert #1, #2, #3`, `Revert PR #12`, black's `Back out #850 (#1079)`, `Roll back
+# #12`: the commits that carry those pull requests.
+PR_REVERT = (r"(?i)^\s*(?:revert(?:s|ed)?|back(?:s|ed)?[\s-]?out|roll(?:s|ed)?[\s-]?back)\s+(?:pr\s*|pull request\s*)?"
+             r"(#\d+(?:\s*(?:,|and)\s*#\d+)*)\s*(?:\(#\d+\))?\s*$")
 # `Relanding #123`, `Reland of #123`, `Re-land PR #123`.
 PR_RELAND = r"(?i)\bre-?land(?:s|ed|ing)?(?:\s+of)?\s+(?:pr\s*|pull request\s*)?#(\d+)\b"
 

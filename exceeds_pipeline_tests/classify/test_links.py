@@ -39,6 +39,15 @@ def test_git_revert_links_to_full_sha(tmp_path):
     assert links["repo"][0] == "acme/app"
 
 
+def test_a_pull_request_backed_out_by_its_number_is_reverted(tmp_path):
+    """black: "Back out #850 (#1079)" linked nothing, so #850 still counted as a fix that held."""
+    repo = GitScript.init(tmp_path / "repo")
+    change = repo.commit("Remove redundant parentheses (#850)", author=ADA, date=_date(9), files={"lines.py": "a\n"})
+    backout = repo.commit("Back out #850 (#1079)", author=BOB, date=_date(10), files={"lines.py": "b\n"})
+    rollback = repo.commit("Roll back #850", author=BOB, date=_date(11), files={"lines.py": "c\n"})
+    assert {(backout, "reverts", change), (rollback, "reverts", change)} <= _as_set(_links(repo))
+
+
 def test_abbreviated_shas_resolve_by_prefix(tmp_path):
     repo = GitScript.init(tmp_path / "repo")
     first = repo.commit("Add parser", author=ADA, date=_date(9), files={"p.py": "a\n"})
