@@ -82,7 +82,7 @@ from exceeds_pipeline.classify.conventional import declared_type
 from exceeds_pipeline.classify.links import undoing_commits
 from exceeds_pipeline.common.fingerprint import source_fingerprint
 from exceeds_pipeline.common.parquet_cache import read_cache, write_cache
-from exceeds_pipeline.enrich.exclusions import excluded_as
+from exceeds_pipeline.enrich.exclusions import excluded_as, source_text
 from exceeds_pipeline.history.counted_once import PR_SUFFIXES
 from exceeds_pipeline.schemas import COMMIT_CATEGORIES
 
@@ -741,7 +741,8 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
     # a page for contributors kept beside the CI (.github/CONTRIBUTING.md) is documentation
     ci_page = path.str.contains(r"(?i)^\.github/[^/]+\.(?:md|markdown|rst|txt)$")
     is_build = (path.str.contains(BUILD_PATH) & ~is_test & ~in_docs & ~ci_page) | vendored
-    is_docs = (path.str.contains(DOCS_PATH) | in_docs) & ~is_test & ~is_build
+    # (a text file beside the code that reads it, black's src/blib2to3/Grammar.txt, is code)
+    is_docs = (path.str.contains(DOCS_PATH) | in_docs) & ~is_test & ~is_build & ~source_text(path)
     # neither a test, a document nor a build file (a vendored test fixture is both test and
     # build: this counts each file once)
     is_code = ~is_test & ~is_docs & ~is_build

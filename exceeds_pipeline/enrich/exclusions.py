@@ -101,6 +101,7 @@ __all__ = [
     "classify_exclusions",
     "excluded_as",
     "exclusion_reason_expr",
+    "source_text",
 ]
 
 # Reasons in priority order (the first one that applies is recorded).
@@ -324,6 +325,13 @@ def _copied_file_expr() -> pl.Expr:
     return _new_text_file() & (pl.col("lines_added").fill_null(0) >= RULES["bulk_import"]["min_file_lines"])
 
 
+def source_text(path: pl.Expr) -> pl.Expr:
+    """A plain text file in a source tree that is no prose by name (RULES `source_text`): part of
+    the product (a grammar, a token table), neither prose nor documentation."""
+    path = path.fill_null("")
+    return path.str.contains(RULES["source_text"]) & ~path.str.contains(RULES["source_text_prose"])
+
+
 def _data_type_reason(frame: pl.DataFrame) -> pl.Series:
     """``data_file`` / ``prose_file`` / null per row (see module doc, rule 7)."""
     langs = [lang for lang in frame.get_column("language").unique().to_list() if lang is not None]
@@ -354,7 +362,7 @@ def _data_type_reason(frame: pl.DataFrame) -> pl.Series:
         .join(product, on=["repo", "_type"], how="left")
         .sort("_i")
         .select(
-            pl.when(pl.col("_product").is_null())
+            pl.when(pl.col("_product").is_null() & ~source_text(pl.col("path")))
             .then(pl.col("_type").replace_strict(reasons, default=None, return_dtype=pl.String))
             .otherwise(None)
         )

@@ -285,6 +285,11 @@ def test_gradle_test_source_sets_and_xcode_cocoapods_bundler_and_php_tool_files(
         ("Fewer strings in EventListener asserts", {
             "okhttp-testing-support/src/main/kotlin/okhttp3/RecordingEventListener.kt": "class R\n",
             "okhttp/src/jvmTest/kotlin/okhttp3/EventListenerTest.kt": "class T\n"}),
+        # black: the parser's grammar (src/blib2to3/Grammar.txt) with a test case read as test
+        # work, a pin in test_requirements.txt as docs
+        ("Fix parser for TypeVar bounds", {"src/blib2to3/Grammar.txt": "typevar: NAME [':' test]\n",
+                                           "tests/data/cases/type_params.py": "def f[T: int](): pass\n"}),
+        ("Exclude pytest-xdist 3.0.2", {"test_requirements.txt": "pytest-xdist!=3.0.2\n"}),
         # AutoMapper: NuGet specs, MSBuild props, global.json and the psake script read as fixes
         ("Fixing build", {"AutoMapper.nuspec": "<package/>\n", "Directory.Build.props": "<Project/>\n",
                           "global.json": "{}\n", "default.ps1": "task default\n"}),
@@ -298,6 +303,8 @@ def test_gradle_test_source_sets_and_xcode_cocoapods_bundler_and_php_tool_files(
     assert got["Fixing build"] == "build"
     assert got["Get the OSGi plugin to work with Kotlin/Multiplatform"] == "build"
     assert got["Fewer strings in EventListener asserts"] == "test"
+    assert got["Fix parser for TypeVar bounds"] == "bug"
+    assert got["Exclude pytest-xdist 3.0.2"] == "build"
 
 
 def test_a_source_file_rewritten_in_another_language_is_a_refactoring(tmp_path):
