@@ -1837,6 +1837,24 @@ def test_the_next_development_version_set_in_a_build_script_is_the_releases_last
     assert _item(items, wid[release])["category"] == "chore"
 
 
+def test_the_changelog_opened_after_a_squashed_release_is_its_last_step(tmp_path):
+    """black: `Prepare release 24.3.0 (#4279)`, a squashed pull request, then `Add new change
+    template` (CHANGES.md's empty `## Unreleased` skeleton) 23 minutes later had been a docs
+    item of its own (10 of Jelle Zijlstra's 47 docs items)."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"CHANGES.md": "# Change Log\n", "src/black/__init__.py": "x = 1\n"})
+    release = repo.commit("Prepare release 24.3.0 (#4279)", author=ADA, date="2025-03-05T10:00:00+0000",
+                          files={"CHANGES.md": "# Change Log\n\n## 24.3.0\n\n- Fix a crash (#4270)\n"})
+    opened = repo.commit("Add new change template", author=ADA, date="2025-03-05T10:23:00+0000",
+                         files={"CHANGES.md": "# Change Log\n\n## Unreleased\n\n### Stable style\n\n## 24.3.0\n\n- Fix a crash (#4270)\n"})
+    fix = repo.commit("Fix the docs link (#4281)", author=ADA, date="2025-03-05T10:40:00+0000",
+                      files={"CHANGES.md": "# Change Log\n\n## Unreleased\n\n- Fix the docs link (#4281)\n\n## 24.3.0\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[release] == wid[opened] != wid[fix]
+    assert _item(items, wid[release])["category"] == "chore"
+
+
 def test_a_test_named_for_the_changed_source_file_joins_the_change_up_to_two_hours_later(tmp_path):
     """guzzle: `Test fix` (tests/Handler/CurlFactoryTest.php) 42 minutes after `Removing
     content-length guessing from curl` (src/Handler/CurlFactory.php) was an item of its own.

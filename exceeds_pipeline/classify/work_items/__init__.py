@@ -87,9 +87,10 @@ neither a feature nor a fix.
    `Rebuild lodash and docs.`, as the author's last commit before a release commit, which
    relates it to nothing else), each at most RELEASE_GAP
    (24 hours) after the one before, outside pull requests, up to and including a release
-   commit (an empty one too), and the changelog opened for the next version, or a commit that
-   undoes the release commit's lines (the version set back to a dev version), within
-   POST_RELEASE_GAP (an hour) after it; such an item is `chore`. Commits written the same
+   commit (an empty one too), and the changelog opened for the next version as the author's
+   next commit within OPENING_GAP (four hours, a pull request or not), or a commit that undoes
+   the release commit's lines (the version set back to a dev version) within POST_RELEASE_GAP
+   (an hour) after it; such an item is `chore`. Commits written the same
    second read in their parents' order, not by sha (a release script). Two release commits of one
    author that release the same version at most RELEASE_GAP apart (by commit time) are one
    release, whatever came between (`Bump version to 0.16.0`, `Update syntaxes`, the empty

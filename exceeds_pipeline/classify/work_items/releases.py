@@ -114,7 +114,7 @@ def release_edges(work: pl.DataFrame) -> pl.DataFrame:
     before (the version bump, the changelog heading, each package's manifest and lock file):
     one release item. A run of consecutive release steps (`release_flags`) outside pull
     requests joins when it holds a release commit; other work in between ends the run. The
-    changelog opened for the next version (NEXT_SECTION) within POST_RELEASE_GAP after a
+    changelog opened for the next version (NEXT_SECTION) within OPENING_GAP after a
     release is its last step, and ends the run too; so are the commits that finish it
     (`_with_post_release`: the version set back, the version named)."""
     outside = pl.col("pr_number").is_null() & pl.col("_prev_pr").is_null()
@@ -130,8 +130,12 @@ def release_edges(work: pl.DataFrame) -> pl.DataFrame:
     pairs = _consecutive_pairs(stream, ["repo", "person_id"])
     # The changelog opened for the next version minutes after a release closes it (requests'
     # "Prepare changelog for next release", ripgrep's "changelog: start next section").
+    # (the release or the opening may be a pull request, and the opening come hours later:
+    # black's squashed `Prepare release 24.3.0 (#4279)`, then `Add new change template` pushed
+    # 23 minutes later; `Add new release template (#4228)` 35 minutes after #4226; `New
+    # changelog` 1.5 hours after 24.4.2)
     post = (~pl.col("_release") & pl.col("_release_step") & pl.col("_opens_next")
-            & pl.col("_prev_release").fill_null(False) & (pl.col("_gap") <= POST_RELEASE_GAP) & outside)
+            & pl.col("_prev_release").fill_null(False) & (pl.col("_gap") <= OPENING_GAP))
     after_post = pairs.filter(post).select(pl.col("_b").alias("_a"))
     # A step links to the one before it; a release commit ends its run (two releases of one
     # day, 4.9.0 and 3.17.1, are two items), and so does the next version's opening, after a
@@ -171,10 +175,17 @@ def _same_release(work: pl.DataFrame) -> pl.DataFrame:
 RELEASE_GAP = timedelta(hours=24)
 
 
-# A release's last step: the changelog opened for the next version, this soon after it.
+# A commit that finishes a release (the version set back, the version named), this soon after it.
 POST_RELEASE_GAP = timedelta(hours=1)
+# A release's last step: the changelog opened for the next version, the author's next commit
+# this soon after it.
+OPENING_GAP = timedelta(hours=4)
 NEXT_SECTION = (r"(?i)\b(?:next|new|upcoming)\s+(?:release|version|section|dev(?:elopment)?|cycle)\b"
-                r"|\bunreleased\b|\bback\s+to\s+dev(?:elopment)?\b")
+                r"|\bunreleased\b|\bback\s+to\s+dev(?:elopment)?\b"
+                # black's `New changelog`, `new changelog template`, `Add new change template`,
+                # `Add new CHANGES.md template`
+                r"|\bnew\s+change(?:s|log)?(?:\.\w+)?(?:\s+(?:template|section|skeleton))?\s*(?:\(#\d+\))?\s*$"
+                r"|\bchange(?:s|log)?(?:\.\w+)?\s+template\b")
 # The version a release subject ends with (`v` and trailing punctuation left out), and the
 # package it names before it (`grep-cli-0.1.10`, `create-vite@5.2.1`, `ripgrep 14.1.1`).
 _RELEASE_VERSION = r"v?(\d+(?:\.\d+)+(?:[-+.]?[0-9A-Za-z][0-9A-Za-z.+-]*?)?)[.,;:!]?\s*$"
