@@ -240,6 +240,9 @@ def test_words_for_everything_are_no_themes_and_acronyms_are_written_as_such():
     # ripgrep months read "dealt with everything" and "went into Pcre2, CLI and Msrv"
     assert not [t for t in title_terms("update everything else in various places") if "everything" in t]
     assert module_name("crates/pcre2/src/matcher.rs", "BurntSushi/ripgrep") == "PCRE2 matcher"
+    # serde's summary read "works mainly on De, Serde derive and Ser" (Rust's de/ and ser/ modules)
+    assert module_name("serde/src/de/mod.rs", "serde-rs/serde") == "Deserialization"
+    assert module_name("serde/src/ser/impls.rs", "serde-rs/serde") == "Serialization impls"
 
 
 def test_title_ngrams_per_text_positions_written_forms_and_terms():
