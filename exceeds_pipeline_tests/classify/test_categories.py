@@ -82,6 +82,7 @@ VERBS = {
     "Cosmetic changes": "refactor",  # gin: four "Cosmetic changes" read as bug fixes
     "Fixed recovery unit tests": "test",  # gin: tests as what the fix repairs
     "Fixing some unit tests": "test",
+    "Fix serde_core doc tests": "test",  # serde: the crate's doc tests, no defect in it
     "Adds MIT license": "chore",  # gin: the licence and its headers read as features
     "Add license headers": "chore",
     "Add unit tests for the tokenizer": "test",
