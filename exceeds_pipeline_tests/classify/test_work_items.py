@@ -1855,6 +1855,25 @@ def test_the_changelog_opened_after_a_squashed_release_is_its_last_step(tmp_path
     assert _item(items, wid[release])["category"] == "chore"
 
 
+def test_a_title_that_only_points_at_a_pull_request_says_what_it_was(tmp_path):
+    """serde: `Touch up PR 2879`, pushed to master after merging another author's pull request,
+    told a reader nothing; the pull request's title (its merge body) says what was touched up."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 9), files={"derive/src/de.rs": "fn de() {}\n"})
+    repo.branch("allow-deprecated", checkout=True)
+    repo.commit("Allow deprecated in derives", author=BOB, date=_at(2, 9), files={"derive/src/deprecated.rs": "// allow\n"})
+    repo.checkout("main")
+    repo.merge("allow-deprecated", "Merge pull request #2879 from bob/allow-deprecated\n\n"
+               "add #[allow(deprecated)] to derive implementations", author=ADA, date=_at(3, 9))
+    touch = repo.commit("Touch up PR 2879", author=ADA, date=_at(4, 9),
+                        files={"derive/src/internals/deprecated.rs": "// allow\n", "derive/src/deprecated.rs": None})
+    other = repo.commit("Touch up PR 3000", author=ADA, date=_at(6, 9), files={"derive/src/de.rs": "fn de() { }\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert _item(items, wid[touch])["title"] == "Touch up PR 2879: add #[allow(deprecated)] to derive implementations"
+    assert _item(items, wid[other])["title"] == "Touch up PR 3000"  # no such pull request here
+
+
 def test_a_test_named_for_the_changed_source_file_joins_the_change_up_to_two_hours_later(tmp_path):
     """guzzle: `Test fix` (tests/Handler/CurlFactoryTest.php) 42 minutes after `Removing
     content-length guessing from curl` (src/Handler/CurlFactory.php) was an item of its own.

@@ -509,6 +509,7 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         pl.when(pl.col("title").fill_null("").str.strip_chars() == "")
         .then(pl.coalesce("_files_title", pl.lit("Change without a message"))).otherwise(pl.col("title")).alias("title")
     ).drop("_files_title")
+    items = _with_pointed_titles(items)
     ids = items.select("_root", "work_item_id")
     items = items.join(chain_status(work, links, df), on="_root", how="left").with_columns(
         pl.col("reverted_by").fill_null(pl.lit([], pl.List(pl.String))),
@@ -517,6 +518,35 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
     )
     items = items.select(list(WORK_ITEMS_SCHEMA)).cast(WORK_ITEMS_SCHEMA).sort("first_at", "work_item_id")
     return items, work.join(ids, on="_root", how="left")
+
+
+# A title that only points at another pull request: serde's `Touch up PR 2879`, `Follow-up to
+# #4521`, `PR 2987 followup`, `Update ui tests from PR 2558`.
+POINTER_TITLE = (
+    r"(?i)^\s*(?:(?:touch(?:es|ed)?\s+up|follow[- ]?ups?(?:\s+(?:to|on|for|of))?|(?:small\s+)?fix(?:es|ed)?\s+(?:for|to|after)"
+    r"|tweaks?(?:\s+(?:to|for|on))?|polish(?:es|ed)?|clean(?:s|ed)?\s+up(?:\s+after)?|update(?:s|d)?(?:\s+(?:\S+\s+){0,2}?(?:from|for|after))?)"
+    r"\s+(?:pr|pull\s+request)?\s*#?(\d+)|(?:pr|pull\s+request)\s*#?(\d+)\s+follow[- ]?up)\s*[.!]*\s*$"
+)
+
+
+def _with_pointed_titles(items: pl.DataFrame) -> pl.DataFrame:
+    """An item titled only by the pull request it follows up (POINTER_TITLE) says what that pull
+    request was: `Touch up PR 2879: add #[allow(deprecated)] to derive implementations` (the
+    pull request's item title, from its merge or squash commit, in the same repository)."""
+    pointed = pl.coalesce(pl.col("title").fill_null("").str.extract(POINTER_TITLE, 1),
+                          pl.col("title").fill_null("").str.extract(POINTER_TITLE, 2)).cast(pl.Int64, strict=False)
+    prs = (items.filter(pl.col("pr_number").is_not_null() & ~pl.col("title").fill_null("").str.contains(POINTER_TITLE))
+           .sort("first_at").unique(["repo", "pr_number"], keep="first", maintain_order=True)
+           .select("repo", pl.col("pr_number").cast(pl.Int64).alias("_pointed"), pl.col("title").alias("_pointed_title")))
+    return (
+        items.with_columns(pointed.alias("_pointed"))
+        .join(prs, on=["repo", "_pointed"], how="left", maintain_order="left")
+        .with_columns(pl.when(pl.col("_pointed_title").is_not_null() & (pl.col("_pointed") != pl.col("pr_number").fill_null(-1)))
+                      .then(pl.concat_str([pl.col("title").str.strip_chars().str.strip_chars_end(".!"), pl.lit(": "),
+                                           pl.col("_pointed_title")]))
+                      .otherwise(pl.col("title")).alias("title"))
+        .drop("_pointed", "_pointed_title")
+    )
 
 
 def _topic_titles(work: pl.DataFrame, df: pl.DataFrame) -> pl.DataFrame:
