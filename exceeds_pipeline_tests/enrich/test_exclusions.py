@@ -277,19 +277,6 @@ def test_data_files_count_where_they_are_the_product():
     assert out["exclusion_reason"].to_list() == [None] * 7 + ["prose_file"]
 
 
-def test_a_text_file_beside_the_code_that_reads_it_is_no_prose():
-    """black: src/blib2to3/Grammar.txt, the parser's grammar, was left out as prose (25 grammar
-    fixes lost their lines); a licence in the source tree and notes elsewhere stay prose."""
-    paths = ["src/blib2to3/Grammar.txt", "src/LICENSE.txt", "docs/notes.txt"] + [f"src/black/m{i}.py" for i in range(5)]
-    n = len(paths)
-    raw = pl.DataFrame({
-        "repo": ["black"] * n, "sha": [f"{i:040x}" for i in range(n)], "path": paths,
-        "old_path": [None] * n, "status": ["M"] * n, "lines_added": [5] * n, "lines_deleted": [1] * n,
-        "is_binary": [False] * n, "is_submodule": [False] * n, "language": ["Text"] * 3 + ["Python"] * 5,
-    })
-    assert classify_exclusions(raw)["exclusion_reason"].to_list() == [None, "prose_file", "prose_file"] + [None] * 5
-
-
 def test_changelog_fragments_do_not_make_prose_the_product():
     """SQLAlchemy: one small changelog fragment per change (2,136 of them) outnumbers the Python
     modules by path, but most of the lines changed are code: its notes and call-count files
