@@ -1863,13 +1863,15 @@ def test_a_title_that_only_points_at_a_pull_request_says_what_it_was(tmp_path):
     repo.branch("allow-deprecated", checkout=True)
     repo.commit("Allow deprecated in derives", author=BOB, date=_at(2, 9), files={"derive/src/deprecated.rs": "// allow\n"})
     repo.checkout("main")
-    repo.merge("allow-deprecated", "Merge pull request #2879 from bob/allow-deprecated\n\n"
+    # (serde's merge of it reads `Merge pull request 2879 from ...`, no `#`)
+    repo.merge("allow-deprecated", "Merge pull request 2879 from bob/allow-deprecated\n\n"
                "add #[allow(deprecated)] to derive implementations", author=ADA, date=_at(3, 9))
     touch = repo.commit("Touch up PR 2879", author=ADA, date=_at(4, 9),
                         files={"derive/src/internals/deprecated.rs": "// allow\n", "derive/src/deprecated.rs": None})
     other = repo.commit("Touch up PR 3000", author=ADA, date=_at(6, 9), files={"derive/src/de.rs": "fn de() { }\n"})
     out, items = _run(repo)
     wid = dict(out.select("sha", "work_item_id").rows())
+    assert _item(items, "acme/app#pr-2879")["title"] == "add #[allow(deprecated)] to derive implementations"
     assert _item(items, wid[touch])["title"] == "Touch up PR 2879: add #[allow(deprecated)] to derive implementations"
     assert _item(items, wid[other])["title"] == "Touch up PR 3000"  # no such pull request here
 

@@ -19,7 +19,7 @@ from exceeds_pipeline.classify.links import pr_number_expr
 # The branch a merge brings in: `Merge pull request #N from owner/branch`, `Merge branch 'x'`,
 # `Merge remote-tracking branch 'origin/x'`.
 MERGED_BRANCH = (
-    r"^Merge pull request #\d+ from [^/\s]+/(\S+)"
+    r"^Merge pull request #?\d+ from [^/\s]+/(\S+)"
     r"|^Merge (?:remote-tracking )?branch '(?:origin/)?([^']+)'"
 )
 
