@@ -1876,6 +1876,20 @@ def test_a_title_that_only_points_at_a_pull_request_says_what_it_was(tmp_path):
     assert _item(items, wid[other])["title"] == "Touch up PR 3000"  # no such pull request here
 
 
+def test_a_merge_body_of_conflicted_files_is_no_pull_request_title(tmp_path):
+    """serde: `Merge pull request 963 from sfackler/u64-identifier` with the body `Conflicts:` and
+    a file name had titled the pull request "Conflicts:"; its commit names it."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 9), files={"de.rs": "fn de() {}\n"})
+    repo.branch("u64-identifier", checkout=True)
+    repo.commit("Fix identifier deserialization from non-u32", author=BOB, date=_at(2, 9), files={"de.rs": "fn de() { u64 }\n"})
+    repo.checkout("main")
+    repo.merge("u64-identifier", "Merge pull request 963 from bob/u64-identifier\n\nConflicts:\n\tde.rs",
+               author=ADA, date=_at(3, 9))
+    _, items = _run(repo)
+    assert _item(items, "acme/app#pr-963")["title"] == "Fix identifier deserialization from non-u32"
+
+
 def test_a_test_named_for_the_changed_source_file_joins_the_change_up_to_two_hours_later(tmp_path):
     """guzzle: `Test fix` (tests/Handler/CurlFactoryTest.php) 42 minutes after `Removing
     content-length guessing from curl` (src/Handler/CurlFactory.php) was an item of its own.

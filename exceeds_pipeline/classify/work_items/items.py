@@ -589,7 +589,10 @@ def _topic_titles(work: pl.DataFrame, df: pl.DataFrame) -> pl.DataFrame:
 
 
 # A merge's words for itself, not a title: `Merge pull request 5989`, `Merge branch 'main'`.
-MERGE_RESTATED = r"(?i)^\s*merge\s+(?:pull\s+request|pr|branch|remote-tracking\s+branch|tag)\b[^\n]*$"
+# (or only git's note of the files that conflicted: serde's `Merge pull request 963 from ...`
+# with the body `Conflicts:` and the file names)
+MERGE_RESTATED = (r"(?i)^\s*merge\s+(?:pull\s+request|pr|branch|remote-tracking\s+branch|tag)\b[^\n]*$"
+                  r"|^\s*#?\s*conflicts:\s*$")
 # A title that names nothing but the issue it is about: `Fix #2180.`, `Issue #526`, `Fixes: #11083`.
 ISSUE_ONLY_TITLE = r"(?i)^\s*(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|issue|for|re|gh)\s*:?\s*)?#?\d+[.!]?\s*$"
 
