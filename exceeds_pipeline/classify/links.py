@@ -86,9 +86,10 @@ PR_RELAND = r"(?i)\bre-?land(?:s|ed|ing)?(?:\s+of)?\s+(?:pr\s*|pull request\s*)?
 
 # Pull-request numbers of a commit, as GitHub writes them.
 PR_SUFFIX = r"\(#(\d+)\)\s*$"  # squash / rebase merges: `Subject (#123)`
-# merge commits, with or without `from <branch>`, and with or without `#` (18 of serde's merges
-# read `Merge pull request 2879 from ...`)
-PR_MERGE = r"^Merge pull request #?(\d+)\b"
+# GitHub's merge of a pull request, up to its number, with or without `#` (18 of serde's merges
+# read `Merge pull request 2879 from ...`): every rule that reads such a merge starts with it
+PR_MERGE_HEAD = r"Merge pull request #?"
+PR_MERGE = rf"^{PR_MERGE_HEAD}(\d+)\b"  # merge commits, with or without `from <branch>`
 PR_RESOLVED = r"(?m)^Pull Request resolved: https?://\S+/pull/(\d+)"  # ghstack / Phabricator export
 
 
@@ -284,7 +285,7 @@ def _by_pr(base: pl.DataFrame) -> pl.DataFrame:
 
 
 # GitHub's revert button: a branch `revert-<N>-<branch>` whose pull request reverts pull request N.
-REVERT_BRANCH = r"(?i)^Merge pull request #?\d+ from [^/\s]+/revert-(\d+)-\S*"
+REVERT_BRANCH = rf"(?i)^{PR_MERGE_HEAD}\d+ from [^/\s]+/revert-(\d+)-\S*"
 
 
 def _by_revert_branch(commits: pl.DataFrame, base: pl.DataFrame, found: pl.DataFrame) -> pl.DataFrame:
@@ -303,7 +304,7 @@ def _by_revert_branch(commits: pl.DataFrame, base: pl.DataFrame, found: pl.DataF
                    .select("repo", pl.col("subject").alias("evidence"), time.alias("_mt"),
                            pl.col("parents").list.get(1).str.to_lowercase().alias("_tip"),
                            pl.col("subject").str.extract(REVERT_BRANCH, 1).cast(pl.Int64, strict=False).alias("_reverted"),
-                           pl.col("subject").str.extract_groups(r"(?i)^Merge pull request #?(?<_pr>\d+) from (?<_branch>\S+)")
+                           pl.col("subject").str.extract_groups(rf"(?i)^{PR_MERGE_HEAD}(?<_pr>\d+) from (?<_branch>\S+)")
                            .struct.unnest())
                    .with_columns(pl.col("_pr").cast(pl.Int64, strict=False)))
     tips = (pull_merges.drop_nulls("_reverted")

@@ -76,6 +76,8 @@ def month_name(month: str) -> str:
 _CODE_STRING = re.compile(r'([=(])"([^"\s]{0,40})"')
 
 
+# where one phrase of a title ends and the next begins: "Fix v0 config. Clear cache"
+_PHRASE_END = re.compile(r"(?<=[a-z0-9)])\.\s+(?=[A-Z])")
 _ISSUE_ONLY = re.compile(r"(?i)\W*(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|re|refs?|see|for)\W*)?"
                          r"(?:issue[\s_#-]*|gh-|#)\d+\W*")
 
@@ -90,9 +92,9 @@ def title_text(title: str | None) -> str:
     text = re.sub(r"[\"“”`]", "", text).replace("\0", '"').strip() or "(untitled)"
     # one phrase: "Fix v0 config. Clear cache" -> first; a first phrase that only names an issue
     # gives way to the next (urfave/cli's "Fix:(issue_1288). Add windows specific env format")
-    phrases = re.split(r"(?<=[a-z0-9)])\.\s+(?=[A-Z])", text, maxsplit=1)
+    phrases = _PHRASE_END.split(text, maxsplit=1)
     text = phrases[1] if len(phrases) > 1 and _ISSUE_ONLY.fullmatch(phrases[0]) else phrases[0]
-    text = re.split(r"(?<=[a-z0-9)])\.\s+(?=[A-Z])", text)[0]
+    text = _PHRASE_END.split(text, maxsplit=1)[0]
     if len(text) <= TITLE_CHARS:
         return text
     # cut at a clause, else a word, never inside one (sinatra: "... makes yield_content usage con…")

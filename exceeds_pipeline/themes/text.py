@@ -17,6 +17,7 @@ import polars as pl
 import yaml
 
 from exceeds_pipeline.classify.categories import CI_DIRECTIVE, COMPONENT_NAMES, LEADING_MARK, MIN_TITLE_WORDS, MIN_TYPED_TITLE_WORDS
+from exceeds_pipeline.classify.links import PR_MERGE_HEAD
 
 __all__ = ["CleanTitle", "clean_title", "display_words", "lexicon", "title_ngrams", "title_terms"]
 
@@ -46,7 +47,7 @@ _COMPONENT = re.compile(rf"^\s*(?P<comp>{COMPONENT_NAMES}):\s+")
 # A component that names every component (tornado's `*: Finish adding type annotations`)
 _EVERY_COMPONENT = re.compile(r"^\s*\*+\s*:\s+")
 _SERIES = re.compile(r"^\s*(?:\[?\s*(?:PATCH\s*)?(?:v\d+\s+)?\d{1,3}\s*/\s*\d{1,3}\s*\]?\s*:?\s*)", re.I)
-_MERGE_PR = re.compile(r"^Merge pull request #?\d+ from \S+\s*", re.I)
+_MERGE_PR = re.compile(rf"^{PR_MERGE_HEAD}\d+ from \S+\s*", re.I)
 _CONVENTIONAL_TYPES = frozenset(
     "feat feature fix bugfix hotfix perf refactor style doc docs test tests build ci chore revert "
     "deps release wip improvement enhancement security".split()

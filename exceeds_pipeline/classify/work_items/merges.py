@@ -8,7 +8,7 @@ from collections import Counter
 
 import polars as pl
 
-from exceeds_pipeline.classify.links import pr_number_expr
+from exceeds_pipeline.classify.links import PR_MERGE_HEAD, pr_number_expr
 
 
 # --------------------------------------------------------------------------------------------
@@ -19,7 +19,7 @@ from exceeds_pipeline.classify.links import pr_number_expr
 # The branch a merge brings in: `Merge pull request #N from owner/branch`, `Merge branch 'x'`,
 # `Merge remote-tracking branch 'origin/x'`.
 MERGED_BRANCH = (
-    r"^Merge pull request #?\d+ from [^/\s]+/(\S+)"
+    rf"^{PR_MERGE_HEAD}\d+ from [^/\s]+/(\S+)"
     r"|^Merge (?:remote-tracking )?branch '(?:origin/)?([^']+)'"
 )
 

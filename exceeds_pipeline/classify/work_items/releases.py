@@ -40,12 +40,12 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
     top = path.str.extract(r"^([^/]+)/", 1)
     steps = (
         file_changes.select("repo", "sha", path.str.contains(GENERIC_FILES).alias("_g"), top.alias("_top"),
-                            (path.str.contains(GENERIC_FILES) | path.str.contains(BUILD_PATH)).alias("_gb"),
+                            path.str.contains(BUILD_PATH).alias("_b"),
                             (path.str.contains(PACKAGE_MANIFEST) & path.str.count_matches("/").eq(1)).alias("_manifest"),
                             path.str.contains(CHANGELOG_PATH).alias("_changelog"), path.alias("_path"))
         .group_by("repo", "sha").agg(
             pl.col("_g").all().alias("_only_records"),
-            pl.col("_gb").all().alias("_only_build"),
+            (pl.col("_g") | pl.col("_b")).all().alias("_only_build"),
             pl.col("_changelog").any().alias("_announced"),
             pl.col("_path").sort().str.join("\n").hash().alias("_paths"),
             pl.when((pl.col("_top").n_unique() == 1) & pl.col("_top").is_not_null().all() & pl.col("_manifest").any())
