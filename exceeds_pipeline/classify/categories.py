@@ -77,7 +77,7 @@ from pathlib import Path
 import polars as pl
 import yaml
 
-from exceeds_pipeline.classify.changelog import CHANGELOG_PATH, FRAGMENT_PATH, changelog_categories
+from exceeds_pipeline.classify.changelog import CHANGELOG_PATH, FRAGMENT_PATH, FRAGMENT_PREFIX_PATH, changelog_categories
 from exceeds_pipeline.classify.conventional import declared_type
 from exceeds_pipeline.classify.links import undoing_commits
 from exceeds_pipeline.common.fingerprint import source_fingerprint
@@ -666,10 +666,18 @@ def _message_scores(lf: pl.LazyFrame) -> pl.LazyFrame:
     ).with_columns(pl.col("_lead_w").fill_null(0))
 
 
+def fragment_type(path: pl.Expr) -> pl.Expr:
+    """The kind of change a news fragment's name gives, as a category (`changelog/1234.bugfix.rst`,
+    `changelog/fix_the_loop_20260821.md`: bug); null for a path that is no typed fragment."""
+    def kind(pattern: str) -> pl.Expr:
+        return path.str.extract(pattern, 1).str.to_lowercase().replace_strict(
+            FRAGMENT_TYPES, default=None, return_dtype=pl.String)
+    return pl.coalesce(kind(FRAGMENT_PATH), kind(FRAGMENT_PREFIX_PATH))
+
+
 def _fragment_label(path: pl.Expr, status: pl.Expr) -> pl.Expr:
-    """The kind of change a news fragment the change adds names (`changelog/1234.bugfix.rst`)."""
-    return pl.when(status == "A").then(path.str.extract(FRAGMENT_PATH, 1).str.to_lowercase()
-                                       .replace_strict(FRAGMENT_TYPES, default=None, return_dtype=pl.String))
+    """The kind of change a news fragment the change adds names."""
+    return pl.when(status == "A").then(fragment_type(path))
 
 
 def project_labels(commits: pl.DataFrame, file_changes: pl.DataFrame | None,
@@ -683,7 +691,7 @@ def project_labels(commits: pl.DataFrame, file_changes: pl.DataFrame | None,
     if file_changes is not None and file_changes.height:
         status = pl.col("status").fill_null("") if "status" in file_changes.columns else pl.lit("")
         parts.append(
-            file_changes.filter(pl.col("path").str.contains(FRAGMENT_PATH))
+            file_changes.filter(pl.col("path").str.contains(FRAGMENT_PATH) | pl.col("path").str.contains(FRAGMENT_PREFIX_PATH))
             .select("repo", "sha", _fragment_label(pl.col("path"), status).alias("label")).drop_nulls("label"))
     if changelog is not None and changelog.height:
         parts.append(changelog_categories(commits, changelog).rename({"changelog_category": "label"}))

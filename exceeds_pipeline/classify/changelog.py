@@ -61,6 +61,9 @@ CHANGELOG_PATH = (r"(?i)(?:^|/)(?:OLD[-_]?)?(?:CHANGELOG|CHANGES|NEWS|HISTORY|RE
 # `CHANGES/1234.feature.md`): its type is the last dotted word of the name before an optional
 # counter and extension.
 FRAGMENT_PATH = rf"(?i){_FRAGMENT_DIR}[^/]*?\.([a-z]+)(?:\.\d+)?(?:{_FRAGMENT_EXT})?$"
+# RuboCop's form names the type first: `changelog/fix_an_infinite_loop_for_x_20260821163919.md`,
+# `changelog/new_add_lint_cop_20260821.md`.
+FRAGMENT_PREFIX_PATH = rf"(?i){_FRAGMENT_DIR}([a-z]+)_[^/]*{_FRAGMENT_EXT}$"
 
 # (`linked_prs`: the repository's own pull requests an entry names by address, unmistakably)
 ENTRIES_SCHEMA = {"category": pl.String, "prs": pl.List(pl.Int64), "shas": pl.List(pl.String), "text": pl.String,

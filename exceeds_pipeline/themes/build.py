@@ -37,8 +37,8 @@ from functools import lru_cache
 
 import polars as pl
 
-from exceeds_pipeline.classify.categories import FRAGMENT_TYPES, release_subject
-from exceeds_pipeline.classify.changelog import CHANGELOG_FILE, CHANGELOG_FOLDER_FILE, FRAGMENT_PATH
+from exceeds_pipeline.classify.categories import fragment_type, release_subject
+from exceeds_pipeline.classify.changelog import CHANGELOG_FILE, CHANGELOG_FOLDER_FILE
 from exceeds_pipeline.enrich.exclusions import RULES as EXCLUSION_RULES, excluded_as
 from exceeds_pipeline.themes.text import clean_title, display_words, lexicon, title_ngrams
 
@@ -503,8 +503,7 @@ def _items_of_no_area(commits: pl.DataFrame, file_changes: pl.DataFrame, work_it
     only_records = (
         file_changes.with_columns(pl.col("path").fill_null("").alias("_p"))
         .group_by("repo", "sha").agg((pl.col("_p").str.contains(RECORD_PATH)
-                                      | pl.col("_p").str.extract(FRAGMENT_PATH, 1).str.to_lowercase()
-                                      .is_in(list(FRAGMENT_TYPES)).fill_null(False)
+                                      | fragment_type(pl.col("_p")).is_not_null()
                                       | vendored).all().alias("_r"))
     )
     return pl.concat([

@@ -1235,6 +1235,20 @@ def test_a_lint_or_warning_named_by_its_rule_is_lint_work(tmp_path):
     assert got["Fix use-after-free warning from ASan"] == got["Fix crash when a lint has no name"] == "bug"
 
 
+def test_a_linter_rule_named_with_its_department_is_no_style_work(tmp_path):
+    """RuboCop: `Fix Style/MultilineWhenThen cop to correct ...` and `Fix Style/Sample crash on
+    ...` repair the project's own rules (75 such commits read as style work); `Fix Style/ExtraSpacing
+    offenses` applies a rule to the project's code."""
+    msgs = ["Fix Style/Sample crash on endless range shuffle indexes", "Fix Lint/Void with numblocks",
+            "Fix Style::Lambda whitespacing", "Fix Style/ExtraSpacing offenses",
+            "Fix new `Style/SelectByRegexp` offenses.", "Fix style issues", "Fix warning: conditional expression is constant",
+            "Fix false positive offenses for Style/HashSyntax"]
+    got = _classify_messages(tmp_path, msgs)
+    assert [got[m] for m in msgs[:3]] == ["bug"] * 3
+    assert [got[m] for m in msgs[3:7]] == ["chore"] * 4
+    assert got["Fix false positive offenses for Style/HashSyntax"] == "bug"
+
+
 def test_a_linter_named_as_the_whole_object_is_lint_work_and_fixup_is_fix_up(tmp_path):
     """rolldown's `fix clippy` (3) and pnpm's `fix tslint` read as fixes; phoenix's `Fixup docs`
     (docstrings only, 5 of Chris McCord's) read as fixes where `Fix up docs` read as docs; git's

@@ -475,6 +475,31 @@ def test_a_news_fragment_the_change_adds_is_its_label(tmp_path):
     assert plain["Handle the empty config"] != "feature" and plain["Allow a custom port"] != "bug"
 
 
+def test_a_fragment_named_type_first_is_its_label(tmp_path):
+    # RuboCop: `changelog/<type>_<what>_<timestamp>.md`, the type first (new, fix, change)
+    repo = GitScript.init(tmp_path / "app")
+    subjects = {
+        "Make the cop aware of endless methods": {
+            "lib/cop.rb": "def check = 1\n", "changelog/new_make_the_cop_aware_20250301100000.md": "* New.\n"},
+        "Skip runtime hooks in the cop": {
+            "lib/hooks.rb": "def hooks = []\n", "changelog/fix_skip_runtime_hooks_20250302100000.md": "* Fixed.\n"},
+        "Disable the cop by default": {
+            "config/default.yml": "Cop:\n  Enabled: false\n",
+            "changelog/change_disable_the_cop_20250303100000.md": "* Changed.\n"},
+    }
+    for i, (subject, files) in enumerate(subjects.items()):
+        repo.commit(subject, author=ANN, date=f"2025-03-{i + 1:02d}T10:00:00+0000", files=files)
+    commits, files = read_repo(repo)
+    # `change` names no kind of change
+    assert by_subject(debug_scores(commits, files), "_fragment") == {
+        "Make the cop aware of endless methods": "feature", "Skip runtime hooks in the cop": "bug",
+        "Disable the cop by default": None}
+    got = by_subject(categorize_commits(commits, files), "category")
+    assert got["Make the cop aware of endless methods"] == "feature" and got["Skip runtime hooks in the cop"] == "bug"
+    plain = by_subject(categorize_commits(commits, files.filter(~pl.col("path").str.starts_with("changelog/"))), "category")
+    assert plain["Make the cop aware of endless methods"] != "feature" and plain["Skip runtime hooks in the cop"] != "bug"
+
+
 def test_a_merged_pull_request_takes_the_kind_its_changelog_entry_is_filed_under(tmp_path):
     # A merge-commit workflow: the branch's commits carry no number; the changelog names the
     # pull request, the merge carries its title.
