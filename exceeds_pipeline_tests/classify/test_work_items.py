@@ -1483,6 +1483,37 @@ def test_an_item_opened_by_a_small_fix_and_built_by_features_is_a_feature(tmp_pa
     assert _item(items, wid["Fix the password check"])["category"] == "bug"
 
 
+def test_a_sliver_of_an_item_neither_names_it_nor_sets_its_kind(tmp_path):
+    """ripgrep: a 7-line `disable hyperlinks by default` fix opened the 18,865-line move from clap
+    to lexopt (the profile's "largest fix"), and a 1-line `core: add index module` named the
+    562-line indexing scaffolding. A first step with a real share of the code still names it."""
+    repo = GitScript.init(tmp_path / "repo")
+    lines = lambda n, tag: "".join(f"let {tag}{i} = {i};\n" for i in range(n))  # noqa: E731
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"cli/flags.rs": lines(5, "f"), "core/search.rs": lines(3, "m"), "auth/hash.rs": lines(4, "h")})
+    repo.commit("cli: fix hyperlinks shown by default", author=ADA, date=_at(3, 9),
+                files={"cli/flags.rs": lines(5, "f") + "let hyperlinks = false;\n"})
+    repo.commit("cli: replace clap with lexopt", author=ADA, date=_at(3, 10),
+                files={"cli/flags.rs": lines(5, "f") + "let hyperlinks = false;\n" + lines(200, "lexopt")})
+    repo.commit("core: add index module", author=ADA, date=_at(6, 9),
+                files={"core/search.rs": lines(3, "m") + "mod index;\n"})
+    repo.commit("index: add some initial indexing scaffolding", author=ADA, date=_at(6, 10),
+                files={"core/search.rs": lines(3, "m") + "mod index;\nuse index::Index;\n", "core/index.rs": lines(150, "ix")})
+    repo.commit("Fix the password check", author=BOB, date=_at(10, 9), files={"auth/hash.rs": lines(4, "h") + lines(20, "p")})
+    repo.commit("Simplify the hash loop", author=BOB, date=_at(10, 10), files={"auth/hash.rs": lines(4, "h") + lines(21, "p")})
+    out, items = _run(repo)
+    wid = by_subject(out, "work_item_id")
+    assert wid["cli: fix hyperlinks shown by default"] == wid["cli: replace clap with lexopt"]
+    lexopt = _item(items, wid["cli: replace clap with lexopt"])
+    assert (lexopt["category"], lexopt["title"]) == ("refactor", "cli: replace clap with lexopt")
+    assert wid["core: add index module"] == wid["index: add some initial indexing scaffolding"]
+    index = _item(items, wid["core: add index module"])
+    assert (index["category"], index["title"]) == ("feature", "index: add some initial indexing scaffolding")
+    assert wid["Fix the password check"] == wid["Simplify the hash loop"]
+    fix = _item(items, wid["Fix the password check"])
+    assert (fix["category"], fix["title"]) == ("bug", "Fix the password check")
+
+
 def test_a_subject_about_the_review_never_names_an_item_that_has_a_better_one(tmp_path):
     """jq: 'Improve invalid object key error message' was titled 'Address comments on PR #950'
     once the item's kind came from its second commit."""

@@ -320,9 +320,14 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
     # a subject about the review, not the change (`Address comments on PR #950`), names nothing
     words = pl.when(text.str.contains(VAGUE_SUBJECT)).then(pl.lit(0, pl.UInt32)).otherwise(words)
     # (naming by the largest of them instead read better in 9 of 25 changed bat items and worse
-    # in 8: the first step of a change usually names it)
+    # in 8: the first step of a change usually names it), of those that carry a real share of
+    # the item's code: ripgrep's 562-line index scaffolding was named by its 1-line first step,
+    # `core: add index module`.
+    item_code = pl.col("_code_lines").sum().over("_root") if "_code_lines" in core.columns else pl.lit(0)
+    share = ((pl.col("_code_lines") >= CODE_SHARE * item_code) if "_code_lines" in core.columns else pl.lit(True)).cast(pl.UInt32)
+    core = core.with_columns((2 * words + share).alias("_naming"))
     cat_subjects = core.group_by("_root", "category", maintain_order=True).agg(
-        pl.col("_headline").filter(words == words.max()).first().alias("_cat_subject"),
+        pl.col("_headline").filter(pl.col("_naming") == pl.col("_naming").max()).first().alias("_cat_subject"),
         words.max().alias("_cat_words"),
     )
     # ... and an item whose own kind has only such subjects is named by its best other one
@@ -338,9 +343,10 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
     # The first commit's feature or fix names the item, unless the other kind is most of its
     # code, in several commits: antirez's 56 ACL commits of 11 days opened with a 72-line
     # `ACL: subcommand matching.` (a fix by its words) and went on with 17 features of 856 lines.
-    kinds = per_category.filter(pl.col("category").is_in(["feature", "bug"])).group_by("_root").agg(
+    kinds = per_category.group_by("_root").agg(
         *[pl.col(col).filter(pl.col("category") == kind).sum().alias(f"_{col}_{kind}")
-          for col in ("_cl", "_c") for kind in ("feature", "bug")])
+          for col in ("_cl", "_c") for kind in ("feature", "bug")],
+        pl.col("_cl").sum().alias("_item_cl"))
     counts = (
         per_category
         .with_columns(pl.col("category").replace_strict(rank, default=len(rank), return_dtype=pl.Int32).alias("_rank"),
@@ -477,7 +483,10 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
             .when(pl.col("_title_cat").is_in(["feature", "bug"]) & ~paths_only)
             .then(pl.col("_title_cat"))
             .when(pl.col("_other_wins")).then(pl.col("_other_cat"))
-            .when(pl.col("_first_cat").is_in(["feature", "bug"])).then(pl.col("_first_cat"))
+            # (a kind with a real share of the code: ripgrep's 7-line `disable hyperlinks by
+            # default` fix opened the 18,865-line move from clap to lexopt)
+            .when(pl.col("_first_cat").is_in(["feature", "bug"])
+                  & (pl.col("_first_cl") >= CODE_SHARE * pl.col("_item_cl").fill_null(0))).then(pl.col("_first_cat"))
             .otherwise(pl.coalesce("_common_cat", pl.lit("other")))
             .alias("category"),
             pl.coalesce("_main_person", "_any_person").alias("person_id"),
