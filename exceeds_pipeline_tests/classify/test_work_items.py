@@ -1625,6 +1625,30 @@ def test_a_sweep_over_the_tree_relates_to_no_neighbour_by_a_shared_file(tmp_path
     assert len(three) == 3
 
 
+def test_a_shallow_sweep_joins_at_most_its_nearest_change(tmp_path):
+    """ripgrep: eight commits written over two months and pushed together, five fixes among them,
+    were one item through `style: apply rustfmt` (40 files, 6 lines each) and `rust: move to Rust
+    2024`, each sharing a file with several fixes. A sweep relays nothing: it joins the change
+    nearest to it at most. A commit of few files relates by them as before."""
+    repo = GitScript.init(tmp_path / "repo")
+    modules = [f"src/m{i:02d}.rs" for i in range(12)]
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={m: f"let x{i} = {i};\n" for i, m in enumerate(modules)})
+    push = "2025-03-09T01:08:19+0000"
+    first = repo.commit("stats: fix case where bytes searched could be wrong", author=ADA, date=_at(2, 9), committer_date=push,
+                        files={"src/m00.rs": "let x0 = 0;\nlet bytes = 0;\n"})
+    second = repo.commit("globset: fix trailing dot in file names", author=ADA, date=_at(4, 9), committer_date=push,
+                         files={"src/m01.rs": "let x1 = 1;\nlet dot = true;\n"})
+    sweep = repo.commit("style: apply rustfmt", author=ADA, date=_at(6, 9), committer_date=push,
+                        files={m: f"let x{i} = {i};\n" + ("let bytes = 0;\n" if i == 0 else "let dot = true;\n" if i == 1 else "")
+                               + "// fmt\n" for i, m in enumerate(modules)})
+    third = repo.commit("printer: fix has_match for the summary printer", author=ADA, date=_at(7, 9), committer_date=push,
+                        files={"src/m02.rs": "let x2 = 2;\n// fmt\nlet has_match = true;\n"})
+    out, _ = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert len({wid[first], wid[second], wid[third]}) == 3
+    assert wid[sweep] == wid[third]  # written the day before it
+
+
 def test_a_commit_beside_a_revert_in_its_pull_request_does_not_land_the_change_again(tmp_path):
     """tornado: "asyncio: Remove atexit hook" (PR #3295) was reverted three months later by PR
     #3339, which also closed a thread pool in a test. The test fix joins the chain through its

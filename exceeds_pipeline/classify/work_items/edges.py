@@ -181,11 +181,11 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
         from exceeds_pipeline.classify.categories import DOCS_PATH, TEST_PATH
 
         fc, hubs = shared_files or _shared_files(work, file_changes)
+        fc_all = fc
         fc = fc.with_columns(pl.col("path").fill_null("").str.contains(DOCS_PATH).alias("_doc"),
                              pl.col("path").fill_null("").str.contains(TEST_PATH).alias("_test"))
         docs_only = fc.group_by("repo", "sha").agg(pl.col("_doc").all().alias("_docs_only"),
                                                    (~pl.col("_doc") & ~pl.col("_test")).any().alias("_code"))
-        files_per_commit = fc.group_by("repo", "sha").len()
         hub_fc = fc.join(hubs, on=["repo", "path"], how="semi").drop("_doc", "_test")
         fc = fc.join(hubs, on=["repo", "path"], how="anti")
         pa = pair_ids.join(sha_of.rename({"_n": "_a", "sha": "sha_a"}), on="_a").join(
@@ -226,11 +226,12 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
         # A sweep over the tree (a reformat, a copyright-year bump, a branch merged by hand)
         # shares a file with every neighbour and relates to none by it: SQLAlchemy's "happy new
         # year" (254 files) had joined a MariaDB split and a docs fix into one item.
-        sweeps = (files_per_commit.filter(pl.col("len") >= SWEEP_FILES)
-                  .join(sha_of, on="sha").select("_n"))
+        wide, shallow = _sweeps(fc_all, file_changes)
+        sweeps = wide.join(work.select("_n", "repo", "sha"), on=["repo", "sha"]).select("_n")
         if sweeps.height:
             files = files.join(sweeps.rename({"_n": "_a"}), on="_a", how="anti") \
                 .join(sweeps.rename({"_n": "_b"}), on="_b", how="anti")
+        files = _nearest_only(files.cast(_PAIRS), shallow, work)
         files = pl.concat([files.cast(_PAIRS), _named_file_pairs(pa, file_changes, work)])
     counts = words.group_by("_n").agg(pl.len().alias("_cnt"))
     shared = (
@@ -394,7 +395,7 @@ def batch_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
 
     fc, hubs = shared_files or _shared_files(work, file_changes)
     fc = fc.join(members.select("repo", "sha"), on=["repo", "sha"], how="semi")
-    sweeps = fc.group_by("repo", "sha").len().filter(pl.col("len") >= SWEEP_FILES).select("repo", "sha")
+    sweeps, shallow = _sweeps(fc, file_changes)
     fc = fc.join(sweeps, on=["repo", "sha"], how="anti").with_columns(
         pl.col("path").str.contains(DOCS_PATH).alias("_doc"), pl.col("path").str.contains(TEST_PATH).alias("_test"))
     hub_fc = fc.join(hubs, on=["repo", "path"], how="semi")
@@ -421,7 +422,7 @@ def batch_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
                .select("_a", "_b").unique()
                .join(rare.rename({"_n": "_a"}), on="_a").join(rare.rename({"_n": "_b"}), on=["_b", "_w"], how="semi"))
     related = pl.concat([shared.select("_a", "_b"), by_test, by_word.select("_a", "_b")]).unique().cast(_PAIRS)
-    return _apart_by_issue(work, _apart_by_release(work, related))
+    return _apart_by_issue(work, _apart_by_release(work, _nearest_only(related, shallow, work)))
 
 
 # A file's name as a subject writes it: `README.ja`, `format.c`, `INTERNALS`, `test524`; a plain
@@ -726,6 +727,47 @@ def _shared_files(work: pl.DataFrame, file_changes: pl.DataFrame) -> tuple[pl.Da
         .unique()
     )
     return hand, _hub_files(work, file_changes)
+
+
+# A commit of this many files or more that changes at most this many lines in each, on average,
+# is a shallow sweep (a formatter or an edition migration): it may join the change nearest to it,
+# not relay between others (`_nearest_only`).
+SHALLOW_SWEEP_FILES = 10
+SHALLOW_LINES_PER_FILE = 8
+
+
+def _sweeps(fc: pl.DataFrame, file_changes: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(``[repo, sha]`` of the commits whose files `fc` (`_shared_files`) sweep over the tree,
+    SWEEP_FILES or more; ``[repo, sha]`` of the shallow sweeps among the rest of them, judged by
+    all the files they change: ripgrep's `rust: move to Rust 2024` edits 14 files, 10 of them
+    Cargo.toml)."""
+    wide = fc.group_by("repo", "sha").len().filter(pl.col("len") >= SWEEP_FILES).select("repo", "sha")
+    shallow = (
+        file_changes.join(fc.select("repo", "sha").unique(), on=["repo", "sha"], how="semi")
+        .join(wide, on=["repo", "sha"], how="anti")
+        .group_by("repo", "sha").agg(pl.col("path").n_unique().alias("_files"),
+                                     (pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)).sum().alias("_lines"))
+        .filter((pl.col("_files") >= SHALLOW_SWEEP_FILES) & (pl.col("_lines") <= SHALLOW_LINES_PER_FILE * pl.col("_files")))
+        .select("repo", "sha")
+    )
+    return wide, shallow
+
+
+def _nearest_only(related: pl.DataFrame, shallow: pl.DataFrame, work: pl.DataFrame) -> pl.DataFrame:
+    """The pairs less those by which a shallow sweep would relay: of each sweep's pairs only the
+    one nearest in time stays. ripgrep's `style: apply rustfmt` (40 files, 6 lines each) shared a
+    file with each of five fixes pushed with it and had made one item of them."""
+    if related.height == 0 or shallow.height == 0:
+        return related
+    ends_of = work.join(shallow, on=["repo", "sha"], how="semi").select(pl.col("_n").alias("_s"))
+    t = work.select("_n", "_t")
+    p = (related.join(t.rename({"_n": "_a", "_t": "_ta"}), on="_a").join(t.rename({"_n": "_b", "_t": "_tb"}), on="_b")
+         .with_columns((pl.col("_tb") - pl.col("_ta")).abs().alias("_d")))
+    ends = pl.concat([p.select("_a", "_b", "_d", pl.col("_a").alias("_s")), p.select("_a", "_b", "_d", pl.col("_b").alias("_s"))]
+                     ).join(ends_of, on="_s", how="semi")
+    nearest = ends.sort("_s", "_d", "_a", "_b").group_by("_s", maintain_order=True).first()
+    relaying = ends.join(nearest.select("_s", "_a", "_b"), on=["_s", "_a", "_b"], how="anti").select("_a", "_b").unique()
+    return related.join(relaying, on=["_a", "_b"], how="anti")
 
 
 def _hub_files(work: pl.DataFrame, file_changes: pl.DataFrame) -> pl.DataFrame:
