@@ -193,6 +193,32 @@ def test_reverted_and_never_relanded_is_later_reverted(tmp_path):
     assert ada["later_reverted"] is True and ada["reverted_by"] == [revert2]  # the last word was a revert
 
 
+def test_a_change_that_backs_out_its_own_first_attempt_and_keeps_the_second_is_not_reverted(tmp_path):
+    """ripgrep: two fixes for #3184 (a read loop of 21 lines, then a 6-line buffer tweak), and
+    five days later `searcher: fix regression with --line-buffered`, which reverts the first
+    and keeps the second: the change landed, it is not "later reverted". Reverting the whole
+    change is."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"searcher/buffer.rs": "read();\n", "searcher/core.rs": "keep();\n", "cli/flags.rs": "f();\n"})
+    loop = "".join(f"read_more({i});\n" for i in range(20))
+    first = repo.commit("searcher: fix performance bug when searching stdin", author=ADA, date=_at(2, 9),
+                        files={"searcher/buffer.rs": "read();\n" + loop})
+    second = repo.commit("searcher: fix a performance bug with after-context", author=ADA, date=_at(2, 10),
+                         files={"searcher/core.rs": "keep_less();\n"})
+    back = repo.commit(f"searcher: fix regression with --line-buffered\n\nThis reverts commit {first}.\n", author=ADA, date=_at(7, 9), files={"searcher/buffer.rs": "read();\n"})
+    flag = repo.commit("cli: add a --max-files flag", author=BOB, date=_at(9, 9),
+                       files={"cli/flags.rs": "f();\n" + "".join(f"max_files({i});\n" for i in range(10))})
+    whole = repo.revert(flag, author=CAT, date=_at(12, 9))
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[first] == wid[second] == wid[back]
+    fix = _item(items, wid[first])
+    assert fix["later_reverted"] is False and fix["reverted_by"] == []
+    flagged = _item(items, wid[flag])
+    assert flagged["later_reverted"] is True and flagged["reverted_by"] == [whole]
+
+
 def test_phabricator_and_free_form_revert_reland_chains(tmp_path):
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"core.py": "0\n"})

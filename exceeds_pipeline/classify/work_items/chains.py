@@ -54,7 +54,8 @@ def chain_status(work: pl.DataFrame, links: pl.DataFrame, everything: pl.DataFra
     item's changed lines (added + deleted of its non-revert commits; of its commits when they
     changed no lines). A revert of one small commit of a large change is a link
     (`commit_links`), not a change that did not land. `reverted_by` lists the reverts after
-    the last landing when the change is later reverted, else nothing. A revert of a revert
+    the last landing when the change is later reverted, else nothing. Reverts that are all the
+    item's own commits and keep its last commit of code revise it. A revert of a revert
     (git's `Reapply`) is a reland, not a revert. `relanded_by` lists the relands.
     """
     empty = pl.DataFrame(schema={"_root": pl.UInt32, "reverted_by": pl.List(pl.String),
@@ -66,8 +67,9 @@ def chain_status(work: pl.DataFrame, links: pl.DataFrame, everything: pl.DataFra
     size = (pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)) \
         if {"lines_added", "lines_deleted"} <= set(work.columns) else pl.lit(0)
     pr = pl.col("pr_number") if "pr_number" in work.columns else pl.lit(None, pl.Int64)
+    code = (pl.col("_code_lines").fill_null(0) > 0) if "_code_lines" in work.columns else pl.lit(True)
     members = work.select("repo", "sha", "_root", time.alias("_ct"), is_revert.alias("_rev"),
-                          size.cast(pl.Int64).alias("_size"), pr.alias("_pr"))
+                          size.cast(pl.Int64).alias("_size"), pr.alias("_pr"), code.alias("_code"))
     relanders = links.filter(pl.col("link_type") == "relands").select("repo", "sha").unique()
     reverts = links.filter(pl.col("link_type") == "reverts").join(relanders, on=["repo", "sha"], how="anti")
     relands = links.filter(pl.col("link_type") == "relands")
@@ -119,12 +121,22 @@ def chain_status(work: pl.DataFrame, links: pl.DataFrame, everything: pl.DataFra
         after.filter(~pl.col("_rev")).unique(["_root", "target_sha"])
         .group_by("_root").agg(pl.col("_size").sum().alias("_undone_lines"), pl.len().alias("_undone_commits"))
     )
+    # Reverts that are all the item's own commits and keep its last commit of code revise the
+    # change, they do not take it back: ripgrep's `searcher: fix regression with --line-buffered`
+    # backed out the first of two fixes for #3184 and kept the second. (Someone else's revert of
+    # a pull request's core leaves its small follow-ups behind: that is the change reverted.)
+    last_code = (change.filter(~pl.col("_rev") & pl.col("_code")).sort("_ct", "sha")
+                 .group_by("_root").agg(pl.col("sha").last().alias("target_sha")))
+    outside = after.join(members.select("_root", pl.col("sha").alias("_by")), on=["_root", "_by"], how="anti").select("_root")
+    kept_last = (last_code.join(after.select("_root", "target_sha").unique(), on=["_root", "target_sha"], how="anti")
+                 .join(outside, on="_root", how="anti").select("_root"))
     reverted = (
         after.group_by("_root").agg(pl.col("_by").unique().sort().alias("_after"))
         .join(undone, on="_root", how="left").join(whole, on="_root", how="left")
         .with_columns(
             # an item of reverts only (nothing of its own to weigh): any revert after it
             pl.when(pl.col("_commits").fill_null(0) == 0).then(True)
+            .when(pl.col("_root").is_in(kept_last["_root"].implode())).then(False)
             .when(pl.col("_lines") > 0)
             .then(pl.col("_undone_lines").fill_null(0) >= REVERTED_SHARE * pl.col("_lines"))
             .otherwise(pl.col("_undone_commits").fill_null(0) >= REVERTED_SHARE * pl.col("_commits"))
