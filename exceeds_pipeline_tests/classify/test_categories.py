@@ -830,6 +830,25 @@ def test_renaming_and_retyping_code_is_refactoring(tmp_path):
     assert got["Add --prefix option to install"] == "feature"
 
 
+def test_deprecating_an_api_is_no_repair(tmp_path):
+    """express: `Deprecate req.param()` and `Deprecate app.param(fn)` (a warning in lib/ and a
+    History.md line) read as fixes and filled its maintainer's "bugs fixed"."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000",
+                files={"lib/request.js": "req.param = function () {};\n", "lib/application.js": "app.param = function () {};\n",
+                       "History.md": "unreleased\n==========\n"})
+    cases = [
+        ("Deprecate req.param()\n\ncloses #2440", {
+            "lib/request.js": "req.param = function () {\n  deprecate('req.param');\n};\n",
+            "History.md": "unreleased\n==========\n\n  * deprecate `req.param()`\n"}),
+        ("Deprecate app.param(fn)", {
+            "lib/application.js": "app.param = function () {\n  deprecate('app.param(fn)');\n};\n",
+            "History.md": "unreleased\n==========\n\n  * deprecate `req.param()`\n  * deprecate `app.param(fn)`\n"}),
+    ]
+    got = _categorize_cases(repo, cases)
+    assert got["Deprecate req.param()"] == got["Deprecate app.param(fn)"] == "refactor"
+
+
 def test_a_code_change_with_its_pages_is_the_change_not_documentation(tmp_path):
     """curl: 'tool: warn when --ssl and --ftp-ssl-control override each other' changes the tool
     and its two option pages, and read as docs. A change of only the pages stays docs."""
