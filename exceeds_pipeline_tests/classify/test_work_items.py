@@ -765,6 +765,31 @@ def test_the_commits_of_one_release_are_one_release_item(tmp_path):
     assert _item(items, wid[release])["commits"] == 3
 
 
+def test_a_monorepos_release_session_is_one_release_item(tmp_path):
+    """ripgrep 15.0.0: each crate released in turn (`globset-0.4.17`, `deps: bump to globset
+    0.4.17`, `ignore-0.4.24`, ...), then the whole (`15.0.0`), minutes apart: one release
+    item, not one per crate. The same crate released again an hour later is another release."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={
+        "Cargo.toml": 'version = "14.0.0"\nglobset = "0.4.16"\nignore = "0.4.23"\n',
+        "crates/globset/Cargo.toml": 'version = "0.4.16"\n', "crates/ignore/Cargo.toml": 'version = "0.4.23"\nglobset = "0.4.16"\n'})
+    minute = lambda m: f"2025-03-05T10:{m:02d}:00+0000"  # noqa: E731
+    globset = repo.commit("globset-0.4.17", author=ADA, date=minute(0), files={"crates/globset/Cargo.toml": 'version = "0.4.17"\n'})
+    bump = repo.commit("deps: bump to globset 0.4.17", author=ADA, date=minute(2),
+                       files={"crates/ignore/Cargo.toml": 'version = "0.4.23"\nglobset = "0.4.17"\n'})
+    ignore = repo.commit("ignore-0.4.24", author=ADA, date=minute(3),
+                         files={"crates/ignore/Cargo.toml": 'version = "0.4.24"\nglobset = "0.4.17"\n'})
+    whole = repo.commit("15.0.0", author=ADA, date=minute(6),
+                        files={"Cargo.toml": 'version = "15.0.0"\nglobset = "0.4.17"\nignore = "0.4.24"\n'})
+    again = repo.commit("ignore-0.4.25", author=ADA, date="2025-03-05T11:30:00+0000",
+                        files={"crates/ignore/Cargo.toml": 'version = "0.4.25"\nglobset = "0.4.17"\n'})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[globset] == wid[bump] == wid[ignore] == wid[whole] != wid[again]
+    session = _item(items, wid[whole])
+    assert (session["category"], session["title"]) == ("chore", "Release 15.0.0")
+
+
 def test_a_dependency_update_the_changelog_lists_is_no_release_step(tmp_path):
     """express: `deps: body-parser@1.19.2` and `deps: qs@6.9.7` (package.json and a line in
     History.md each) the night before `4.17.3` are changes the release lists, not steps of it;

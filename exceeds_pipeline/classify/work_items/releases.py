@@ -118,7 +118,14 @@ def release_edges(work: pl.DataFrame) -> pl.DataFrame:
     release is its last step, and ends the run too; so are the commits that finish it
     (`_with_post_release`: the version set back, the version named)."""
     outside = pl.col("pr_number").is_null() & pl.col("_prev_pr").is_null()
+    folder = pl.col("_release_dir") if "_release_dir" in work.columns else None
     stream = work.sort("repo", "person_id", "_t", "_n").with_columns(
+        pl.when(pl.col("_release")).then(release_package(pl.col("subject"), folder)).alias("_package"),
+        # the package of the author's last release so far ("" for a release that names none)
+        pl.when(pl.col("_release")).then(pl.coalesce(release_package(pl.col("subject"), folder), pl.lit("")))
+        .forward_fill().over("repo", "person_id").alias("_last_package"),
+    ).with_columns(
+        pl.col("_last_package").shift(1).alias("_prev_package"),
         pl.col("_release_step").shift(1).alias("_prev_step"),
         pl.col("_release").shift(1).alias("_prev_release"),
         # (a commit that finished a release ends its run too: composer's next release, 2.3.10
@@ -146,6 +153,15 @@ def release_edges(work: pl.DataFrame) -> pl.DataFrame:
          & ~pl.col("_prev_post").fill_null(False) & ~pl.col("_after_post").fill_null(False) & ~pl.col("_prev_opens_next").fill_null(False)
          & (pl.col("_gap") <= RELEASE_GAP) & outside)
         .alias("_link"), post.alias("_post"))
+    # A monorepo's release session: each package released in turn, minutes apart, then the
+    # whole (ripgrep 15.0.0: globset-0.4.17, its `deps: bump to globset 0.4.17`, ignore-0.4.24, ...,
+    # grep-0.4.0, 15.0.0 within 13 minutes, had been 13 items). The next release of another
+    # package right after a release step joins it; the same package released again is another
+    # release.
+    session = (pl.col("_release") & pl.col("_prev_step").fill_null(False) & (pl.col("_prev_package").fill_null("") != "")
+               & (pl.col("_package").fill_null("") != pl.col("_prev_package"))
+               & (pl.col("_gap") <= PACKAGE_SESSION_GAP) & outside)
+    links = links.with_columns(pl.col("_link") | session.fill_null(False))
     runs = stream.join(links.select(pl.col("_b").alias("_n"), "_link"), on="_n", how="left", maintain_order="left") \
         .with_columns((~pl.col("_link").fill_null(False)).cum_sum().alias("_run"))
     # only a run that makes a release is joined
@@ -173,6 +189,8 @@ def _same_release(work: pl.DataFrame) -> pl.DataFrame:
 
 
 RELEASE_GAP = timedelta(hours=24)
+# One package's release follows another's in one release session at most this soon.
+PACKAGE_SESSION_GAP = timedelta(minutes=10)
 
 
 # A commit that finishes a release (the version set back, the version named), this soon after it.
@@ -195,6 +213,16 @@ _RELEASE_PACKAGE = r"(?i)^\s*([a-z0-9_.@/-]+?)[ @-]v?\d+(?:\.\d+)+\S*\s*$"
 _NOT_PACKAGE = r"(?i)^(?:v|ver|version|release[sd]?|releasing|tag|tagged|bump(?:s|ed|ing)?|publish(?:es|ed|ing)?|prep(?:are[sd]?|aring)?|mark(?:s|ed|ing)?|almost|cut|for|next|now|to)$"
 
 
+def release_package(subject: pl.Expr, folder: pl.Expr | None = None) -> pl.Expr:
+    """The package a release commit's subject names (`grep-cli-0.1.10` -> `grep-cli`), or else
+    `folder` (`release_flags`' `_release_dir`); null for a release of the whole repository."""
+    text = subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_MARK, "").str.replace(r"(?i)\s+release[.!]?\s*$", "")
+    package = (pl.when(text.str.contains(RELEASE_TITLE)).then(pl.lit(None, pl.String))
+               .otherwise(text.str.extract(_RELEASE_PACKAGE, 1)))
+    package = pl.when(package.str.contains(_NOT_PACKAGE)).then(pl.lit(None, pl.String)).otherwise(package)
+    return package if folder is None else pl.coalesce(package, folder)
+
+
 def release_title(subject: pl.Expr, folder: pl.Expr | None = None) -> pl.Expr:
     """`Release <version>` (`Release <package> <version>` when the subject names a package, or
     else `folder`: the package folder whose manifest the release commit changes) of a
@@ -205,10 +233,6 @@ def release_title(subject: pl.Expr, folder: pl.Expr | None = None) -> pl.Expr:
     # `1.4.3 release`: the version before the word
     text = subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_MARK, "").str.replace(r"(?i)\s+release[.!]?\s*$", "")
     version = pl.when(~text.str.contains(r"(?i)^\s*prepar")).then(text.str.extract(_RELEASE_VERSION, 1))
-    package = (pl.when(text.str.contains(RELEASE_TITLE)).then(pl.lit(None, pl.String))
-               .otherwise(text.str.extract(_RELEASE_PACKAGE, 1)))
-    package = pl.when(package.str.contains(_NOT_PACKAGE)).then(pl.lit(None, pl.String)).otherwise(package)
-    if folder is not None:
-        package = pl.coalesce(package, folder)
+    package = release_package(subject, folder)
     return pl.when(version.is_not_null()).then(
         pl.concat_str(pl.lit("Release "), pl.coalesce(package + pl.lit(" "), pl.lit("")), version))
