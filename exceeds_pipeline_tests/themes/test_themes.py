@@ -418,6 +418,15 @@ def test_pointing_words_of_prose_are_no_themes():
     assert not {"unneccessary", "optional", "fixture"} & terms and "proxy transport" in terms
 
 
+def test_a_kind_of_defect_is_no_area_of_work():
+    """rubocop: Koichi Ito's months 'went into Style, Lint and incorrect autocorrect', with 'false
+    positive' (112 work items) among the departments."""
+    terms = title_terms("Fix a false positive for the hash alignment cop")
+    assert not {"false positive", "false", "positive"} & terms and "hash alignment cop" in terms
+    terms = title_terms("Fix an incorrect autocorrect for the hash syntax cop")
+    assert "incorrect autocorrect" not in terms and "hash syntax cop" in terms
+
+
 def test_the_changelog_folder_is_no_area_of_work(make_repo):
     """SQLAlchemy: every change adds its entry under doc/build/changelog/unreleased_20/, and its
     author's summary read 'works mainly on ORM, SQL and Changelog docs'."""
