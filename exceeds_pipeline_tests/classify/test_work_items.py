@@ -767,8 +767,8 @@ def test_the_commits_of_one_release_are_one_release_item(tmp_path):
 
 def test_a_monorepos_release_session_is_one_release_item(tmp_path):
     """ripgrep 15.0.0: each crate released in turn (`globset-0.4.17`, `deps: bump to globset
-    0.4.17`, `ignore-0.4.24`, ...), then the whole (`15.0.0`), minutes apart: one release
-    item, not one per crate. The same crate released again an hour later is another release."""
+    0.4.17`, `ignore-0.4.24`, ...), then the whole (`changelog: 15.0.0`, `15.0.0`), minutes
+    apart: one release item, not one per crate. The same crate released again an hour later is another release."""
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={
         "Cargo.toml": 'version = "14.0.0"\nglobset = "0.4.16"\nignore = "0.4.23"\n',
@@ -779,13 +779,14 @@ def test_a_monorepos_release_session_is_one_release_item(tmp_path):
                        files={"crates/ignore/Cargo.toml": 'version = "0.4.23"\nglobset = "0.4.17"\n'})
     ignore = repo.commit("ignore-0.4.24", author=ADA, date=minute(3),
                          files={"crates/ignore/Cargo.toml": 'version = "0.4.24"\nglobset = "0.4.17"\n'})
+    heading = repo.commit("changelog: 15.0.0", author=ADA, date=minute(5), files={"CHANGELOG.md": "15.0.0\n======\n"})
     whole = repo.commit("15.0.0", author=ADA, date=minute(6),
                         files={"Cargo.toml": 'version = "15.0.0"\nglobset = "0.4.17"\nignore = "0.4.24"\n'})
     again = repo.commit("ignore-0.4.25", author=ADA, date="2025-03-05T11:30:00+0000",
                         files={"crates/ignore/Cargo.toml": 'version = "0.4.25"\nglobset = "0.4.17"\n'})
     out, items = _run(repo)
     wid = dict(out.select("sha", "work_item_id").rows())
-    assert wid[globset] == wid[bump] == wid[ignore] == wid[whole] != wid[again]
+    assert wid[globset] == wid[bump] == wid[ignore] == wid[heading] == wid[whole] != wid[again]
     session = _item(items, wid[whole])
     assert (session["category"], session["title"]) == ("chore", "Release 15.0.0")
 

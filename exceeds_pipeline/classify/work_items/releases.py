@@ -158,8 +158,10 @@ def release_edges(work: pl.DataFrame) -> pl.DataFrame:
     # grep-0.4.0, 15.0.0 within 13 minutes, had been 13 items). The next release of another
     # package right after a release step joins it; the same package released again is another
     # release.
-    session = (pl.col("_release") & pl.col("_prev_step").fill_null(False) & (pl.col("_prev_package").fill_null("") != "")
-               & (pl.col("_package").fill_null("") != pl.col("_prev_package"))
+    # (and so does a step that is no release, the top version's changelog heading before it:
+    # ripgrep 15.2.0's `changelog: 15.2.0` came between grep-searcher-0.1.17 and 15.2.0)
+    session = (pl.col("_release_step") & pl.col("_prev_step").fill_null(False) & (pl.col("_prev_package").fill_null("") != "")
+               & (~pl.col("_release") | (pl.col("_package").fill_null("") != pl.col("_prev_package")))
                & (pl.col("_gap") <= PACKAGE_SESSION_GAP) & outside)
     links = links.with_columns(pl.col("_link") | session.fill_null(False))
     runs = stream.join(links.select(pl.col("_b").alias("_n"), "_link"), on="_n", how="left", maintain_order="left") \
