@@ -121,8 +121,9 @@ def release_edges(work: pl.DataFrame) -> pl.DataFrame:
     folder = pl.col("_release_dir") if "_release_dir" in work.columns else None
     stream = work.sort("repo", "person_id", "_t", "_n").with_columns(
         pl.when(pl.col("_release")).then(release_package(pl.col("subject"), folder)).alias("_package"),
+    ).with_columns(
         # the package of the author's last release so far ("" for a release that names none)
-        pl.when(pl.col("_release")).then(pl.coalesce(release_package(pl.col("subject"), folder), pl.lit("")))
+        pl.when(pl.col("_release")).then(pl.col("_package").fill_null(""))
         .forward_fill().over("repo", "person_id").alias("_last_package"),
     ).with_columns(
         pl.col("_last_package").shift(1).alias("_prev_package"),
