@@ -5,8 +5,9 @@ Built-in rules (any match makes the whole person a bot):
 2. Known automation accounts below (exact e-mails, or logins with GitHub's numeric ids).
 3. A name or e-mail local part that ends in a separate `bot`/`robot` word (`k8s-ci-robot`,
    `facebook-github-bot`, `ci_bot`), never a name merely ending in the letters (`Talbot`).
-4. Service and sync accounts (`bots.yaml` `service_accounts`): Meta's `generatedunixname<digits>`
-   users and numbered no-reply addresses, `facebook-github-bot`, `meta-codesync[bot]`.
+4. Service, sync and release accounts (`bots.yaml` `service_accounts`): Meta's
+   `generatedunixname<digits>` users and numbered no-reply addresses, `facebook-github-bot`,
+   `meta-codesync[bot]`, release tools' handles (`hugoreleaser`, `name+hugoreleaser@...`).
 5. Sync accounts replayed by a bot: an author whose name is a machine handle (no space, a run of
    digits, :data:`SYNC_HANDLE`) and every one of whose commits was committed by a bot identity
    (:func:`is_sync_account`; applied per person by `people.resolve_people`). A human whose

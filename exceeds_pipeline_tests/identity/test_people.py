@@ -218,6 +218,12 @@ def test_bot_rules_directly():
     assert is_bot_identity("jekyllbot", "jekyllbot@jekyllrb.com")
     assert not is_bot_identity("talbot", "talbot@example.com")
     assert not is_bot_identity("jekyllbot", "parker@example.com")
+    # release automation named for its tool, by its name or its plus-address tag
+    assert is_bot_identity("hugoreleaser", "bjorn.erik.pedersen+hugoreleaser@gmail.com")
+    assert is_bot_identity("Bjørn Erik Pedersen", "bjorn.erik.pedersen+hugoreleaser@gmail.com")
+    assert is_bot_identity("goreleaser", "bot@example.com")
+    assert not is_bot_identity("Bjørn Erik Pedersen", "bjorn.erik.pedersen@gmail.com")
+    assert not is_bot_identity("Ann Releaser", "ann.releaser@example.com")
 
 
 def test_a_bot_email_makes_the_whole_person_a_bot(repo):
