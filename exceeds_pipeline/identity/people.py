@@ -66,9 +66,12 @@ class ConfiguredIdentity:
     emails: tuple[str, ...]
 
 
+_ASCII_LETTERS = str.maketrans(_NAMES_DATA["ascii_letters"])
+
+
 def slugify(text: str, max_len: int = 60) -> str:
     """Lower-case ASCII words joined by '-': safe as a file name on every system."""
-    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    ascii_text = unicodedata.normalize("NFKD", text.translate(_ASCII_LETTERS)).encode("ascii", "ignore").decode()
     slug = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
     return slug[:max_len].strip("-")
 
@@ -196,6 +199,17 @@ def resolve_people(
         )
         .collect()
     )
+    # The names as written (before the .mailmap): a real name there stands in for a handle the
+    # .mailmap gives every commit (hugo maps 'Bjørn Erik Pedersen' to 'bep').
+    written = (
+        keyed.with_columns(display_name_expr("author_name").alias("_written"))
+        .with_columns(without_domain_tag_expr("_written", "author_email").alias("_written"))
+        .group_by("identity_key", "_written")
+        .agg(pl.len().alias("n"), (~merge).sum().alias("n_work"), pl.col("authored_at").max().alias("last"))
+        .filter(pl.col("_written").fill_null("").str.contains(_REAL_NAME))
+        .rename({"_written": "mailmap_name"})
+        .collect()
+    )
     committers = keyed.select(
         "identity_key",
         pl.col("committer_name").fill_null("").alias("_cn"),
@@ -265,15 +279,25 @@ def resolve_people(
     name_stats = names.join(clusters, on="identity_key")
     # The most used real name: a name of two words or more ("Yoav Steinberg") before a handle
     # ("yoav-steinberg", "Rowlando13"), then the name of the most commits of work (the merges a
-    # maintainer clicks through on GitHub carry the account's handle), then of all commits.
-    best_names = (
-        name_stats.group_by("cluster", "mailmap_name")
-        .agg(pl.col("n").sum(), pl.col("n_work").sum(), pl.col("last").max())
-        .with_columns(pl.col("mailmap_name").fill_null("").str.contains(r"\pL\S*\s+\S*\pL").alias("_real"))
-        .sort(["cluster", "_real", "n_work", "n", "last", "mailmap_name"], descending=[False, True, True, True, True, False])
-        .group_by("cluster", maintain_order=True)
-        .agg(pl.col("mailmap_name").first().alias("display_name"), pl.col("mailmap_name").alias("names"))
-    )
+    # maintainer clicks through on GitHub carry the account's handle), then of all commits. A
+    # real name the .mailmap gives comes first; one written in the commits only where the
+    # .mailmap gives none.
+    by_name = ["cluster", "mailmap_name"]
+    agg = [pl.col("n").sum(), pl.col("n_work").sum(), pl.col("last").max()]
+    mapped = name_stats.group_by(by_name).agg(*agg).with_columns(
+        pl.col("mailmap_name").fill_null("").str.contains(_REAL_NAME).alias("_real"), pl.lit(True).alias("_mapped"))
+    as_written = written.join(clusters, on="identity_key").group_by(by_name).agg(*agg).with_columns(
+        pl.lit(True).alias("_real"), pl.lit(False).alias("_mapped"))
+    ranked = pl.concat([mapped, as_written], how="diagonal_relaxed").sort(
+        ["cluster", "_real", "_mapped", "n_work", "n", "last", "mailmap_name"],
+        descending=[False, True, True, True, True, True, False])
+    best_names = ranked.group_by("cluster", maintain_order=True).agg(
+        pl.col("mailmap_name").first().alias("display_name"),
+        pl.col("mailmap_name").filter(pl.col("_mapped")).alias("names"),
+        # a bot goes by its most used name: hugo's `hugoreleaser` (976 commits), not the owner's
+        # real name on 7 of them
+        pl.col("mailmap_name").sort_by(pl.col("_mapped").cast(pl.Int64) * pl.col("n"), descending=True, maintain_order=True)
+        .first().alias("_most_used"))
     people = (
         stats.group_by("cluster")
         .agg(
@@ -296,13 +320,14 @@ def resolve_people(
         emails = sorted(
             {k for k in row["keys"] if not k.startswith("name:")} | {e for e in row["raw_emails"] or () if e}
         )
-        display = (ident.name if ident and ident.name else None) or row["display_name"] or (
-            emails[0].split("@")[0] if emails else "unknown"
-        )
         is_bot = (
             any(is_bot_identity(n or "", "", patterns) for n in row["names"] or ())
             or any(is_bot_identity("", e, patterns) for e in emails)
             or is_sync_account(row["names"] or (), row["_bot_committed"])
+        )
+        display = (ident.name if ident and ident.name else None) or (
+            row["_most_used"] if is_bot else row["display_name"]) or row["display_name"] or (
+            emails[0].split("@")[0] if emails else "unknown"
         )
         rows.append((row, ident, emails, display, is_bot))
 

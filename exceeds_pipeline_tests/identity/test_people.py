@@ -71,6 +71,29 @@ def test_mailmap_joins_two_addresses(repo):
     assert owners[b] == "bob-builder"
 
 
+def test_a_mailmap_handle_yields_to_the_real_name_written_in_the_commits(repo):
+    """hugo's .mailmap maps 'Bjørn Erik Pedersen' to 'bep': the profile is still titled with the
+    real name he wrote (4,515 commits). A real name the .mailmap gives wins over any written one."""
+    repo.git.write_mailmap(["bep <bep@example.com> Bjørn Erik Pedersen <bep@example.com>",
+                            "Ann Lee <ann@example.com> <ann@old.example.com>"])
+    for _ in range(3):
+        repo.commit(("Bjørn Erik Pedersen", "bep@example.com"))
+    repo.commit(("bep", "bep@example.com"))
+    for _ in range(3):
+        repo.commit(("A. Lee Smith", "ann@old.example.com"))
+    repo.commit(("Cy", "cy@example.com"))
+    for _ in range(2):  # a release tool under its owner's plus-address goes by its handle
+        repo.commit(("bepreleaser", "bep+bepreleaser@example.com"))
+    repo.commit(("Bjørn Erik Pedersen", "bep+bepreleaser@example.com"))
+    people = people_by_email(resolve_people(repo.raw())[0])
+    releaser = people["bep+bepreleaser@example.com"]
+    assert (releaser["display_name"], releaser["person_id"], releaser["is_bot"]) == ("bepreleaser", "bepreleaser", True)
+    bep = people["bep@example.com"]
+    assert (bep["display_name"], bep["person_id"], bep["commits"]) == ("Bjørn Erik Pedersen", "bjorn-erik-pedersen", 4)
+    assert people["ann@example.com"]["display_name"] == "Ann Lee"
+    assert people["cy@example.com"]["display_name"] == "Cy"
+
+
 def test_mailmap_of_one_repository_joins_the_address_in_another(tmp_path):
     a = Repo(tmp_path / "a")
     a.git.write_mailmap(["Ada Lovelace <ada@example.com> <ada@old.example.com>"])
@@ -265,7 +288,7 @@ def test_person_ids_are_safe_file_names(repo, tmp_path):
         assert path.resolve().parent == out.resolve()
     assert owners[shas[WEIRD_NAMES[3]]] == "x" * 60
     assert owners[shas[WEIRD_NAMES[4]]] == "rocket"
-    assert owners[shas[WEIRD_NAMES[7]]] == "zoe-angstrom-ukasiewicz"
+    assert owners[shas[WEIRD_NAMES[7]]] == "zoe-angstrom-lukasiewicz"  # Ł spelt L
 
 
 def test_no_commits_gives_empty_tables(repo):
