@@ -268,6 +268,8 @@ PHRASES: list[tuple[str, int, str]] = [
 # subject.
 REBUILT_FILES: str = _RULES["phrase_macros"]["REBUILT"]
 ANYWHERE: list[tuple[str, int, str]] = [(p["category"], int(p["weight"]), p["regex"]) for p in _RULES["anywhere"]]
+# A pattern says nothing in a subject that matches its `unless` pattern.
+_ANYWHERE_UNLESS: list[str | None] = [p.get("unless") for p in _RULES["anywhere"]]
 FRAGMENT_TYPES: dict[str, str] = {
     kind: category for category, kinds in _RULES["changelog_fragment_types"].items() for kind in kinds
 }
@@ -578,7 +580,8 @@ def _message_scores(lf: pl.LazyFrame) -> pl.LazyFrame:
         pl.col("_head").str.replace_all(_PATH_TOKEN, " ").str.extract_all(_TOKEN).alias("_ht"),
         pl.col("_body").str.extract_all(_TOKEN).alias("_bt"),
         pl.col("_subj").str.contains(_ISSUE_REF).alias("_ref_subj"),
-        *[pl.col("_head").str.contains(rx).alias(f"_any{i}") for i, (_, _, rx) in enumerate(ANYWHERE)],
+        *[(pl.col("_head").str.contains(rx) & (~pl.col("_head").str.contains(unless) if unless else pl.lit(True)))
+          .alias(f"_any{i}") for i, ((_, _, rx), unless) in enumerate(zip(ANYWHERE, _ANYWHERE_UNLESS))],
         pl.col("_body").str.contains(_ISSUE_REF).alias("_ref_body"),
         pl.col("_report") if "_report" in lf.collect_schema().names() else pl.lit(False).alias("_report"),
     ).collect()

@@ -760,15 +760,19 @@ def test_the_category_cache_is_keyed_by_the_exclusion_rules_too(tmp_path):
 
 def test_running_a_formatter_is_chore_work(tmp_path):
     """bat's `cargo fmt` commits read as bug fixes; a formatter named as the whole subject is a
-    formatting run, while a fix of or in the formatter's own code stays what it says."""
+    formatting run, while a fix of or in the formatter's own code stays what it says. So is a
+    codemod run with its flags and paths (hugo: 13 runs of `go fix`, `modernize -fix` and
+    `gofmt -s` had been bug fixes)."""
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000", files={"src/main.rs": "fn main() {}\n"})
-    cases = [(subject, {"src/main.rs": f"fn main() {{ let _x = {i}; }}\n"}) for i, subject in
-             enumerate(["cargo fmt", "Run gofmt", "Apply black", "Run black on the tests", "black: handle walrus in return",
-                        "Run 'cargo fmt'"])]
+    runs = ["cargo fmt", "Run gofmt", "Apply black", "Run black on the tests", "Run 'cargo fmt'",
+            "all: Run modernize -fix ./...", "all: Run go fix ./...", "Run gofmt -s", "all: gofmt -w -r 'interface{} -> any' .",
+            "output: gofmt -l -w output/layout.go", "Run gofmt -s with Go 1.10"]
+    others = ["black: handle walrus in return", "go fix: handle nil pointer", "Modernize the config loader"]
+    cases = [(subject, {"src/main.rs": f"fn main() {{ let _x = {i}; }}\n"}) for i, subject in enumerate(runs + others)]
     got = _categorize_cases(repo, cases)
-    assert [got[s] for s in ("cargo fmt", "Run gofmt", "Apply black", "Run black on the tests", "Run 'cargo fmt'")] == ["chore"] * 5
-    assert got["black: handle walrus in return"] != "chore"
+    assert {s: got[s] for s in runs} == {s: "chore" for s in runs}
+    assert all(got[s] != "chore" for s in others)
 
 
 def test_layout_order_and_merge_conflicts_are_housekeeping_and_a_touch_up_is_polish(tmp_path):
@@ -908,7 +912,7 @@ def test_a_subject_saying_what_something_should_do_is_a_repair(tmp_path):
 def test_a_title_that_fixes_an_issue_is_a_repair(tmp_path):
     """vite: 'add direct query to html-proxy css (fixes #8091)' (typed `fix:`) read as a feature.
     The word fix names a repair; GitHub's other closing keywords (`closes #12`) do not say which
-    kind of issue was closed."""
+    kind of issue was closed; nor does it after a subject that adds a named capability."""
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000",
                 files={"src/html.ts": "export const a = 1\n", "src/css.ts": "export const b = 1\n"})
@@ -918,10 +922,17 @@ def test_a_title_that_fixes_an_issue_is_a_repair(tmp_path):
           "src/css.ts": "export const b = 1\nexport const q = 1\n"}),
         ("add support for css layers (closes #8100)",
          {"src/css.ts": "export const b = 1\nexport const q = 1\nexport const layers = true\n"}),
+        # composer: the issue closed by a new command or flag was its request
+        ("Add bump command to bump requirements to the currently installed version, fixes #7273",
+         {"src/bump.ts": "export function bump() { return 1 }\n"}),
+        ("Add --repository flag to init command, fixes #4200",
+         {"src/css.ts": "export const b = 1\nexport const q = 1\nexport const layers = true\nexport const repo = ''\n"}),
     ]
     got = _categorize_cases(repo, cases)
     assert got["add direct query to html-proxy css (fixes #8091) (#8094)"] == "bug"
     assert got["add support for css layers (closes #8100)"] == "feature"
+    assert got["Add bump command to bump requirements to the currently installed version, fixes #7273"] == "feature"
+    assert got["Add --repository flag to init command, fixes #4200"] == "feature"
 
 
 def test_a_pull_request_templates_hidden_comments_are_not_the_description(tmp_path):
