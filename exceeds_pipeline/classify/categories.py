@@ -302,11 +302,14 @@ _ADVISORY = "merge commit from fork"
 ADVISORY_MERGE = rf"^\s*{_ADVISORY}\s*$"  # matched on the lower-cased subject
 # Git's own wording for bringing one line of history into another, on a commit with one parent
 # (a merge squashed or rebased flat): integration work that carries others' changes, neither a
-# feature nor a fix (`Merge upstream/master into features`, `Merge branch 'main' into dev`).
+# feature nor a fix (`Merge upstream/master into features`, `Merge branch 'main' into dev`); so
+# is a git-subtree squash of another history (`Squashed 'docs/' changes from e17426e2..c85af679`:
+# hugo's 155 had been docs, chore, bug, build, refactor and feature by what each carried).
 INTEGRATION_SUBJECT = (
     r"^merge (?:remote-tracking )?branch '[^']+'"
     r"|^merge (?:[\w.-]+/)?(?:master|main|develop|dev|trunk|stable|features?|next)(?: branch)? into \S+\s*$"
     r"|^merge [\w.-]+/[\w./-]+ into \S+\s*$"
+    r"|^squashed '[^']+' (?:changes from|content from commit) "
 )
 PLACEHOLDER_SUBJECT = rf"(?i)^\s*(?:{_ADVISORY}|squashed commit of the following:?)\s*$"
 _FIRST_LISTED = r"(?m)^[ \t]*(?:\*[ \t]+|    )(\S[^\n]*)$"

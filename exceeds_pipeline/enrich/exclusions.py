@@ -56,6 +56,9 @@ after the path rule for ``vendored`` (same reason):
    ``bootstrap-2.3.2.css``, ``moment-2.29.1.min.js``): a library release copied in (:data:`VERSIONED_ASSET`).
    GitHub Linguist's own vendor list by file name is not used: it takes every TypeScript
    declaration file (``fastify.d.ts``, written by hand there), ``react.js`` or ``import.css``.
+3d. ``vendored`` -- the changes under the directory that a git-subtree squash names
+   (``Squashed 'docs/' changes from a..b``, ``exclusions.yaml`` ``subtree_squash``), in that
+   commit: the other history's work, copied in.
 5d. ``generated`` / ``vendored`` -- (with ``generated=``) the repository's own ``.gitattributes``
    at the tip: ``linguist-generated`` and ``linguist-vendored``, as git applies them
    (``enrich.generated.linguist_attributes``); ``-linguist-generated`` keeps a file rule 5b
@@ -566,6 +569,18 @@ def _under_trees(file_changes: pl.DataFrame, trees: pl.DataFrame) -> pl.Series:
     return file_changes.select(hit.alias("_v")).to_series()
 
 
+def _subtree_squashes(file_changes: pl.DataFrame, commits: pl.DataFrame) -> pl.Series:
+    """Per file change: under the directory its commit, a git-subtree squash, names (rule 3d)."""
+    dirs = commits.select(
+        "repo", "sha", pl.col("subject").str.extract(RULES["subtree_squash"], 1)
+        .str.strip_chars("/").alias("_subtree")).drop_nulls("_subtree")
+    if dirs.height == 0:
+        return pl.Series([False] * file_changes.height)
+    return file_changes.select("repo", "sha", "path").join(
+        dirs, on=["repo", "sha"], how="left", maintain_order="left"
+    ).select(pl.col("path").fill_null("").str.starts_with(pl.col("_subtree") + "/").fill_null(False)).to_series()
+
+
 def classify_exclusions(file_changes: pl.DataFrame, commits: pl.DataFrame | None = None,
                         generated: pl.DataFrame | None = None) -> pl.DataFrame:
     """Add ``excluded: Boolean`` and ``exclusion_reason: String`` (null when kept).
@@ -585,6 +600,13 @@ def classify_exclusions(file_changes: pl.DataFrame, commits: pl.DataFrame | None
         out = out.with_columns(
             pl.when(under & (pl.col("exclusion_reason").is_null()
                              | ~pl.col("exclusion_reason").is_in(["submodule", "binary"])))
+            .then(pl.lit("vendored")).otherwise(pl.col("exclusion_reason")).alias("exclusion_reason")
+        )
+    if commits is not None and "repo" in out.columns and out.height:
+        squashed = _subtree_squashes(out, commits)
+        out = out.with_columns(
+            pl.when(squashed & (pl.col("exclusion_reason").is_null()
+                                | ~pl.col("exclusion_reason").is_in(["submodule", "binary"])))
             .then(pl.lit("vendored")).otherwise(pl.col("exclusion_reason")).alias("exclusion_reason")
         )
     if "repo" in out.columns and out.height:
