@@ -289,6 +289,7 @@ REFACTOR_LEAD: str = _RULES["refactor_lead"]
 DOCS_LEAD: str = _RULES["docs_lead"]
 MEASURED_GAIN: str = _RULES["measured_gain"]
 SPEEDUP: str = _RULES["speedup"]
+BENCHMARK_GAIN: str = _RULES["benchmark_gain"]
 VERSION_WORDS: str = _RULES["version_words"]
 CONFIG_EXTENSIONS: list[str] = _RULES["config_extensions"]
 _TOKEN = r"[a-z0-9][a-z0-9'_]*"
@@ -1132,6 +1133,10 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
 
     by_paths = _by_paths()
     described = pl.concat_str([pl.col("_subj"), pl.col("_body")], separator="\n", ignore_nulls=True)
+    # a benchmark table anywhere in the message (read only where `/op` occurs: cheap on git/git)
+    benched = frame.filter(pl.col("_text").str.contains("/op", literal=True)).select(
+        "_i", pl.col("_text").str.contains(BENCHMARK_GAIN).alias("_benched"))
+    frame = frame.join(benched, on="_i", how="left")
     by_conv = pl.col("_conv").replace_strict(CONVENTIONAL_TYPES, default=None, return_dtype=pl.String)
     is_reland = pl.col("_text").str.contains(RELAND_RE)
     is_revert = (pl.col("_text").str.contains(REVERT_RE) & ~is_reland) | (by_conv == "revert")
@@ -1161,13 +1166,18 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
         .when(_build_with_entry() & ~by_message.is_in(["feature", "bug"]).fill_null(False)
               & (pl.max_horizontal(score_cols) < RULE_CONFIDENT)).then(pl.lit("build"))
         # A change that reports a measured speed-up or saving (`2x on the sort`, `RSS 362MB ->
-        # 255MB`) and speaks of performance is performance work, unless it leads with a repair
+        # 255MB`, a benchmark table with a drop) and speaks of performance is performance work,
+        # unless it leads with a repair
         # (fzf: "Skip all-zero passes in radix sort", "Avoid over-allocation in ToChars" were
         # fixes, "Add fast path for two-character patterns" a feature).
         # (read in the lower-cased subject and start of the body: the full messages of git/git
         # cost 1.2 s a pattern)
         .when(((described.str.contains(MEASURED_GAIN) & (pl.col("_s_perf") > 0))
-               | described.str.contains(SPEEDUP))
+               | described.str.contains(SPEEDUP)
+               # a table beside a new capability shows its cost, not its purpose (hugo:
+               # `Implement Page bundling and image handling`, `Introduce a tree map for all content`)
+               | (pl.col("_benched").fill_null(False)
+                  & ~((pl.col("_lead_cat") == "feature") & (pl.col("_lead_w") >= LEAD_CONFIDENT))))
               & by_content.is_in(["feature", "bug", "refactor"])
               & (pl.col("_n_build").fill_null(0) * 2 < pl.col("_n").fill_null(0))  # a faster build is build work
               & ~((pl.col("_lead_cat") == "bug") & (pl.col("_lead_w") >= LEAD_CONFIDENT))).then(pl.lit("perf"))

@@ -1361,3 +1361,36 @@ def test_release_records_are_chore_and_a_page_for_contributors_is_documentation(
     assert got["mutt-1.9.0 signed"] == got["Added tag mutt-1-9-0-rel for changeset 1ab27b6a7f89"] == "chore"
     assert got["Update the contributing guide"] == "docs"
     assert got["Run the tests on pushes to main"] == "build"
+
+
+def test_a_benchmark_table_with_a_drop_is_performance_work(tmp_path):
+    """hugo's bep posts benchstat tables: 63 of his commits carry one, 10 had been perf ('Use
+    buffer pool in StripHTML' a fix, 'hugolib: Use AllTranslated in IsTranslated' a feature).
+    A table with a drop makes the change performance work, read anywhere in the message, unless
+    the subject leads with a repair or a new capability (the table then shows what it costs)."""
+    table = ("\n\n```\n                           │ benchcmp.bench │   feat.bench    │\n"
+             "                           │     sec/op     │    sec/op     vs base               │\n"
+             "IsTranslatedOneLanguage-10     996.2n ± ∞ ¹   685.6n ± ∞ ¹  -31.18% (p=0.029 n=4)\n```\n")
+    preamble = "\n\n" + "This walks the translations once instead of twice for every page of the site. " * 6
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000",
+                files={"hugolib/page.go": "package hugolib\n\nfunc a() {}\n"})
+    cases = [
+        ("hugolib: Use AllTranslated in IsTranslated" + preamble + table,
+         {"hugolib/page.go": "package hugolib\n\nfunc a() { b() }\n"}),
+        ("Use buffer pool in StripHTML\n\nWhich makes it faster:" + table,
+         {"hugolib/page.go": "package hugolib\n\nfunc a() { c() }\n"}),
+        ("Fix the translations of a page in a bundle\n\nIt picked the wrong one." + table,
+         {"hugolib/page.go": "package hugolib\n\nfunc a() { d() }\n"}),
+        ("Implement page bundling and image handling\n\nPages can now have resources." + table,
+         {"hugolib/bundle.go": "package hugolib\n\nfunc Bundle() {}\n"}),
+        ("Use a map for the translations\n\nNo change in speed:\n\n```\nname  old time/op  new time/op  delta\n"
+         "IsTranslated-10  996ns ± 1%  995ns ± 1%  ~\n```\n",
+         {"hugolib/page.go": "package hugolib\n\nfunc a() { e() }\n"}),
+    ]
+    got = _categorize_cases(repo, cases)
+    assert got["hugolib: Use AllTranslated in IsTranslated"] == "perf"
+    assert got["Use buffer pool in StripHTML"] == "perf"
+    assert got["Fix the translations of a page in a bundle"] == "bug"
+    assert got["Implement page bundling and image handling"] == "feature"
+    assert got["Use a map for the translations"] != "perf"
