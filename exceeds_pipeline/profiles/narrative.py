@@ -126,8 +126,10 @@ def _fix_text(title: str | None) -> str:
     text = _inline(title)
     stripped = _FIX_VERB.sub("", text)
     # "fixed and adapted for ASN1tostr unit testing": the verb is one of two, not the lead;
-    # "Fix up appveyor testing": the verb is "fix up" (tidy), and "up appveyor testing" no fix
-    if re.match(r"(?i)(?:and|or|&|,|up)\s", stripped):
+    # "Fix up appveyor testing": the verb is "fix up" (tidy), and "up appveyor testing" no fix;
+    # "Fix it so we never auto-fallback to page resources": the object is a pronoun, the
+    # sentence needs its verb (hugo's "Fixed: it so we never ...")
+    if re.match(r"(?i)(?:and|or|&|,|up|it|this|that|these|those|them|things)(?:\s|$)", stripped):
         return text
     # tig's "Fix #164 by catching SIGHUP": what was fixed is the issue ("Fixed: issue #164 by
     # catching SIGHUP", not "#164 by catching SIGHUP")

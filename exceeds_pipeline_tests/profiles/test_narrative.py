@@ -242,6 +242,19 @@ def test_a_fix_verb_that_is_one_of_two_stays_in_a_fix_title():
     # tig: 'The largest fixes: #164 by catching SIGHUP'
     assert _fix_text("Fix #164 by catching SIGHUP") == "issue #164 by catching SIGHUP"
     assert _fix_text("Fix #856: Add CURSES_CFLAGS") == "issue #856: Add CURSES_CFLAGS"
+    # hugo: 'Fixed in April 2026: ... it so we never auto-fallback to page resources'
+    assert _fix_text("Fix it so we never auto-fallback to page resources") == (
+        "fix it so we never auto-fallback to page resources")
+    assert _fix_text("Fix this.") == "fix this"
+    assert _fix_text("Fix item lists") == "item lists"
+
+
+def test_a_path_pattern_keeps_its_dots():
+    """hugo: 'Bug fixes: all: Run modernize -fix ./,' (the title's `./...` had lost its dots)."""
+    from exceeds_pipeline.profiles.narrative import title_text
+
+    assert title_text("all: Run modernize -fix ./...") == "all: Run modernize -fix ./..."
+    assert title_text("Fix the parser.") == "Fix the parser"
 
 
 def test_one_commit_without_a_theme_is_a_small_change_in_the_singular():
