@@ -152,6 +152,28 @@ def test_revert_by_someone_else_is_a_link_and_the_reland_joins_the_item(tmp_path
         ("reverts", original, BOB[1])]
 
 
+def test_a_revert_with_the_small_fix_up_it_needed_is_a_revert_named_by_it(tmp_path):
+    """hugo: bep reverted Joe's deprecation and, minutes later, put back the one import the
+    revert had taken away (`commands: Add missing import`); the item was a bug fix titled by
+    the one-line fix-up."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"commands/env.go": "package commands\n\nimport \"os\"\n\nfunc Env() { os.Exit(0) }\n"})
+    original = repo.commit("common/hugo: Deprecate extended editions", author=CAT, date=_at(2, 9),
+                           files={"common/hugo/edition.go": "".join(f"// deprecated {i}\nfunc E{i}() {{}}\n" for i in range(20)),
+                                  "commands/env.go": "package commands\n\nfunc Env() { exit() }\n"})
+    revert = repo.revert(original, author=ADA, date=_at(3, 9), reason="It broke the release.")
+    fixup = repo.commit("commands: Add missing import", author=ADA, date="2025-03-03T09:10:00+0000",
+                        files={"commands/env.go": "package commands\n\nimport \"os\"\n\nfunc Env() { os.Exit(0) }\n// ok\n"})
+    out, items = _run(repo)
+    wid = by_subject(out, "work_item_id")
+    assert wid["commands: Add missing import"] == wid['Revert "common/hugo: Deprecate extended editions"']
+    item = _item(items, wid["commands: Add missing import"])
+    assert (item["category"], item["title"], item["commits"]) == (
+        "revert", 'Revert "common/hugo: Deprecate extended editions"', 2)
+    assert revert and fixup
+
+
 def test_a_reverted_change_landed_again_under_its_own_subject_is_relanded(tmp_path):
     """fzf: "[shell][zsh] Don't resolve symlinks in ALT-c (#4816) (#4817)" was reverted, then
     landed again by its co-author as "... (#4816)": it read "later reverted". A short subject

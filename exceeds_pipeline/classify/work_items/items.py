@@ -269,6 +269,11 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         pl.col("lines_deleted").fill_null(0).sum().cast(pl.Int64).alias("lines_deleted"),
         pl.col("_is_revert").all().alias("_all_reverts"),
         pl.col("_is_revert").mean().alias("_revert_share"),
+        # a revert of someone else's change with the one-line fix-up it needed (hugo: the revert
+        # of a deprecation and `commands: Add missing import`) is a revert, named by it
+        (pl.col("_is_revert").any() & (pl.col("_code_lines").filter(~pl.col("_is_revert")).sum()
+                                       < CODE_SHARE * pl.col("_code_lines").sum())).alias("_mostly_revert"),
+        pl.col("_headline").filter(pl.col("_is_revert")).first().alias("_revert_subject"),
     )
     first = first.with_columns(
         pl.when(pl.col("pr_number").is_not_null())
@@ -456,7 +461,7 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         .with_columns(
             # A repository's own label (the merged branch's `fix/`, `feature/`) first, then
             # the pull request's title when it reads as a feature or a fix, then the commits.
-            pl.when(pl.col("_all_reverts")).then(pl.lit("revert"))
+            pl.when(pl.col("_all_reverts") | (pl.col("_mostly_revert") & pl.col("_pr_title").is_null())).then(pl.lit("revert"))
             # a pull request titled as a revert whose commits are mostly reverts, with the tests
             # or docs they needed (serde's `Revert the colliding aliases hard error`: two
             # `Revert "…"` commits and the ui tests' update, read as test work)
@@ -505,6 +510,7 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
                         & ~_title(pl.col("_pr_title")).fill_null("").str.contains(VAGUE_SUBJECT)).then(_title(pl.col("_pr_title"))),
                 # a release item is named by the release it makes, not its first worded step
                 pl.when(pl.col("_is_release")).then(pl.col("_release_title")),
+                pl.when(pl.col("_mostly_revert") & (pl.col("category") == "revert")).then(_title(pl.col("_revert_subject"))),
                 # a topic branch by what its merge says the branch did (git/git)
                 "_topic_title",
                 _title(pl.coalesce(pl.when(pl.col("_cat_words") > 0).then(pl.col("_cat_subject")), "_best_subject",
