@@ -34,3 +34,31 @@ def components(n: int, a: Iterable[int], b: Iterable[int]) -> list[int]:
     for x, y in zip(a, b):
         sets.union(x, y)
     return [sets.find(i) for i in range(n)]
+
+
+def components_kept_apart(n: int, a: Iterable[int], b: Iterable[int], weak_a: Iterable[int],
+                          weak_b: Iterable[int], tags: list[frozenset]) -> list[int]:
+    """As :func:`components`, where the weak edges (weak_a[i], weak_b[i]), taken in order after
+    all the others, join two sets only when their tags (the union of their nodes' `tags`) are
+    not both non-empty and disjoint: a chain of weak relations never joins two sets that each
+    carry tags and share none."""
+    sets = UnionFind(range(n))
+    for x, y in zip(a, b):
+        sets.union(x, y)
+    carried: dict[int, frozenset] = {}
+    for i in range(n):
+        if tags[i]:
+            root = sets.find(i)
+            carried[root] = carried.get(root, frozenset()) | tags[i]
+    for x, y in zip(weak_a, weak_b):
+        rx, ry = sets.find(x), sets.find(y)
+        if rx == ry:
+            continue
+        tx, ty = carried.get(rx, frozenset()), carried.get(ry, frozenset())
+        if tx and ty and not tx & ty:
+            continue
+        sets.union(rx, ry)
+        merged = tx | ty
+        if merged:
+            carried[sets.find(rx)] = merged
+    return [sets.find(i) for i in range(n)]

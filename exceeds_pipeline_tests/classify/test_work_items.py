@@ -2552,3 +2552,30 @@ def test_a_changelog_line_for_its_authors_merged_pull_request_is_part_of_it(tmp_
     assert wid[shas["history-5926"]] not in (wid[shas[5926]], wid[shas["history-5919"]])
     assert wid[release] != wid[shas[5919]]
     assert _item(items, "acme/app#pr-5926")["person_id"] != _item(items, wid[shas["history-5926"]])["person_id"]
+
+
+def test_a_chain_of_relations_never_joins_two_changes_that_name_different_issues(tmp_path):
+    """hugo: `Fix some recently introduced Position issues` (Fixes #14710) and `markup/goldmark:
+    Fix double-escaping` (Fixes #14715), written the same day, were one item through an
+    issueless test migration that shared a test file with each; each pair was allowed, the
+    chain was not checked. Commits naming one issue still join through such a commit."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={
+        "markup/pos.go": "package markup\n\nfunc Pos() {}\n", "markup/md.go": "package markup\n\nfunc Md() {}\n",
+        "markup/pos_test.go": "package markup\n\nfunc TestPos() {}\n", "markup/md_test.go": "package markup\n\nfunc TestMd() {}\n"})
+    pos = repo.commit("Fix some recently introduced Position issues\n\nFixes #14710\n", author=ADA, date=_at(2, 9), files={
+        "markup/pos.go": "package markup\n\nfunc Pos() { line() }\n",
+        "markup/pos_test.go": "package markup\n\nfunc TestPos() { check() }\n"})
+    migrate = repo.commit("all: Replace the test builder with Test", author=ADA, date=_at(2, 10), files={
+        "markup/pos_test.go": "package markup\n\nfunc TestPos() { Test(check) }\n",
+        "markup/md_test.go": "package markup\n\nfunc TestMd() { Test() }\n"})
+    md = repo.commit("markup/goldmark: Fix double-escaping of attributes\n\nFixes #14715\n", author=ADA, date=_at(2, 11), files={
+        "markup/md.go": "package markup\n\nfunc Md() { escape() }\n",
+        "markup/md_test.go": "package markup\n\nfunc TestMd() { Test(escaped) }\n"})
+    again = repo.commit("Fix the Position of a shortcode too\n\nFixes #14710\n", author=ADA, date=_at(2, 12), files={
+        "markup/pos.go": "package markup\n\nfunc Pos() { line(); shortcode() }\n"})
+    out, items = _run(repo)
+    wid = by_subject(out, "work_item_id")
+    assert wid["markup/goldmark: Fix double-escaping of attributes"] != wid["Fix some recently introduced Position issues"]
+    assert wid["Fix the Position of a shortcode too"] == wid["Fix some recently introduced Position issues"]
+    assert pos and migrate and md and again

@@ -13,7 +13,7 @@ from exceeds_pipeline.classify.categories import (
 from exceeds_pipeline.classify.changelog import pull_request_categories
 from exceeds_pipeline.classify.conventional import declared_type
 from exceeds_pipeline.classify.links import pr_number_expr, undoing_commits
-from exceeds_pipeline.common.union_find import components
+from exceeds_pipeline.common.union_find import components_kept_apart
 from exceeds_pipeline.enrich.exclusions import excluded_as
 from exceeds_pipeline.history.tables import empty_commit_expr
 from exceeds_pipeline.classify.work_items.chains import chain_status
@@ -167,30 +167,47 @@ def assign_work_items(
                                  .then(False).otherwise(pl.col("_release_step")).alias("_release_step"))
     releases = release_edges(work).cast(_PAIRS)
     batches = batch_members(work)  # each author's commits committed together, seconds apart
+    # What the history says joins commits (a pull request, a branch, a revert, a series, a
+    # fixup, one issue, a release) ...
     edges = pl.concat([
         pr_edges(work).cast(_PAIRS),
         branch_edges(work).cast(_PAIRS),
         revert_chain_edges(work, links).cast(_PAIRS),
         series_edges(work).cast(_PAIRS),
         fixup_edges(work).cast(_PAIRS),
+        issue_edges(work).cast(_PAIRS),
+        releases,
+        changelog_edges(work, file_changes, releases).cast(_PAIRS),
+    ])
+    # ... and what only relates them (files, words, time): such a chain never joins two changes
+    # that each name issues and share none (hugo: `Fix some recently introduced Position issues,
+    # Fixes #14710` and `markup/goldmark: Fix double-escaping, Fixes #14715` had been one item
+    # through a test migration between them)
+    related = pl.concat([
         related_edges(work, file_changes, shared, words).cast(_PAIRS),
         batch_edges(work, file_changes, shared, words, batches).cast(_PAIRS),
         follow_up_edges(work, file_changes, shared).cast(_PAIRS),
         test_edges(work, file_changes).cast(_PAIRS),
-        issue_edges(work).cast(_PAIRS),
-        releases,
-        changelog_edges(work, file_changes, releases).cast(_PAIRS),
     ])
     if pr_changelog.height:
         # ... and relates to nothing else (the next `Update history to reflect merge of #N`)
         recorded = pr_changelog["_b"].implode()
         edges = pl.concat([edges.filter(~pl.col("_a").is_in(recorded) & ~pl.col("_b").is_in(recorded)), pr_changelog])
-    roots = pl.Series(components(work.height, edges["_a"].to_list(), edges["_b"].to_list()), dtype=pl.UInt32)
+        related = related.filter(~pl.col("_a").is_in(recorded) & ~pl.col("_b").is_in(recorded))
+    issues = [frozenset(r) if r else frozenset() for r in work["_refs"].to_list()]
+
+    def grouped(weak: pl.DataFrame) -> pl.Series:
+        # earlier relations first: the first change a commit relates to keeps it
+        weak = weak.sort(pl.max_horizontal("_a", "_b"), pl.min_horizontal("_a", "_b"))
+        return pl.Series(components_kept_apart(work.height, edges["_a"].to_list(), edges["_b"].to_list(),
+                                               weak["_a"].to_list(), weak["_b"].to_list(), issues), dtype=pl.UInt32)
+
+    roots = grouped(related)
     # a commit of a batch written in the middle of a change joins it (after the other relations)
     sandwiched = sandwiched_edges(work, batches, roots)
     if sandwiched.height:
-        edges = pl.concat([edges, sandwiched])
-        roots = pl.Series(components(work.height, edges["_a"].to_list(), edges["_b"].to_list()), dtype=pl.UInt32)
+        related = pl.concat([related, sandwiched])
+        roots = grouped(related)
     work = work.with_columns(roots.alias("_root"))
     if work.height:
         labels = project_labels(work, file_changes, changelog)
