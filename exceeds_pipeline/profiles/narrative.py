@@ -20,6 +20,7 @@ from __future__ import annotations
 import calendar
 import hashlib
 import re
+import statistics
 from functools import lru_cache
 
 from exceeds_pipeline.themes.text import clean_title
@@ -225,9 +226,17 @@ def _main_languages(languages: list[dict]) -> list[str]:
             if i == 0 or (total and n >= MIN_LANGUAGE_SHARE * total)][:MAX_NAMES]
 
 
+# A month is busy or quiet for the person: against their own median active month (composer's
+# Jordi Boggiano, 22 commits in a median month, had "a busy month" of 10), never below the
+# absolute floors (10 commits busy, 3 light) that a median of a few commits would set.
+BUSY, LIGHT = 10, 3
+BUSY_FACTOR, LIGHT_FACTOR = 1.5, 0.4
+
+
 def month_sentences(name: str, entry: dict, used: set[str] | None = None,
-                    mirrors: dict[str, str] | None = None) -> list[dict]:
-    """The sentences of one month's summary, each with its work items."""
+                    mirrors: dict[str, str] | None = None, typical: float | None = None) -> list[dict]:
+    """The sentences of one month's summary, each with its work items. `typical`: the person's
+    median commits in an active month."""
     mirrors = mirrors or {}
     used = used if used is not None else set()
     month = month_name(entry["month"])
@@ -263,7 +272,9 @@ def month_sentences(name: str, entry: dict, used: set[str] | None = None,
     else:
         only_one = False
         n_items = sum((entry.get("work_items") or {}).values())
-        size = "busy" if commits >= 10 else "light" if commits <= 3 else "steady"
+        busy = max(BUSY, BUSY_FACTOR * (typical or 0))
+        light = max(LIGHT, LIGHT_FACTOR * (typical or 0))
+        size = "busy" if commits >= busy else "light" if commits <= light else "steady"
         options = {
             "busy": [
                 "{m} was a busy month for {name}: {c} across {i} in {w}, centred on {a}.",
@@ -483,8 +494,9 @@ def write_story(profile: dict) -> dict:
     first, so rephrasing to avoid repeats is stable as new months arrive)."""
     mirrors = {r["name"]: r["mirror_of"] for r in profile["repositories"] if r.get("mirror_of")}
     used: set[str] = set()
+    typical = statistics.median(e["commits"] for e in profile["work_history"]) if profile["work_history"] else None
     for entry in sorted(profile["work_history"], key=lambda e: e["month"]):
-        sentences = month_sentences(profile["name"], entry, used, mirrors)
+        sentences = month_sentences(profile["name"], entry, used, mirrors, typical)
         entry["summary"] = " ".join(s["text"] for s in sentences)
         entry["summary_evidence"] = sentences
     sentences = profile_sentences(profile)

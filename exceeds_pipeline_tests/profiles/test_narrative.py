@@ -395,3 +395,20 @@ def test_a_first_phrase_that_only_names_an_issue_gives_way_to_the_next():
     assert title_text("Fix:(issue_1288). Add windows specific env format") == "Add windows specific env format"
     assert title_text("Fix(issue #631). Remove reflect calls for Hidden field") == "Remove reflect calls for Hidden field"
     assert title_text("Fix v0 config. Clear cache") == "Fix v0 config"
+
+
+def test_a_month_is_busy_or_quiet_for_the_person():
+    """composer: 'March 2026 was a busy month for Jordi Boggiano: 10 commits', where his median
+    active month has 22. Ten commits are busy for someone with a handful a month, not for him."""
+    from exceeds_pipeline.profiles.narrative import month_sentences
+
+    entry = {"month": "2026-03", "commits": 10, "repos": ["acme/app"], "themes": [{"name": "Parser", "work_item_ids": []}],
+             "key_features": [], "bugs_fixed": [], "features": 0, "bugs": 0, "work_items": {"chore": 4}}
+
+    def lead(typical):
+        return month_sentences("Jordi", entry, set(), typical=typical)[0]["text"]
+
+    assert "busy" in lead(4) or "landed" in lead(4)  # the busy shapes
+    prolific = lead(22)
+    assert "busy" not in prolific and "landed" not in prolific and "quiet" not in prolific
+    assert "quiet" in lead(40) or "10 commits from Jordi" in lead(40) or "Jordi made 10 commits" in lead(40)
