@@ -1394,3 +1394,26 @@ def test_a_benchmark_table_with_a_drop_is_performance_work(tmp_path):
     assert got["Fix the translations of a page in a bundle"] == "bug"
     assert got["Implement page bundling and image handling"] == "feature"
     assert got["Use a map for the translations"] != "perf"
+
+
+def test_a_source_file_whose_name_ends_in_it_or_test_is_no_test(tmp_path):
+    """composer: 'Handle lastCommand bieng a string (#12664)' changed only
+    src/Composer/Util/Git.php and read as test work: the JVM suffix `IT` (FooIT.java, an
+    integration test) had been matched in any case, so `Git.php`, `Commit.java`, `Audit.swift`
+    were tests, as `Latest.kt` was by `Test`."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000", files={
+        "src/Composer/Util/Git.php": "<?php\nclass Git {}\n", "src/main/java/Commit.java": "class Commit {}\n",
+        "tests/Composer/Test/Util/GitTest.php": "<?php\nclass GitTest {}\n"})
+    cases = [
+        ("Handle lastCommand being a string (#12664)",
+         {"src/Composer/Util/Git.php": "<?php\nclass Git { function run($c) { return (array) $c; } }\n"}),
+        ("Keep the parent of a commit",
+         {"src/main/java/Commit.java": "class Commit { String parent; }\n"}),
+        ("Cover the string lastCommand",
+         {"tests/Composer/Test/Util/GitTest.php": "<?php\nclass GitTest { function testString() {} }\n"}),
+    ]
+    got = _categorize_cases(repo, cases)
+    assert got["Handle lastCommand being a string (#12664)"] != "test"
+    assert got["Keep the parent of a commit"] != "test"
+    assert got["Cover the string lastCommand"] == "test"
