@@ -56,9 +56,9 @@ after the path rule for ``vendored`` (same reason):
    ``bootstrap-2.3.2.css``, ``moment-2.29.1.min.js``): a library release copied in (:data:`VERSIONED_ASSET`).
    GitHub Linguist's own vendor list by file name is not used: it takes every TypeScript
    declaration file (``fastify.d.ts``, written by hand there), ``react.js`` or ``import.css``.
-3d. ``vendored`` -- the changes under the directory that a git-subtree squash names
-   (``Squashed 'docs/' changes from a..b``, ``exclusions.yaml`` ``subtree_squash``), in that
-   commit: the other history's work, copied in.
+3d. ``vendored`` -- every change of a git-subtree squash (``Squashed 'docs/' changes from a..b``,
+   ``exclusions.yaml`` ``subtree_squash``): a commit of the other history's tree, which the
+   merge after it puts under the named directory; its work is the other project's.
 5d. ``generated`` / ``vendored`` -- (with ``generated=``) the repository's own ``.gitattributes``
    at the tip: ``linguist-generated`` and ``linguist-vendored``, as git applies them
    (``enrich.generated.linguist_attributes``); ``-linguist-generated`` keeps a file rule 5b
@@ -570,15 +570,15 @@ def _under_trees(file_changes: pl.DataFrame, trees: pl.DataFrame) -> pl.Series:
 
 
 def _subtree_squashes(file_changes: pl.DataFrame, commits: pl.DataFrame) -> pl.Series:
-    """Per file change: under the directory its commit, a git-subtree squash, names (rule 3d)."""
-    dirs = commits.select(
-        "repo", "sha", pl.col("subject").str.extract(RULES["subtree_squash"], 1)
-        .str.strip_chars("/").alias("_subtree")).drop_nulls("_subtree")
-    if dirs.height == 0:
+    """Per file change: its commit is a git-subtree squash (rule 3d). Such a commit holds the
+    other repository's own tree (`content/en/...`, not `docs/content/en/...`): the merge that
+    follows puts it under the directory, so every change in it is the other history's."""
+    squashes = commits.filter(pl.col("subject").fill_null("").str.contains(RULES["subtree_squash"])).select("repo", "sha")
+    if squashes.height == 0:
         return pl.Series([False] * file_changes.height)
-    return file_changes.select("repo", "sha", "path").join(
-        dirs, on=["repo", "sha"], how="left", maintain_order="left"
-    ).select(pl.col("path").fill_null("").str.starts_with(pl.col("_subtree") + "/").fill_null(False)).to_series()
+    return file_changes.select("repo", "sha").join(
+        squashes.with_columns(pl.lit(True).alias("_squash")), on=["repo", "sha"], how="left", maintain_order="left"
+    )["_squash"].fill_null(False)
 
 
 def classify_exclusions(file_changes: pl.DataFrame, commits: pl.DataFrame | None = None,

@@ -355,29 +355,40 @@ def test_vendored_trees_named_by_the_history(make_repo):
 def test_a_subtree_squash_is_the_other_historys_work(make_repo):
     """hugo: `git subtree pull --squash` of its docs repository, 155 commits `Squashed 'docs/'
     changes from a..b` whose bodies list the docs authors' commits, had counted as bep's lines,
-    skills and themes, and read as docs, chore, bug, build, refactor and feature. The changes
-    under the named directory in the squash are vendored and the commit is chore; the same
-    files edited in the project's own commits still count."""
+    skills and themes, and read as docs, chore, bug, build, refactor and feature. As git writes
+    it, the squash holds the docs repository's own tree (its files at the root) and a merge
+    puts it under docs/: every change of the squash is vendored and the commit is chore; the
+    project's own edits under docs/ still count."""
     from exceeds_pipeline.classify.categories import categorize_commits
     from exceeds_pipeline.ingest.git_log import log_commits
     from exceeds_pipeline_tests.conftest import git_out
 
     repo = make_repo("subtree")
     own = repo.commit("Add the site generator", files={"hugolib/site.go": "package hugolib\n\nfunc Build() {}\n"})
+    # the squash, as `git subtree pull --prefix=docs --squash` writes it: a commit of its own
+    # (no parent here) holding the docs repository's tree, then merged under docs/
+    repo.git("checkout", "-q", "--orphan", "docs-squash")
+    repo.git("rm", "-rq", "--cached", ".")
+    for leftover in ("hugolib/site.go",):
+        (repo.path / leftover).unlink()
     squash = repo.commit(
         "Squashed 'docs/' changes from e17426e2b6..c85af679bf\n\nc85af679bf Fix the shortcode page\n"
         "1a2b3c4d5e Add a page on partials\n\ngit-subtree-dir: docs\ngit-subtree-split: c85af679bf\n",
-        files={"docs/content/en/partials.md": "# Partials\n" + "A partial is a template.\n" * 40,
-               "docs/layouts/shortcodes/note.html": "<div class=note>{{ .Inner }}</div>\n",
-               "docs/main.go": "package main\n\nfunc main() {}\n"})
+        files={"content/en/partials.md": "# Partials\n" + "A partial is a template.\n" * 40,
+               "layouts/shortcodes/note.html": "<div class=note>{{ .Inner }}</div>\n",
+               "main.go": "package main\n\nfunc main() {}\n"})
+    repo.git("checkout", "-q", "main")
+    repo.git("merge", "-q", "-s", "ours", "--no-commit", "--allow-unrelated-histories", "docs-squash")
+    repo.git("read-tree", "--prefix=docs/", "-u", "docs-squash")
+    repo.git("commit", "-q", "-m", "Merge commit 'c23d97904f' as 'docs'")
     edit = repo.commit("docs: Fix a link", files={"docs/main.go": "package main\n\nfunc main() { run() }\n"})
     shas = git_out(repo.path, "rev-list", "HEAD").split()
     commits, files = log_commits(repo.path / ".git", "acme/site", shas, repo.head())
+    assert squash in shas  # reachable through the merge
     out = classify_exclusions(files, commits)
     reason = {(r["sha"], r["path"]): r["exclusion_reason"] for r in out.iter_rows(named=True)}
-    assert {p: reason[(squash, p)] for p in ("docs/content/en/partials.md", "docs/layouts/shortcodes/note.html",
-                                              "docs/main.go")} == dict.fromkeys(
-        ("docs/content/en/partials.md", "docs/layouts/shortcodes/note.html", "docs/main.go"), "vendored")
+    assert {p: reason[(squash, p)] for p in ("content/en/partials.md", "layouts/shortcodes/note.html", "main.go")} == \
+        dict.fromkeys(("content/en/partials.md", "layouts/shortcodes/note.html", "main.go"), "vendored")
     assert reason[(edit, "docs/main.go")] is None
     assert reason[(own, "hugolib/site.go")] is None
     category = dict(categorize_commits(commits, out).select("sha", "category").iter_rows())
