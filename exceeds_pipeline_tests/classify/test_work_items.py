@@ -2579,3 +2579,23 @@ def test_a_chain_of_relations_never_joins_two_changes_that_name_different_issues
     assert wid["markup/goldmark: Fix double-escaping of attributes"] != wid["Fix some recently introduced Position issues"]
     assert wid["Fix the Position of a shortcode too"] == wid["Fix some recently introduced Position issues"]
     assert pos and migrate and md and again
+
+
+def test_a_speed_up_with_its_small_fix_is_performance_work(tmp_path):
+    """hugo: `Switch to go-toml v2` (measured faster, a benchmark table) and its follow-up fix
+    an hour later were one item read as a fix and titled by the follow-up: a speed-up is a
+    change of its own kind, like a feature or a fix, and the larger one names the item."""
+    table = ("\n\n```\nname           old time/op  new time/op  delta\n"
+             "Frontmatter-10  23.2µs ± 1%   8.5µs ± 1%  -63.19%\n```\n")
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"parser/toml.go": "package parser\n\nfunc A() {}\n"})
+    repo.commit("Switch the TOML parser to v2" + table, author=ADA, date=_at(2, 9),
+                files={"parser/toml.go": "package parser\n\n" + "".join(f"func T{i}() {{ v2() }}\n" for i in range(60))})
+    repo.commit("Fix a nil map in the TOML parser", author=ADA, date=_at(2, 10),
+                files={"parser/toml.go": "package parser\n\n" + "".join(f"func T{i}() {{ v2() }}\n" for i in range(60))
+                       + "".join(f"func N{i}() {{ if m == nil {{ return }} }}\n" for i in range(8))})
+    out, items = _run(repo)
+    wid = by_subject(out, "work_item_id")
+    assert wid["Fix a nil map in the TOML parser"] == wid["Switch the TOML parser to v2"]
+    item = _item(items, wid["Switch the TOML parser to v2"])
+    assert (item["category"], item["title"]) == ("perf", "Switch the TOML parser to v2")

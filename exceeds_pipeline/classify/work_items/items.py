@@ -357,9 +357,11 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         pl.col("_headline").filter(words == words.max()).first().alias("_best_subject"),
     )
     rank = {c: i for i, c in enumerate(SIGNIFICANCE)}
-    # Else the kind of its code change: a feature or fix in code, whatever reformatting or
-    # renaming rides along, else the category with the most lines changed in code (a fix of 240
-    # lines with five test tweaks is a fix), then the most commits.
+    # Else the kind of its code change: a feature, fix or speed-up in code, whatever reformatting
+    # or renaming rides along (of several, the one with the most code lines: hugo's `Switch to
+    # go-toml v2`, measured faster, had been a fix named by its follow-up), else the category
+    # with the most lines changed in code (a fix of 240 lines with five test tweaks is a fix),
+    # then the most commits.
     code_lines = pl.col("_code_lines").sum() if "_code_lines" in core.columns else pl.lit(0)
     per_category = core.group_by("_root", "category").agg(code_lines.alias("_cl"), pl.len().alias("_c"))
     # The first commit's feature or fix names the item, unless the other kind is most of its
@@ -373,7 +375,7 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         per_category
         .with_columns(pl.col("category").replace_strict(rank, default=len(rank), return_dtype=pl.Int32).alias("_rank"),
                       # a real share of the code: a one-line fix does not name a 2,300-line rewrite
-                      (pl.col("category").is_in(["feature", "bug"]) & (pl.col("_cl") > 0)
+                      (pl.col("category").is_in(["feature", "bug", "perf"]) & (pl.col("_cl") > 0)
                        & (pl.col("_cl") >= CODE_SHARE * pl.col("_cl").sum().over("_root"))).alias("_change"))
         .sort("_root", "_change", "_cl", "_c", "_rank", descending=[False, True, True, True, False])
         .group_by("_root", maintain_order=True).first()
