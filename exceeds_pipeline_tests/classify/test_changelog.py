@@ -627,3 +627,20 @@ def test_a_commit_takes_the_kind_of_the_ticket_it_closes(tmp_path):
     assert before["Detect the reverse condition for the loader strategy"] != "feature"
     for subject in ("Tidy the connection pool", "Add caching of compiled statements"):
         assert after[subject] == before[subject] != "bug"
+
+
+def test_a_bullet_nested_under_an_entry_is_part_of_it():
+    """Alamofire writes who made each change, and in which pull request, as a bullet nested under
+    the entry (`  - Fixed by [Jon Shier](...) in Pull Request [#4030](...)`): 604 of its 1,024
+    entries had read as two, neither with both the change and its number."""
+    text = ("## [5.12.0](https://github.com/Alamofire/Alamofire/releases/tag/5.12.0)\n\n### Added\n"
+            "- FreeBSD compilation support.\n"
+            "  - Added by [Al Hoang](https://github.com/hoanga) in Pull Request "
+            "[#4029](https://github.com/Alamofire/Alamofire/pull/4029).\n\n### Fixed\n"
+            "- Rare race in `Request.suspend()`.\n"
+            "  - Fixed by [Jon Shier](https://github.com/jshier) in Pull Request "
+            "[#4030](https://github.com/Alamofire/Alamofire/pull/4030).\n"
+            "- Thread-safety issue in `Session.deinit` (#4031).\n")
+    entries = parse_changelog(text, "Alamofire/Alamofire")
+    assert [(e["category"], e["prs"]) for e in entries] == [("feature", [4029]), ("bug", [4030]), ("bug", [4031])]
+    assert entries[1]["text"].startswith("Rare race in `Request.suspend()`. Fixed by Jon Shier")
