@@ -2599,3 +2599,25 @@ def test_a_speed_up_with_its_small_fix_is_performance_work(tmp_path):
     assert wid["Fix a nil map in the TOML parser"] == wid["Switch the TOML parser to v2"]
     item = _item(items, wid["Switch the TOML parser to v2"])
     assert (item["category"], item["title"]) == ("perf", "Switch the TOML parser to v2")
+
+
+def test_a_web_editors_default_subject_names_no_item():
+    """gson: items were titled `Update README.md` and `Update pom.xml`, GitHub's web editor's
+    default subjects, where another commit of the item said what changed."""
+    from exceeds_pipeline.classify.work_items.shared import VAGUE_SUBJECT
+
+    vague = pl.Series(["Update README.md", "Update pom.xml", "Create gson/src/main/java/Foo.java", "Add files via upload",
+                       "Update the README for 2.8", "Update dependencies", "Delete old tests"])
+    assert vague.str.contains(VAGUE_SUBJECT).to_list() == [True, True, True, True, False, False, False]
+
+
+def test_an_item_is_named_by_the_commit_that_says_what_changed(tmp_path):
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=BOB, date=_at(1, 8), files={"README.md": "# Gson\n"})
+    repo.commit("Update README.md", author=ADA, date=_at(2, 9), files={"README.md": "# Gson\n\nA JSON library.\n"})
+    repo.commit("Document the JsonAdapter annotation", author=ADA, date="2025-03-02T09:05:00+0000",
+                files={"README.md": "# Gson\n\nA JSON library.\n\n## JsonAdapter\n\nUse it on fields.\n"})
+    out, items = _run(repo)
+    wid = by_subject(out, "work_item_id")
+    assert wid["Update README.md"] == wid["Document the JsonAdapter annotation"]
+    assert _item(items, wid["Update README.md"])["title"] == "Document the JsonAdapter annotation"

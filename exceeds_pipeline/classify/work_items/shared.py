@@ -124,6 +124,9 @@ VAGUE_SUBJECT = (
     r"|(?:pr|pull\s+request)\s*#?\d+\s+(?:follow(?:\s+|-)?ups?|touch(?:\s+|-)?ups?|fix(?:es|up)?|tweaks?)\s*[.!]*\s*$"
     # GitHub's subject for a security advisory's fix merged from its private fork, with no body
     r"|merge\s+commit\s+from\s+fork\s*$"
+    # GitHub's web editor's default subjects (gson: `Update README.md`, `Update pom.xml` had
+    # titled items whose other commits said what changed)
+    r"|(?:update|create|delete)\s+[\w.-]+(?:/[\w.-]+)*\.[a-z0-9]{1,8}\s*$|add\s+files\s+via\s+upload\s*$"
     r"|(?:fixup|squash|amend)!\s)"
 )
 
