@@ -64,6 +64,10 @@ _NUMBERS_ONLY = re.compile(r"[\d\s/v.]+")
 # links, and the bullet of a CHANGES-style first line (`- Fixed ...`).
 _ADDRESS = re.compile(r"\s*(?:<[^<>\s]+@[^<>\s]+>|\(?\bhttps?://[^\s)]+\)?|\b[\w.+-]+@[\w-]+(?:\.[\w-]+)+\b)")
 _BULLET = re.compile(LEADING_MARK)
+# ... but a link to an issue says which issue: `Fixed https://github.com/google/gson/issues/1310`
+# is "Fixed issue 1310" (gson's had read "Fixed" alone; "fixed and issue 1242" in a month's list)
+_ISSUE_LINK = re.compile(r"\(?\bhttps?://\S*?/(?:issues?/(?:detail\?id=)?|show_bug\.cgi\?id=)(\d+)[^\s)]*\)?")
+_PULL_LINK = re.compile(r"\(?\bhttps?://\S*?/(?:pull|pulls|merge_requests)/(\d+)[^\s)]*\)?")
 
 
 @lru_cache(maxsize=1)
@@ -92,7 +96,9 @@ class CleanTitle:
 @lru_cache(maxsize=1 << 18)  # themes, work items and narratives of one run ask for the same texts
 def clean_title(raw: str | None) -> CleanTitle:
     """Strip `Revert "…"`/`Reapply "…"` wrappers, quotes, PR numbers, tags and prefixes."""
-    text = _SPACES.sub(" ", _ADDRESS.sub("", raw or "")).strip()
+    linked = _PULL_LINK.sub(r"pull request \1", _ISSUE_LINK.sub(r"issue \1", raw or ""))
+    linked = re.sub(r"(?i)\b(issue|bug|ticket)\s+issue\b", r"\1", linked)  # `Fixed issue <link>`
+    text = _SPACES.sub(" ", _ADDRESS.sub("", linked)).strip()
     text = _BULLET.sub("", _MERGE_PR.sub("", text))
     wrapper = None
     for _ in range(4):  # Revert "Reapply "…"" nests

@@ -412,3 +412,16 @@ def test_a_month_is_busy_or_quiet_for_the_person():
     prolific = lead(22)
     assert "busy" not in prolific and "landed" not in prolific and "quiet" not in prolific
     assert "quiet" in lead(40) or "10 commits from Jordi" in lead(40) or "Jordi made 10 commits" in lead(40)
+
+
+def test_a_link_to_an_issue_reads_as_the_issue():
+    """gson: 'Fixed https://github.com/google/gson/issues/1310' read as 'Fixed' ('Fixed in May
+    2018: fixed and issue 1242 ...'); a link to an issue or pull request says which one."""
+    from exceeds_pipeline.profiles.narrative import _fix_text, title_text
+
+    assert title_text("Fixed https://github.com/google/gson/issues/1310") == "Fixed issue 1310"
+    assert _fix_text("Fixed https://github.com/google/gson/issues/1310") == "issue 1310"
+    assert title_text("Fixed issue http://code.google.com/p/google-gson/issues/detail?id=353 by adding remove") == (
+        "Fixed issue 353 by adding remove")
+    assert title_text("Fix https://github.com/google/gson/pull/1311 by adding X") == "Fix pull request 1311 by adding X"
+    assert title_text("See http://example.com/doc for details") == "See for details"
