@@ -227,6 +227,12 @@ GENERATED_FILE_GLOBS: tuple[str, ...] = (
     "*.designer.cs",  # Visual Studio designers
     "UpgradeLog*.htm",  # Visual Studio's project upgrade report (with _UpgradeReport_Files/)
     "UpgradeLog*.xml",
+    # the build tools' wrapper scripts, written by `gradle wrapper` and `mvn wrapper:wrapper`
+    # (gson's gradlew and gradlew.bat had been its author's only Shell and Batchfile)
+    "gradlew",
+    "gradlew.bat",
+    "mvnw",
+    "mvnw.cmd",
     *AUTOTOOLS_FILES,
 )
 

@@ -133,6 +133,8 @@ def test_lock_file_names_are_exact():
         "priv/static/phoenix.cjs.js",
         "src/_UpgradeReport_Files/UpgradeReport.xslt",
         "UpgradeLog.htm",
+        # the build tools' wrapper scripts (gson: its author's only Shell and Batchfile)
+        "gradlew", "gradlew.bat", "android/mvnw", "mvnw.cmd",
     ],
 )
 def test_generated_files(path):
@@ -151,6 +153,7 @@ def test_generated_files(path):
         "src/sitemap.xml",
         "priv/repo/migrations/add_users.exs",  # priv/ outside static/ is the application's own
         "installer/templates/phx_static/app.js",
+        "scripts/gradlew-helper.sh",
     ],
 )
 def test_generated_look_alikes_are_kept(path):
