@@ -85,6 +85,8 @@ VERBS = {
     "Fix serde_core doc tests": "test",  # serde: the crate's doc tests, no defect in it
     "Adds MIT license": "chore",  # gin: the licence and its headers read as features
     "Add license headers": "chore",
+    "Fixed the copyright in all the source files.": "chore",  # Alamofire: its only "bug fixed" in a year
+    "Cleaned up whitespace throughout the project.": "chore",  # Alamofire: read as a refactoring
     "Add unit tests for the tokenizer": "test",
     "Fix typo in README": "docs",
     "Update javadoc of BeanFactory": "docs",
