@@ -87,6 +87,7 @@ VERBS = {
     "Add license headers": "chore",
     "Fixed the copyright in all the source files.": "chore",  # Alamofire: its only "bug fixed" in a year
     "Cleaned up whitespace throughout the project.": "chore",  # Alamofire: read as a refactoring
+    "made deepCopy protected to eliminate it from the public API for now.": "refactor",  # gson: a feature by `public`
     "Add unit tests for the tokenizer": "test",
     "Fix typo in README": "docs",
     "Update javadoc of BeanFactory": "docs",
