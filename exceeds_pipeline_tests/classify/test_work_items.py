@@ -2606,8 +2606,9 @@ def test_a_web_editors_default_subject_names_no_item():
     default subjects, where another commit of the item said what changed."""
     from exceeds_pipeline.classify.work_items.shared import VAGUE_SUBJECT
 
-    vague = pl.Series(["Update README.md", "Update pom.xml", "Create gson/src/main/java/Foo.java", "Add files via upload",
-                       "Update the README for 2.8", "Update dependencies", "Delete old tests"])
+    # (`Create README.md` says what was written: gson's 26-line README, most of its item)
+    vague = pl.Series(["Update README.md", "Update pom.xml", "Update gson/src/main/java/Foo.java", "Add files via upload",
+                       "Update the README for 2.8", "Update dependencies", "Create README.md"])
     assert vague.str.contains(VAGUE_SUBJECT).to_list() == [True, True, True, True, False, False, False]
 
 
@@ -2621,3 +2622,27 @@ def test_an_item_is_named_by_the_commit_that_says_what_changed(tmp_path):
     wid = by_subject(out, "work_item_id")
     assert wid["Update README.md"] == wid["Document the JsonAdapter annotation"]
     assert _item(items, wid["Update README.md"])["title"] == "Document the JsonAdapter annotation"
+
+
+def test_a_commit_its_own_item_reverted_neither_names_nor_decides_it(tmp_path):
+    """Alamofire: `Making SessionDelegate private`, reverted two days later inside its item,
+    named the item; a change undone for good within the item is not what the item did. A
+    change reverted and then relanded still names its item (the reland test above)."""
+    repo = GitScript.init(tmp_path / "repo")
+    lines = [f"    func task{i}() {{}}\n" for i in range(16)]
+    repo.commit("Initial commit", author=BOB, date=_at(1, 8),
+                files={"Source/Session.swift": "class Session {\n" + "".join(lines) + "}\n"})
+    top = lines[:]
+    top[0] = "    let delegate = SessionDelegate()\n    func task0() { delegate.start() }\n"
+    undone = repo.commit("Add a delegate for every session", author=ADA, date=_at(2, 9), files={
+        "Source/Session.swift": "class Session {\n" + "".join(top) + "}\n",
+        "Source/SessionDelegate.swift": "class SessionDelegate {\n" + "".join(f"    func on{i}() {{}}\n" for i in range(8)) + "}\n"})
+    bottom = top[:]
+    bottom[-1] = "".join(f"    func stream{i}() {{}}\n" for i in range(40))
+    repo.commit("Support streaming downloads in sessions", author=ADA, date=_at(2, 10), files={
+        "Source/Session.swift": "class Session {\n" + "".join(bottom) + "}\n"})
+    repo.revert(undone, author=ADA, date=_at(3, 9), reason="The delegate leaked.")
+    out, items = _run(repo)
+    wid = by_subject(out, "work_item_id")
+    assert wid["Add a delegate for every session"] == wid["Support streaming downloads in sessions"]
+    assert _item(items, wid["Add a delegate for every session"])["title"] == "Support streaming downloads in sessions"

@@ -126,7 +126,7 @@ VAGUE_SUBJECT = (
     r"|merge\s+commit\s+from\s+fork\s*$"
     # GitHub's web editor's default subjects (gson: `Update README.md`, `Update pom.xml` had
     # titled items whose other commits said what changed)
-    r"|(?:update|create|delete)\s+[\w.-]+(?:/[\w.-]+)*\.[a-z0-9]{1,8}\s*$|add\s+files\s+via\s+upload\s*$"
+    r"|update\s+[\w.-]+(?:/[\w.-]+)*\.[a-z0-9]{1,8}\s*$|add\s+files\s+via\s+upload\s*$"
     r"|(?:fixup|squash|amend)!\s)"
 )
 
