@@ -1420,3 +1420,25 @@ def test_a_source_file_whose_name_ends_in_it_or_test_is_no_test(tmp_path):
     assert got["Handle lastCommand being a string (#12664)"] != "test"
     assert got["Keep the parent of a commit"] != "test"
     assert got["Cover the string lastCommand"] == "test"
+
+
+def test_release_tools_settings_are_build_files(tmp_path):
+    """hugo: `releaser: Add standard withdeploy release assets` changed only hugoreleaser.yaml and
+    read as a feature (June's key feature); a release tool's settings (goreleaser's, semantic-
+    release's .releaserc, release-please's config) are build work like CI's."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000", files={
+        "hugoreleaser.yaml": "archives:\n  - name: hugo\n", "release-please-config.json": "{}\n",
+        "releaser/releaser.go": "package releaser\n\nfunc Run() {}\n"})
+    cases = [
+        ("releaser: Add standard withdeploy release assets",
+         {"hugoreleaser.yaml": "archives:\n  - name: hugo\n  - name: hugo_extended_withdeploy\n    goos: [linux, darwin]\n"}),
+        ("Add a changelog section for the docs package",
+         {"release-please-config.json": '{"packages": {"docs": {}}}\n'}),
+        ("releaser: Add the withdeploy assets to the release notes",
+         {"releaser/releaser.go": "package releaser\n\nfunc Run() { notes(withdeploy) }\n"}),
+    ]
+    got = _categorize_cases(repo, cases)
+    assert got["releaser: Add standard withdeploy release assets"] == "build"
+    assert got["Add a changelog section for the docs package"] == "build"
+    assert got["releaser: Add the withdeploy assets to the release notes"] != "build"
