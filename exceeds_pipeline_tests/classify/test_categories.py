@@ -88,6 +88,8 @@ VERBS = {
     "Fixed the copyright in all the source files.": "chore",  # Alamofire: its only "bug fixed" in a year
     "Cleaned up whitespace throughout the project.": "chore",  # Alamofire: read as a refactoring
     "made deepCopy protected to eliminate it from the public API for now.": "refactor",  # gson: a feature by `public`
+    "Only support the latest Go version": "build",  # hugo: June's key feature (go.mod, the CI matrix)
+    "Only support the latest API version in the client": "feature",
     "Add unit tests for the tokenizer": "test",
     "Fix typo in README": "docs",
     "Update javadoc of BeanFactory": "docs",
