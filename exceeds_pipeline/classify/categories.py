@@ -82,7 +82,7 @@ from exceeds_pipeline.classify.conventional import declared_type
 from exceeds_pipeline.classify.links import undoing_commits
 from exceeds_pipeline.common.fingerprint import source_fingerprint
 from exceeds_pipeline.common.parquet_cache import read_cache, write_cache
-from exceeds_pipeline.enrich.exclusions import excluded_as, source_text
+from exceeds_pipeline.enrich.exclusions import RULES as EXCLUSION_RULES, excluded_as, source_text
 from exceeds_pipeline.history.counted_once import PR_SUFFIXES
 from exceeds_pipeline.schemas import COMMIT_CATEGORIES
 
@@ -310,7 +310,7 @@ INTEGRATION_SUBJECT = (
     r"^merge (?:remote-tracking )?branch '[^']+'"
     r"|^merge (?:[\w.-]+/)?(?:master|main|develop|dev|trunk|stable|features?|next)(?: branch)? into \S+\s*$"
     r"|^merge [\w.-]+/[\w./-]+ into \S+\s*$"
-    r"|^squashed '[^']+' (?:changes from|content from commit) "
+    rf"|(?i:{EXCLUSION_RULES['subtree_squash']})"  # (the subject is lower-cased here)
 )
 PLACEHOLDER_SUBJECT = rf"(?i)^\s*(?:{_ADVISORY}|squashed commit of the following:?)\s*$"
 _FIRST_LISTED = r"(?m)^[ \t]*(?:\*[ \t]+|    )(\S[^\n]*)$"

@@ -30,10 +30,7 @@ class UnionFind:
 
 def components(n: int, a: Iterable[int], b: Iterable[int]) -> list[int]:
     """Each of nodes 0..n-1's component root (its smallest node) given edges (a[i], b[i])."""
-    sets = UnionFind(range(n))
-    for x, y in zip(a, b):
-        sets.union(x, y)
-    return [sets.find(i) for i in range(n)]
+    return components_kept_apart(n, a, b, (), (), ())
 
 
 def components_kept_apart(n: int, a: Iterable[int], b: Iterable[int], weak_a: Iterable[int],
@@ -41,15 +38,15 @@ def components_kept_apart(n: int, a: Iterable[int], b: Iterable[int], weak_a: It
     """As :func:`components`, where the weak edges (weak_a[i], weak_b[i]), taken in order after
     all the others, join two sets only when their tags (the union of their nodes' `tags`) are
     not both non-empty and disjoint: a chain of weak relations never joins two sets that each
-    carry tags and share none."""
+    carry tags and share none. `tags` may be shorter than n (an empty one: plain components)."""
     sets = UnionFind(range(n))
     for x, y in zip(a, b):
         sets.union(x, y)
     carried: dict[int, frozenset] = {}
-    for i in range(n):
-        if tags[i]:
+    for i, tag in enumerate(tags):
+        if tag:
             root = sets.find(i)
-            carried[root] = carried.get(root, frozenset()) | tags[i]
+            carried[root] = carried.get(root, frozenset()) | tag
     for x, y in zip(weak_a, weak_b):
         rx, ry = sets.find(x), sets.find(y)
         if rx == ry:

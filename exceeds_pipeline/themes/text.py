@@ -68,6 +68,7 @@ _BULLET = re.compile(LEADING_MARK)
 # is "Fixed issue 1310" (gson's had read "Fixed" alone; "fixed and issue 1242" in a month's list)
 _ISSUE_LINK = re.compile(r"\(?\bhttps?://\S*?/(?:issues?/(?:detail\?id=)?|show_bug\.cgi\?id=)(\d+)[^\s)]*\)?")
 _PULL_LINK = re.compile(r"\(?\bhttps?://\S*?/(?:pull|pulls|merge_requests)/(\d+)[^\s)]*\)?")
+_DOUBLED_ISSUE = re.compile(r"(?i)\b(issue|bug|ticket)\s+issue\b")  # `Fixed issue <link>`
 
 
 @lru_cache(maxsize=1)
@@ -97,7 +98,7 @@ class CleanTitle:
 def clean_title(raw: str | None) -> CleanTitle:
     """Strip `Revert "…"`/`Reapply "…"` wrappers, quotes, PR numbers, tags and prefixes."""
     linked = _PULL_LINK.sub(r"pull request \1", _ISSUE_LINK.sub(r"issue \1", raw or ""))
-    linked = re.sub(r"(?i)\b(issue|bug|ticket)\s+issue\b", r"\1", linked)  # `Fixed issue <link>`
+    linked = _DOUBLED_ISSUE.sub(r"\1", linked)
     text = _SPACES.sub(" ", _ADDRESS.sub("", linked)).strip()
     text = _BULLET.sub("", _MERGE_PR.sub("", text))
     wrapper = None

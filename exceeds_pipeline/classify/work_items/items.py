@@ -302,14 +302,14 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
     # Category, person and title from the non-revert commits, less those a revert in the same
     # item undid (Alamofire: `Making SessionDelegate private`, reverted two days later inside
     # its item, had named it), unless the item is nothing else (a change and its revert).
-    rev = links.filter(pl.col("link_type") == "reverts").select("repo", pl.col("sha").alias("_by"), pl.col("target_sha").alias("sha")) \
-        if links.height else pl.DataFrame(schema={"repo": pl.String, "_by": pl.String, "sha": pl.String})
-    # (a revert that was itself reverted, or whose change was relanded, undid nothing for good)
+    rev = pl.DataFrame(schema={"repo": pl.String, "_by": pl.String, "sha": pl.String})
     if links.height:
-        overturned = links.filter(pl.col("link_type").is_in(["reverts", "relands"])).select("repo", "target_sha")
-        rev = rev.join(overturned.rename({"target_sha": "_by"}), on=["repo", "_by"], how="anti") \
-            .join(links.filter(pl.col("link_type") == "relands").select("repo", pl.col("target_sha").alias("sha")),
-                  on=["repo", "sha"], how="anti")
+        # (a revert that was itself reverted, or whose change was relanded, undid nothing for good)
+        targets = links.select("repo", "link_type", pl.col("target_sha").alias("sha"))
+        rev = (links.filter(pl.col("link_type") == "reverts").select("repo", pl.col("sha").alias("_by"), pl.col("target_sha").alias("sha"))
+               .join(targets.filter(pl.col("link_type").is_in(["reverts", "relands"])).select("repo", pl.col("sha").alias("_by")),
+                     on=["repo", "_by"], how="anti")
+               .join(targets.filter(pl.col("link_type") == "relands").select("repo", "sha"), on=["repo", "sha"], how="anti"))
     roots = work.select("repo", "sha", "_root")
     undone = (rev.join(roots, on=["repo", "sha"]).join(roots.rename({"sha": "_by", "_root": "_by_root"}), on=["repo", "_by"])
               .filter(pl.col("_root") == pl.col("_by_root")).select("repo", "sha").unique()
@@ -318,9 +318,9 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
     kept = ~pl.col("_is_revert") & ~pl.col("_undone")
     # (what stays must carry code: a reverted feature with its `Fix tests` is still that feature,
     # later reverted)
-    code = pl.col("_code_lines").fill_null(0) if "_code_lines" in work.columns else pl.lit(1)
-    stays = (code.filter(kept).sum().over("_root") > 0) & (
-        code.filter(kept).sum().over("_root") >= CODE_SHARE * code.filter(~pl.col("_is_revert")).sum().over("_root"))
+    code = pl.col("_code_lines").fill_null(0)
+    kept_code = code.filter(kept).sum().over("_root")
+    stays = (kept_code > 0) & (kept_code >= CODE_SHARE * code.filter(~pl.col("_is_revert")).sum().over("_root"))
     core = work.filter(~pl.col("_is_revert") & (kept | ~stays))
     lead = core.group_by("_root", maintain_order=True).agg(
         pl.col("category").first().alias("_first_cat"),
