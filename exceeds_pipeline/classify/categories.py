@@ -134,12 +134,16 @@ KIND_PREFIX = rf"(?i)^\s*(?:{_KIND_TYPES})(?:\([^)\n]{{0,60}}\))?!?:\s+"
 # is a feature).
 _PREPARE = r"prep(?:are|ares|ared|aring)?"
 RELEASE_TITLE = (rf"(?i)^\s*(?:release|releasing|release version|{_PREPARE}(?: for)?(?: the)? release(?: of)?|(?:bump|set|update|change)(?:s|ed)? (?:the )?version(?: number)?(?: to)?)"
-                 r"\s+v?\d+(?:\.\d+)+\S*\s*$"
-                 rf"|^\s*(?:release\s*[-:]\s*)?{_PREPARE}\s+(?:for\s+)?(?:the\s+)?v?\d+(?:\.\d+)+\S*(?:\s+(?:bug-?fix\s+|patch\s+|minor\s+|major\s+|security\s+)?release)?[.!]?\s*$"
+                 # the Maven release plugin's `prepare release parent-2.2.0` names the artifact
+                 r"\s+(?:[a-z][a-z0-9_.]*(?:-[a-z][a-z0-9_.]*)*-)?v?\d+(?:\.\d+)+\S*\s*$"
+                 # retrofit's `Prepare version 2.2.0.`
+                 rf"|^\s*(?:release\s*[-:]\s*)?{_PREPARE}\s+(?:for\s+)?(?:the\s+)?(?:version\s+)?v?\d+(?:\.\d+)+\S*(?:\s+(?:bug-?fix\s+|patch\s+|minor\s+|major\s+|security\s+)?release)?[.!]?\s*$"
                  r"|^[^\n]{0,60}\b(?:release\s+notes|change\s*log|changes|history|news)\b[^\n]{0,40}\band\s+(?:bump|bumped|bumps|set|updated?)\s+(?:the\s+)?version(?:\s+number)?\s+to\s+v?\d+(?:\.\d+)+\S*?[.!]?\s*$"
                  # rich's `bump to 14.0.0`, `version bump 13.5.0`, `version bump`, `new version`
                  r"|^\s*bump(?:s|ed)?\s+(?:the\s+)?(?:version\s+)?to\s+v?\d+(?:\.\d+)+\S*?[.!]?\s*$"
-                 r"|^\s*(?:version\s+bump(?:ed)?|new\s+version)(?:\s+(?:to\s+)?v?\d+(?:\.\d+)+\S*?)?[.!]?\s*$"
+                 r"|^\s*(?:version\s+bump(?:ed)?|new\s+(?:version|release))(?:\s+(?:to\s+)?v?\d+(?:\.\d+)+\S*?)?[.!]?\s*$"
+                 # sinatra's `bump version`, `bump version, regenerate gemspec`
+                 r"|^\s*(?:bump|increment)(?:s|ed)?\s+(?:the\s+)?version(?:\s+number)?(?:\s*(?:,|and)\s+(?:re)?generated?\s+(?:the\s+)?gemspec)?[.!]?\s*$"
                  r"|^\s*v?\d+\.\d+(?:\.\d+)*(?:[a-z]\d*|[-.]?(?:rc|alpha|beta|pre|preview)\.?\d*)?(?:\s+release)?[.!]?\s*$"
                  # mutt's release script: `automatic post-release commit for mutt-2.4.1`
                  r"|^\s*(?:automatic\s+)?post-?release\s+commit\s+for\s+(?:\S*?[ @-])?v?\d+(?:\.\d+)+\S*?[.!]?\s*$")
@@ -154,7 +158,8 @@ _NEXT_VERSION = r"(?i)^\s*(?:next|now|for|to|towards|after|since|until|before|st
 def release_subject(subject: pl.Expr) -> pl.Expr:
     """The subject makes a release (RELEASE_SUBJECT; `(#N)` aside). Read as written: `build:
     ejs@2.4.1` bumps a dependency, `grep-regex-0.1.2` is a release."""
-    subject = subject.str.replace(PR_SUFFIXES, "")
+    # a release tool's tag says what follows is its step: `[maven-release-plugin] prepare release parent-2.2.0`
+    subject = subject.str.replace(PR_SUFFIXES, "").str.replace(r"(?i)^\s*\[[^\]\n]*\brelease\b[^\]\n]*\]\s*", "")
     # after a gitmoji only a release title (`:bookmark: set version to 3.11.0`): the bare
     # package form would read `:construction_worker: clang-3.6` as a release of clang
     # (a mark inside a release title reads as nothing: jekyll's `Release :gem: 3.5.2`)

@@ -1192,6 +1192,28 @@ def test_a_release_of_version_file_changelog_steps_and_an_empty_marker_is_one_it
     assert _item(items, wid[git])["title"] == "Release Git 2.38"
 
 
+def test_a_maven_release_with_its_prepared_changelog_is_one_item(tmp_path):
+    """retrofit: `Prepare version 2.2.0.` (the changelog), then three minutes later the Maven
+    release plugin's `[maven-release-plugin] prepare release parent-2.2.0` and `... prepare for
+    next development iteration` (the poms): one release, not a docs item beside a build item."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"pom.xml": "<version>2.2.0-SNAPSHOT</version>\n", "CHANGELOG.md": "# Change Log\n",
+                       "src/main/java/Call.java": "class Call {}\n"})
+    feature = repo.commit("Add Call.defer", author=ADA, date=_at(2, 9), files={"src/main/java/Call.java": "class Call { defer() }\n"})
+    notes = repo.commit("Prepare version 2.2.0.", author=ADA, date="2025-03-03T16:21:00+0000",
+                        files={"CHANGELOG.md": "# Change Log\n## Version 2.2.0\n * New: Call.defer\n"})
+    plugin = repo.commit("[maven-release-plugin] prepare release parent-2.2.0", author=ADA, date="2025-03-03T16:24:00+0000",
+                         files={"pom.xml": "<version>2.2.0</version>\n"})
+    nxt = repo.commit("[maven-release-plugin] prepare for next development iteration", author=ADA,
+                      date="2025-03-03T16:24:30+0000", files={"pom.xml": "<version>2.3.0-SNAPSHOT</version>\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[notes] == wid[plugin] == wid[nxt] != wid[feature]
+    release = _item(items, wid[plugin])
+    assert (release["commits"], release["category"], release["title"]) == (3, "chore", "Release 2.2.0")
+
+
 def test_commits_naming_different_issues_are_separate_changes(tmp_path):
     """sinatra: four fixes and features of one afternoon in base.rb, each `fixes #N`, were one
     'bug' item; commits that name issues (or vulnerabilities) and share none are separate
@@ -1375,6 +1397,16 @@ def test_a_feature_in_code_names_its_item_over_a_larger_reformat_and_a_release_s
     ("Marking 7.0.1", True, "Release 7.0.1"),
     ("Marking 5.3 alpha", True, None),
     ("Bump to Python 3.14", False, None),
+    # sinatra's and fmt's bare bumps of their own version; retrofit's release steps
+    ("bump version", True, None),
+    ("Bump version.", True, None),
+    ("bump version, regenerate gemspec", True, None),
+    ("Prepare version 2.2.0.", True, None),
+    ("[maven-release-plugin] prepare release parent-2.2.0", True, "Release 2.2.0"),
+    ("[maven-release-plugin] prepare release gson-parent-2.8.0", True, "Release 2.8.0"),
+    ("Bump version of lodash to 4.17", False, None),
+    ("Prepare version bump", False, None),
+    ("[release] fix the build", False, None),
 ])
 def test_release_subjects(subject, release, title):
     from exceeds_pipeline.classify.work_items import release_title

@@ -129,6 +129,9 @@ def release_edges(work: pl.DataFrame) -> pl.DataFrame:
         pl.col("_last_package").shift(1).alias("_prev_package"),
         pl.col("_release_step").shift(1).alias("_prev_step"),
         pl.col("_release").shift(1).alias("_prev_release"),
+        # (a release that names no version, sinatra's bare `bump version`, is a step of the
+        # release the next ones name)
+        (pl.col("_release") & release_version(pl.col("subject")).is_not_null()).shift(1).alias("_prev_ends"),
         # (a commit that finished a release ends its run too: composer's next release, 2.3.10
         # the same day as 2.2.17, opens with its own `Update changelog`)
         pl.col("_post_of").is_not_null().shift(1).alias("_prev_post"),
@@ -150,7 +153,7 @@ def release_edges(work: pl.DataFrame) -> pl.DataFrame:
     # release or not (okhttp's `Prepare next development version.` after a failed `Prepare for
     # release .` had joined the 5.0.0-alpha.16 release four hours later).
     links = pairs.join(after_post.with_columns(pl.lit(True).alias("_after_post")), on="_a", how="left").with_columns(
-        (pl.col("_release_step") & pl.col("_prev_step").fill_null(False) & ~pl.col("_prev_release").fill_null(False)
+        (pl.col("_release_step") & pl.col("_prev_step").fill_null(False) & ~pl.col("_prev_ends").fill_null(False)
          & ~pl.col("_prev_post").fill_null(False) & ~pl.col("_after_post").fill_null(False) & ~pl.col("_prev_opens_next").fill_null(False)
          & (pl.col("_gap") <= RELEASE_GAP) & outside)
         .alias("_link"), post.alias("_post"))
@@ -178,9 +181,11 @@ def release_edges(work: pl.DataFrame) -> pl.DataFrame:
 def _same_release(work: pl.DataFrame) -> pl.DataFrame:
     """Pairs of consecutive release commits of one author that release the same version at most
     RELEASE_GAP apart, whatever came between (bat's `Bump version to 0.16.0`, then `Update
-    syntaxes`, then the empty `v0.16.0` that tags it: one release, not two)."""
+    syntaxes`, then the empty `v0.16.0` that tags it: one release, not two; retrofit's `Prepare
+    for 1.1.0.` with the Maven release plugin's `prepare release parent-1.1.0` minutes later)."""
     folder = pl.col("_release_dir") if "_release_dir" in work.columns else None
-    releases = (work.filter(pl.col("_release")).with_columns(release_title(pl.col("subject"), folder).alias("_version"))
+    named = pl.concat_str(release_package(pl.col("subject"), folder).fill_null(""), pl.lit(" "), release_version(pl.col("subject")))
+    releases = (work.filter(pl.col("_release")).with_columns(named.alias("_version"))
                 .sort("repo", "person_id", "_t", "_n")
                 .with_columns(pl.col("pr_number").shift(1).alias("_prev_pr"), pl.col("_version").shift(1).alias("_prev_version")))
     # apart by when each was committed where known: a release prepared a day earlier and pushed
@@ -233,9 +238,15 @@ def release_title(subject: pl.Expr, folder: pl.Expr | None = None) -> pl.Expr:
     -> `Release grep-cli 0.1.10`, `Release v3.4.1 (#88)` -> `Release 3.4.1`; null when no
     version can be read, or when the subject prepares the release (`Prepare 3.11.0 release`:
     nlohmann/json's license headers the day before 3.11.0, named as its author named them)."""
-    # `1.4.3 release`: the version before the word
-    text = subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_MARK, "").str.replace(r"(?i)\s+release[.!]?\s*$", "")
-    version = pl.when(~text.str.contains(r"(?i)^\s*prepar")).then(text.str.extract(_RELEASE_VERSION, 1))
+    text = subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_MARK, "")
+    version = pl.when(~text.str.contains(r"(?i)^\s*prepar")).then(release_version(subject))
     package = release_package(subject, folder)
     return pl.when(version.is_not_null()).then(
         pl.concat_str(pl.lit("Release "), pl.coalesce(package + pl.lit(" "), pl.lit("")), version))
+
+
+def release_version(subject: pl.Expr) -> pl.Expr:
+    """The version a release commit's subject names, prepared or made (`Prepare for 1.1.0.`,
+    `1.4.3 release`: the version before the word); null when it names none."""
+    text = subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_MARK, "").str.replace(r"(?i)\s+release[.!]?\s*$", "")
+    return text.str.extract(_RELEASE_VERSION, 1)
