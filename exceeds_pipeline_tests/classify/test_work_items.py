@@ -1887,6 +1887,31 @@ def test_a_topic_branch_merged_by_name_is_one_change_and_an_integration_branch_i
     assert wid[r1] != wid[r2]
 
 
+def test_a_topic_branch_stays_one_change_over_a_pause_of_days(tmp_path):
+    """redis: antirez's `acl-log` went on after five days and was merged as one branch; it had
+    been two items, the second a "bug" by its `log failed auth attempts`. Over a pause of days
+    the commits name one component (`ACL LOG: ...`); a pause longer than a series' still ends
+    the change."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date="2025-01-01T08:00:00+0000", files={"acl.c": "int acl;\n"})
+    repo.branch("acl-log", checkout=True)
+    log1 = repo.commit("ACL LOG: data structures and initial functions", author=ADA, date="2025-01-02T09:00:00+0000",
+                       files={"acllog.c": "int log;\n"})
+    log2 = repo.commit("ACL LOG: log failed auth attempts", author=ADA, date="2025-01-08T09:00:00+0000",
+                       files={"auth.c": "int auth;\n"})
+    log3 = repo.commit("ACL LOG: make max log entries configurable", author=ADA, date="2025-01-08T11:00:00+0000",
+                       files={"config.c": "int max;\n"})
+    late = repo.commit("ACL LOG: group similar entries", author=ADA, date="2025-02-20T09:00:00+0000",
+                       files={"group.c": "int group;\n"})
+    repo.checkout("main")
+    repo.merge("acl-log", author=ADA, date="2025-02-21T09:00:00+0000")
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[log1] == wid[log2] == wid[log3]
+    assert wid[late] != wid[log1]
+    assert _item(items, wid[log1])["category"] == "feature"
+
+
 @pytest.mark.parametrize(("branch", "integration"), [
     ("next", True), ("3.3-rc", True), ("tmux-3.6a", True), ("rel_0_9", True), ("branch4.0", True),
     ("3.x", True), ("release/2.6.1", True), ("master", True),

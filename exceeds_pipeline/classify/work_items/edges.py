@@ -58,6 +58,8 @@ INTEGRATION_BRANCH = (r"(?i)^(?:master|main|trunk|default|develop|devel|dev|deve
 # A merge that brings in the work of this many people merges an integration branch, whatever
 # its name (redis's `1906-merge`: 28 authors).
 BRANCH_MAX_PEOPLE = 3
+# the longest pause inside one topic branch's work, as inside a numbered series
+BRANCH_GAP = SERIES_GAP
 
 
 def _from_topic_branch() -> pl.Expr:
@@ -70,7 +72,10 @@ def _from_topic_branch() -> pl.Expr:
 def branch_edges(work: pl.DataFrame) -> pl.DataFrame:
     """Commits of one author that one merge of a topic branch brought in (`Merge branch
     'routes-list'`; git's `Merge branch 'ab/topic'`), outside pull requests, each at most
-    RELATED_GAP after the one before: the branch is one change, as a pull request is. A merge
+    RELATED_GAP after the one before, or at most BRANCH_GAP when both name the same component:
+    the branch is one change, as a pull request is (antirez's `acl-log` and `csc2` of redis, `ACL
+    LOG: ...` and `Tracking: ...`, went on after a weekend: 12 of his 26 branches had been cut at
+    a gap of two days; a long-lived branch of unrelated fixes, docs and features is not one). A merge
     of an integration branch (INTEGRATION_BRANCH, one bringing in the work of BRANCH_MAX_PEOPLE
     people or more, or one whose branch itself merged pull requests or topic branches:
     `_merges_branches`; requests' feature/urllib3-backup, 175 commits of 8 people) brings in
@@ -81,9 +86,11 @@ def branch_edges(work: pl.DataFrame) -> pl.DataFrame:
         work.filter(_from_topic_branch())
         .filter(pl.col("person_id").n_unique().over("repo", "merge_sha") < BRANCH_MAX_PEOPLE)
         .sort("repo", "merge_sha", "person_id", "_t", "_n")
+        .with_columns(pl.col("_component").shift(1).alias("_prev_component"))
     )
     pairs = _consecutive_pairs(rows, ["repo", "merge_sha", "person_id"])
-    return pairs.filter(pl.col("_gap") <= RELATED_GAP).select("_a", "_b")
+    same_component = (pl.col("_component") == pl.col("_prev_component")).fill_null(False)
+    return pairs.filter((pl.col("_gap") <= RELATED_GAP) | (same_component & (pl.col("_gap") <= BRANCH_GAP))).select("_a", "_b")
 
 
 def series_edges(work: pl.DataFrame) -> pl.DataFrame:

@@ -57,7 +57,8 @@ _SERIES_GROUPS = 7
 
 _GENERIC_TAGS = r"(?i)^(?:wip|rfc|draft|patch.*|v\d+|\d+\s*/\s*\d+|resend|reland|re-land|revert|nfc|nfci|skip ci|ci skip|minor|trivial|hotfix|fix|bug|feature|test|tests|docs?)$"
 _CONV_SCOPE = r"^\s*[A-Za-z]+\(([^)\n]{1,60})\)!?:"
-_COMPONENT_PREFIX = r"^\s*([A-Za-z0-9_][A-Za-z0-9_./-]{0,40}):\s"
+# (or two words in capitals: redis's `ACL LOG: ...`, `CONFIG REWRITE: ...`)
+_COMPONENT_PREFIX = r"^\s*([A-Za-z0-9_][A-Za-z0-9_./-]{0,40}|[A-Z][A-Z0-9_]+ [A-Z][A-Z0-9_]+):\s"
 _NOT_COMPONENT = r"(?i)^(?:feat|feature|fix|bugfix|hotfix|perf|refactor|style|docs?|tests?|build|ci|deps|chore|release|revert|wip|merge|reland|reapply|note|todo|fixes|closes|see|bug|issue)$"
 
 # A package's manifest: package.json, Cargo.toml, pyproject.toml, a gemspec, ...
