@@ -242,8 +242,25 @@ def test_what_the_change_touches(tmp_path):
                 files={"requirements/dev.txt": "pytest==8.0\n", "requirements/tests.in": "pytest\n"})
     repo.commit("s/libcurl/c-ares", author=ADA, date="2025-01-02T15:00:00+0000",
                 files={"ares/README.cares": "c-ares notes\n", "lib/README.memoryleak": "use memdebug\n"})
+    # retrofit's project site (a top-level website/, GitHub Pages' .nojekyll) and sinatra's
+    # KNOWN_ISSUES are documentation; requests' Azure Pipelines templates and CircleCI's
+    # circle.yml are CI
+    repo.commit("Switch to consumer ProGuard rules which aren't insane.", author=ADA, date="2025-01-02T16:00:00+0000",
+                files={"website/index.html": "<pre>-keep class retrofit2.**</pre>\n"})
+    repo.commit("Disable Jekyll", author=ADA, date="2025-01-02T16:30:00+0000", files={"site/.nojekyll": "\n"})
+    repo.commit("list of known issues", author=ADA, date="2025-01-02T17:00:00+0000",
+                files={"KNOWN_ISSUES": "* Ruby 1.8.6 is not supported\n"})
+    repo.commit("fix coverage", author=ADA, date="2025-01-02T17:30:00+0000",
+                files={"_azure-pipelines/template.yml": "steps: []\n"})
+    repo.commit("lets give this a try", author=ADA, date="2025-01-02T18:00:00+0000",
+                files={"circle.yml": "test:\n  override: [make ci]\n", "Makefile": "ci:\n\ttrue\n"})
     commits, files = read_repo(repo)
     got = by_subject(categorize_commits(commits, files), "category")
+    assert got["Switch to consumer ProGuard rules which aren't insane."] == "docs"
+    assert got["Disable Jekyll"] == "docs"
+    assert got["list of known issues"] == "docs"
+    assert got["fix coverage"] == "build"
+    assert got["lets give this a try"] == "build"
     assert got["Tighten the credential checks"] != "docs"
     assert got["mailmap: Ralf Mueller"] == "docs"
     assert got["synced"] == "docs"
