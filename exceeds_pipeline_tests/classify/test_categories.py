@@ -949,8 +949,11 @@ def test_a_title_that_fixes_an_issue_is_a_repair(tmp_path):
          {"src/bump.ts": "export function bump() { return 1 }\n"}),
         ("Add --repository flag to init command, fixes #4200",
          {"src/css.ts": "export const b = 1\nexport const q = 1\nexport const layers = true\nexport const repo = ''\n"}),
+        # sinatra: the capability named as the identifier it adds
+        ("add layout_options, fixes #495", {"src/render.ts": "export const layout_options = {}\n"}),
     ]
     got = _categorize_cases(repo, cases)
+    assert got["add layout_options, fixes #495"] == "feature"
     assert got["add direct query to html-proxy css (fixes #8091) (#8094)"] == "bug"
     assert got["add support for css layers (closes #8100)"] == "feature"
     assert got["Add bump command to bump requirements to the currently installed version, fixes #7273"] == "feature"
