@@ -240,7 +240,7 @@ def diff_lines(path: Path, name: str, commits: pl.DataFrame, cache: Path | None)
 
     git_dir = Path(subprocess.run(["git", "-C", str(path), "rev-parse", "--absolute-git-dir"],
                                   capture_output=True, text=True, check=True).stdout.strip())
-    shas = evidence_sample(commits.select("sha", "is_merge", "mailmap_email", "subject"))
+    shas = evidence_sample(commits.select("sha", "is_merge", "mailmap_email", "subject", "lines_added", "lines_deleted"))
     key = cache / f"{name.replace('/', '+')}-diff-{hashlib.sha1(' '.join(shas).encode()).hexdigest()[:12]}.parquet" \
         if cache is not None else None
     if key is not None and key.exists():

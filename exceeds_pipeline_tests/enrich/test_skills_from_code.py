@@ -166,6 +166,11 @@ def test_evidence_sample_is_per_author_and_a_function_of_the_history_alone():
     assert sorted(sample) == [shas[i] for i in (1, 2, 3, 4, 5, 6)]
     assert sorted(evidence_sample(frame.reverse(), per_author=3)) == sorted(sample)
     assert sample == [shas[i] for i in (6, 5, 4, 3, 2, 1)]  # in the history's order, git's fastest
+    # beyond the sample, a small change is read too (a comment edit is documentation, whatever
+    # its words: antirez's "Add more info in the unblockClientFromModule() function")
+    sized = frame.with_columns(pl.Series("lines_added", [40, 3, 40, 40, 40, 40, 40, 40, 2, 1]),
+                               pl.Series("lines_deleted", [40, 7, 40, 40, 40, 40, 40, 40, 9, 0]))
+    assert sorted(evidence_sample(sized, per_author=3)) == [shas[i] for i in (1, 2, 3, 4, 5, 6, 8)]
 
 
 def test_code_evidence_of_no_commits_is_empty(repo):
@@ -221,3 +226,12 @@ def test_person_skills_rank_by_work_items_the_count_the_page_shows():
     cs = commits.select("repo", "sha", pl.Series("skills", [["Documentation"]] * 6 + [["Concurrency"]] * 3))
     ps = person_skills(cs, commits)
     assert ps.select("skill", "commits", "work_items").rows() == [("Concurrency", 3, 3), ("Documentation", 6, 1)]
+
+
+def test_an_interpreter_line_is_code_not_a_comment():
+    """redis: "fix file permissions for scripts" made a Ruby script executable and added its
+    `#!/usr/bin/env ruby`: no change of comments alone, so no documentation work."""
+    from exceeds_pipeline.enrich.code_evidence import _comment_counts
+
+    assert _comment_counts("rb", b"+#!/usr/bin/env ruby\n+# coding: utf-8\n") == (1, 1)
+    assert _comment_counts("py", b"-# old words\n+# new words\n") == (2, 0)

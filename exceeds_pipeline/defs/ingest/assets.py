@@ -142,7 +142,7 @@ def code_evidence_asset(repo: RepositoryConfig) -> AssetsDefinition:
         state = store.state(name)
         if state is None or not state.git_dir:
             return MaterializeResult(metadata={"commits": 0, "new_commits": 0})
-        shas = evidence_sample(store.scan([name], "commits").select("sha", "is_merge", "mailmap_email", "subject").collect())
+        shas = evidence_sample(store.scan([name], "commits").select("sha", "is_merge", "mailmap_email", "subject", "lines_added", "lines_deleted").collect())
         previous = read_side_table(store, name, "code_evidence")
         known = set(previous["sha"].to_list()) if previous is not None else set()
         with repository_lock(settings.data, name, log=context.log.info), ThreadPoolExecutor(1) as pool:
