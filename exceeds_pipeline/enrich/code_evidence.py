@@ -406,14 +406,15 @@ def evidence_sample(raw_commits: pl.DataFrame, per_author: int = SAMPLE_PER_AUTH
     The shas come in the order of ``raw_commits`` (the history's), which git reads fastest."""
     if raw_commits.height == 0:
         return []
-    speaks_of_comments = (pl.col("subject").fill_null("").str.contains(COMMENT_SUBJECT)
-                          if "subject" in raw_commits.columns else pl.lit(False))
+    # whether a change touched comments alone is read for these, whoever wrote them
+    read_for_comments = (pl.col("subject").fill_null("").str.contains(COMMENT_SUBJECT)
+                         if "subject" in raw_commits.columns else pl.lit(False))
     if {"lines_added", "lines_deleted"} <= set(raw_commits.columns):
-        speaks_of_comments = speaks_of_comments | (
+        read_for_comments = read_for_comments | (
             pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0) <= SMALL_CHANGE_LINES)
     return (
         raw_commits.filter(~pl.col("is_merge"))
-        .select("sha", pl.col("mailmap_email").str.to_lowercase().alias("_who"), speaks_of_comments.alias("_comments"))
+        .select("sha", pl.col("mailmap_email").str.to_lowercase().alias("_who"), read_for_comments.alias("_comments"))
         .filter((pl.col("sha").rank("ordinal").over("_who") <= per_author) | pl.col("_comments"))
         ["sha"].to_list()
     )
