@@ -392,7 +392,7 @@ COMMENT_SUBJECT = (r"(?i)\b(?:comments?|commented|typos?|spelling|misspell\w*|gr
                    r"|docs?|docstrings?|javadoc|doxygen|clarif\w*|explain\w*|describe\w*|document\w*|annotat\w*|remarks?|notes?)\b")
 
 
-def evidence_sample(raw_commits: pl.DataFrame, per_author: int = SAMPLE_PER_AUTHOR) -> list[str]:
+def evidence_sample(raw_commits: pl.DataFrame, per_author: int = SAMPLE_PER_AUTHOR, small_changes: bool = True) -> list[str]:
     """The non-merge commits whose diffs are read for code evidence: per author (mailmapped
     e-mail, case-insensitive), every commit up to `per_author`, beyond that the `per_author`
     with the smallest shas (a sha is a hash, so this is a fixed random sample that depends on
@@ -402,14 +402,17 @@ def evidence_sample(raw_commits: pl.DataFrame, per_author: int = SAMPLE_PER_AUTH
     with a ``subject`` column), and every small one (at most SMALL_CHANGE_LINES lines, with
     ``lines_added``/``lines_deleted``): whether it changed only comments decides if it is
     documentation, whatever its words say (antirez's `Add more info in the
-    unblockClientFromModule() function`, a comment, had been a key feature).
+    unblockClientFromModule() function`, a comment, had been a key feature). Without
+    `small_changes`, the commits whose evidence speaks for skills: a prolific author's many
+    one-line imports would outweigh the sample (requests' `import requests` in setup.py read as
+    Networking).
     The shas come in the order of ``raw_commits`` (the history's), which git reads fastest."""
     if raw_commits.height == 0:
         return []
     # whether a change touched comments alone is read for these, whoever wrote them
     read_for_comments = (pl.col("subject").fill_null("").str.contains(COMMENT_SUBJECT)
                          if "subject" in raw_commits.columns else pl.lit(False))
-    if {"lines_added", "lines_deleted"} <= set(raw_commits.columns):
+    if small_changes and {"lines_added", "lines_deleted"} <= set(raw_commits.columns):
         read_for_comments = read_for_comments | (
             pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0) <= SMALL_CHANGE_LINES)
     return (

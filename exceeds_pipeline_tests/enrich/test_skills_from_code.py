@@ -171,6 +171,9 @@ def test_evidence_sample_is_per_author_and_a_function_of_the_history_alone():
     sized = frame.with_columns(pl.Series("lines_added", [40, 3, 40, 40, 40, 40, 40, 40, 2, 1]),
                                pl.Series("lines_deleted", [40, 7, 40, 40, 40, 40, 40, 40, 9, 0]))
     assert sorted(evidence_sample(sized, per_author=3)) == [shas[i] for i in (1, 2, 3, 4, 5, 6, 8)]
+    # ... but its imports do not speak for skills: a prolific author's one-line imports would
+    # outweigh the sample (requests' `import requests` in setup.py read as Networking)
+    assert sorted(evidence_sample(sized, per_author=3, small_changes=False)) == sorted(sample)
 
 
 def test_code_evidence_of_no_commits_is_empty(repo):

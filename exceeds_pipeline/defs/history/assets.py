@@ -11,6 +11,7 @@ from exceeds_pipeline.classify.changelog import ENTRIES_SCHEMA as CHANGELOG_ENTR
 from exceeds_pipeline.classify.links import commit_links as find_commit_links
 from exceeds_pipeline.classify.work_items import assign_work_items
 from exceeds_pipeline.enrich.ai_tools import with_ai_tool
+from exceeds_pipeline.enrich.code_evidence import evidence_sample
 from exceeds_pipeline.enrich.exclusions import classify_exclusions
 from exceeds_pipeline.enrich.languages import with_language
 from exceeds_pipeline.enrich.skills import load_skill_rules, skills_per_commit
@@ -141,8 +142,10 @@ def commit_skills(
     config's `skills.extra_rules` files (paths, languages and message terms)."""
     extra = [settings.config_dir / p for p in settings.config.skills.extra_rules]
     store = settings.raw_store()
-    evidence = [e for r in settings.repository_names
-                if (e := read_side_table(store, r, "code_evidence")) is not None]
+    # what the code uses, from each author's sample (not the small changes read beside it)
+    evidence = [e.filter(pl.col("sha").is_in(evidence_sample(
+                    store.scan([r], "commits").select("sha", "is_merge", "mailmap_email", "subject").collect(), small_changes=False)))
+                for r in settings.repository_names if (e := read_side_table(store, r, "code_evidence")) is not None]
     code_evidence = pl.concat(evidence, how="diagonal_relaxed") if evidence else None
     table = skills_per_commit(commits, file_changes, load_skill_rules(extra), code_evidence=code_evidence)
     return Output(table, metadata=frame_metadata(table))
