@@ -29,11 +29,13 @@ commit. Figures:
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from datetime import date, datetime, timezone
 
 import polars as pl
 
+from exceeds_pipeline.identity.people import slugify
 from exceeds_pipeline.quality.metrics import METRICS
 from exceeds_pipeline.themes.profile import attach_story
 from exceeds_pipeline.rollups.rollups import (
@@ -166,6 +168,23 @@ def _month_items(credit: pl.DataFrame, loc: pl.DataFrame, links: pl.DataFrame | 
 
 def _groups(frame: pl.DataFrame, key: str) -> dict:
     return {k[0]: g for k, g in frame.group_by(key, maintain_order=True)} if frame.height else {}
+
+
+def _link_same_names(profiles: list[dict]) -> None:
+    """Give each profile `same_name`: the other profiles under the same full name (two words or
+    more, compared as their slugs), most commits first. They stay apart (a name alone merges
+    no one: SPEC §5), but a reader of one sees where the rest of that name's work is: requests'
+    Kenneth Reitz and retrofit's Jake Wharton were four profiles each, one of them seemingly idle
+    for years; the config's `identities` joins them when they are one person."""
+    by_name: dict[str, list[dict]] = {}
+    for profile in profiles:
+        key = slugify(profile["name"])
+        if key.count("-") >= 1 and re.search(r"[a-z]", key):
+            by_name.setdefault(key, []).append(profile)
+    for profile in profiles:
+        others = [o for o in by_name.get(slugify(profile["name"]), []) if o is not profile]
+        profile["same_name"] = [{"id": o["id"], "commits": o["stats"]["commits"]}
+                                for o in sorted(others, key=lambda o: (-o["stats"]["commits"], o["id"]))]
 
 
 def build_profiles(
@@ -371,6 +390,7 @@ def build_profiles(
             "definitions": dict(DEFINITIONS),
         }
         profiles.append(profile)
+    _link_same_names(profiles)
     # Themes, skill evidence, mirrors and the narrative: the month and profile summaries are
     # written there, once the themes they name are known (exceeds_pipeline.themes.profile).
     return attach_story(profiles, commits, work_items, file_changes, commit_skills, themes)

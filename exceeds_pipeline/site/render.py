@@ -346,6 +346,9 @@ def _person_view(profile: dict) -> dict:
         "generated_at": profile.get("generated_at") or "",
         "window": _window_text(profile.get("window")),
         "emails": profile.get("emails") or [],
+        # the other profiles under this name (pages named by their ids, as page_stems does
+        # when no two ids collide)
+        "same_name": [{**o, "href": f"{safe_file_stem(o['id'])}.html"} for o in profile.get("same_name") or []],
         "stats": {
             "commits": stats["commits"],
             "features": stats["features"],

@@ -145,6 +145,29 @@ def test_bots_and_people_without_counted_commits_get_no_profile():
     assert p["stats"]["feature_pct"] == 100.0
 
 
+def test_profiles_under_one_full_name_point_to_each_other_and_stay_apart():
+    """retrofit: Jake Wharton's Square, Google and own addresses were four profiles (no .mailmap
+    joins them, and a name alone merges no one), the main one idle for three years; each names
+    the others. A one-word name (`root`, a handle) is no full name."""
+    commits = commits_frame([
+        commit("a" * 40, "jake-wharton", "2025-01-02T10:00", category="feature", item="A"),
+        commit("b" * 40, "jake-wharton", "2025-01-03T10:00", category="bug", item="B"),
+        commit("c" * 40, "jake-wharton-c75e8d", "2025-02-03T10:00", category="feature", item="C"),
+        commit("d" * 40, "root", "2025-02-04T10:00", category="feature", item="D"),
+        commit("e" * 40, "root-3f2a1b", "2025-02-05T10:00", category="feature", item="E"),
+    ])
+    people = people_frame([person("jake-wharton", "Jake Wharton", ["jw@squareup.com"]),
+                           person("jake-wharton-c75e8d", "Jake  wharton", ["jakew@google.com"]),
+                           person("root", "root", ["root@a.example"]), person("root-3f2a1b", "root", ["root@b.example"])])
+    files = files_frame([fc(c * 40, "a.py", 3) for c in "abcde"])
+    got = {p["id"]: p for p in build(commits, files, items_of(commits), people=people)}
+    assert got["jake-wharton"]["same_name"] == [{"id": "jake-wharton-c75e8d", "commits": 1}]
+    assert got["jake-wharton-c75e8d"]["same_name"] == [{"id": "jake-wharton", "commits": 2}]
+    assert got["root"]["same_name"] == [] and got["root-3f2a1b"]["same_name"] == []
+    for p in got.values():
+        validate_profile(p)
+
+
 def test_feature_pct_null_without_features_or_bugs():
     commits = commits_frame([commit("a" * 40, "ada", "2025-01-02T10:00", category="docs", item="A")])
     (p,) = build(commits, files_frame([]), items_of(commits), window=None)

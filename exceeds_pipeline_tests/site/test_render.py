@@ -101,6 +101,20 @@ def test_person_page_shows_the_profile(team):
         assert page.scripts == 1  # ours only
 
 
+def test_a_person_page_points_to_the_profiles_under_the_same_name(team):
+    """requests' Kenneth Reitz was four profiles: each page says where the rest of that name's
+    work is, and that a config entry joins them; a page without namesakes says nothing."""
+    person = copy.deepcopy(team[0])
+    person["same_name"] = [{"id": "kenneth-reitz-96ed14", "commits": 717}, {"id": "kenneth-reitz-7def72", "commits": 1}]
+    validate_profile(person)
+    html = render.render_person(person)
+    assert '<a href="kenneth-reitz-96ed14.html">kenneth-reitz-96ed14</a> (717 commits)' in html
+    assert '<a href="kenneth-reitz-7def72.html">kenneth-reitz-7def72</a> (1 commit).' in html
+    assert "<code>identities</code>" in html
+    person["same_name"] = []
+    assert 'id="same-name"' not in render.render_person(person)
+
+
 def test_forge_links_or_short_shas(team):
     profile = next(p for p in team if any(r["url"] for r in p["repositories"])
                    and any(r["url"] is None for r in p["repositories"]))
