@@ -770,6 +770,8 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
     # a file a program wrote (its header says so, `file_changes.exclusion_reason`)
     generated = (pl.col("exclusion_reason").fill_null("") == "generated") if "exclusion_reason" in file_changes.columns \
         else pl.lit(False)
+    binary = (pl.col("exclusion_reason").fill_null("") == "binary") if "exclusion_reason" in file_changes.columns \
+        else pl.lit(False)
     lines = (pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)).cast(pl.Int64) \
         if {"lines_added", "lines_deleted"} <= set(file_changes.columns) else pl.lit(0, pl.Int64)
     # a source file rewritten in another language: deleted, and added under the same name with
@@ -799,7 +801,7 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
             ((status == "A") & is_code
              & ~path.str.to_lowercase().str.extract(r"\.([a-z0-9]+)$", 1).is_in(CONFIG_EXTENSIONS).fill_null(False)).alias("ac"),
             (path.str.contains(PROJECT_META_PATH) | path.str.contains(RELEASE_ARTIFACTS_PATH)).alias("m"),
-            generated.alias("g"),
+            generated.alias("g"), binary.alias("bn"),
             (path.str.contains(DEV_SCRIPTS_PATH) & is_code).alias("s"),
             _fragment_label(path, status).alias("f"),
             # The kind of file: its extension, or its name when it has none (Makefile).
@@ -820,6 +822,7 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
             pl.col("c").sum().cast(pl.Int64).alias("_n_changelog"),
             pl.col("m").sum().cast(pl.Int64).alias("_n_meta"),
             pl.col("g").sum().cast(pl.Int64).alias("_n_generated"),
+            pl.col("bn").sum().cast(pl.Int64).alias("_n_binary"),
             pl.col("s").sum().cast(pl.Int64).alias("_n_scripts"),
             pl.col("ld").sum().cast(pl.Int64).alias("_l_docs"),
             pl.col("lb").sum().cast(pl.Int64).alias("_l_build"),
@@ -844,7 +847,7 @@ PORTED_SHARE = 0.7
 _PATH_COUNTS = ("_n", "_n_test", "_n_docs", "_n_build", "_n_new_src", "_n_new_code", "_n_new_test", "_n_del", "_n_changelog",
                 "_n_added", "_n_meta", "_n_generated", "_n_scripts", "_l_docs", "_l_build", "_l_test", "_l_all", "_l_ported",
                 "_l_changelog",
-                "_n_code", "_n_vendored")
+                "_n_code", "_n_vendored", "_n_binary")
 
 
 def categorize_commits(
@@ -1127,8 +1130,12 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
         # 9 of 235 such commits in the training histories are fixes. A model's `bug` for one
         # defers to the rules when they have a signal (leave-one-repository-out: neutral).
         only_new = (pl.col("model_category") == "bug") & (pl.col("_n_added").fill_null(0) == pl.col("_n")) & by_message.is_not_null()
+        # Images, fonts and other binary files alone, with words that say nothing of the change
+        # (requests' `flourish`, `kr`, `deepmind`: README artwork, nine "key features"): assets.
+        assets_only = ((pl.col("_n_binary").fill_null(0) == pl.col("_n")) & (pl.max_horizontal(score_cols) == 0))
         by_content = (
-            pl.when(confident | unsure | untouched_kind | docs_beside_code | only_new).then(by_message)
+            pl.when(assets_only).then(pl.lit("chore"))
+            .when(confident | unsure | untouched_kind | docs_beside_code | only_new).then(by_message)
             .when(new_module).then(pl.lit("feature"))
             .otherwise(pl.coalesce(pl.col("model_category"), by_message, rules_only))
         )

@@ -1464,3 +1464,21 @@ def test_release_tools_settings_are_build_files(tmp_path):
     assert got["releaser: Add standard withdeploy release assets"] == "build"
     assert got["Add a changelog section for the docs package"] == "build"
     assert got["releaser: Add the withdeploy assets to the release notes"] != "build"
+
+
+def test_binary_files_alone_with_words_that_say_nothing_are_assets(tmp_path):
+    """requests: Kenneth Reitz's README artwork (`flourish`, `kr`, `deepmind`: images alone,
+    named by what they show) had been nine features, a month's key features; words that say what
+    the change is still decide (`Add the app icon for the new launcher`)."""
+    from exceeds_pipeline.enrich.exclusions import classify_exclusions
+
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000", files={"src/app.py": "x = 1\n"})
+    repo.commit("flourish", author=ADA, date="2025-01-01T09:00:00+0000", files={"ext/flourish.png": png})
+    repo.commit("kr", author=ADA, date="2025-01-01T10:00:00+0000", files={"ext/kr.png": png + b"kr"})
+    repo.commit("Fix the blurry logo", author=ADA, date="2025-01-01T11:00:00+0000", files={"ext/logo.png": png + b"x"})
+    commits, files = read_repo(repo)
+    got = by_subject(categorize_commits(commits, classify_exclusions(files, commits)), "category")
+    assert got["flourish"] == "chore" and got["kr"] == "chore"
+    assert got["Fix the blurry logo"] == "bug"
