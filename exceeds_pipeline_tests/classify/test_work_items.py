@@ -1912,6 +1912,30 @@ def test_a_topic_branch_stays_one_change_over_a_pause_of_days(tmp_path):
     assert _item(items, wid[log1])["category"] == "feature"
 
 
+def test_edits_of_one_page_minutes_apart_stay_one_change_across_an_upload_between_them(tmp_path):
+    """requests: a README rewrite in GitHub's web editor, 110 commits in three hours, was cut
+    into 25 items at every image uploaded between two edits. Between two changes of code one
+    commit in between still says they are two (express's first weeks: a feature every ten
+    minutes in one file)."""
+    png = b"\x89PNG\r\n\x1a\n" + bytes(range(256)) * 4
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date="2025-01-01T08:00:00+0000",
+                files={"README.md": "# app\n", "lib/app.js": "exports.a = 1\n", "lib/util.js": "exports.u = 1\n"})
+    first = repo.commit("Update README.md", author=ADA, date="2025-01-02T07:17:00+0000", files={"README.md": "# app\nintro\n"})
+    image = repo.commit("flourish", author=ADA, date="2025-01-02T07:19:00+0000", files={"ext/flourish.png": png})
+    second = repo.commit("Update README.md", author=ADA, date="2025-01-02T07:20:00+0000",
+                         files={"README.md": "# app\nintro\n![](ext/flourish.png)\n"})
+    cookie = repo.commit("Added parseCookie()", author=ADA, date="2025-01-03T16:43:00+0000",
+                         files={"lib/app.js": "exports.a = 1\nexports.parseCookie = 1\n"})
+    repo.commit("Added logger", author=ADA, date="2025-01-03T16:47:00+0000", files={"lib/log.js": "exports.log = 1\n"})
+    hook = repo.commit("Added hook()", author=ADA, date="2025-01-03T16:55:00+0000",
+                       files={"lib/app.js": "exports.a = 1\nexports.parseCookie = 1\nexports.hook = 1\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[first] == wid[second] != wid[image]
+    assert wid[cookie] != wid[hook]
+
+
 @pytest.mark.parametrize(("branch", "integration"), [
     ("next", True), ("3.3-rc", True), ("tmux-3.6a", True), ("rel_0_9", True), ("branch4.0", True),
     ("3.x", True), ("release/2.6.1", True), ("master", True),

@@ -561,6 +561,8 @@ FOLLOW_UP = r"(?i)\b(?:oops|typos?|undo|leftovers?|forgot|forgotten|missed|fixup
 QUICK_FIX = r"(?i)^\s*(?:fix(?:e[sd])?|repair(?:s|ed)?|correct(?:s|ed)?)\b|" + FOLLOW_UP
 # (an hour: redis's "Fix BITFIELD_RO test" came 33 minutes after the change it fixes)
 QUICK_FIX_GAP = timedelta(minutes=60)
+# Two edits of one document this close, one other commit between them, are one piece of work.
+BRIDGE_GAP = timedelta(minutes=15)
 
 
 def follow_up_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
@@ -569,17 +571,30 @@ def follow_up_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
     neither in a pull request, when the two share a file written by hand that the commit
     between them does not touch (redis: "Fixed compilation of new rio.c changes (typos and so
     forth.)" three minutes after "Add checksum computation to rio.c", "dump/restore fixed to
-    use the new crc64 API" between them). Consecutive commits are `related_edges`'."""
+    use the new crc64 API" between them); so is a change of documents alone at most BRIDGE_GAP
+    after another one (requests: a README rewrite of 110 web-editor commits in three hours was
+    cut at every image uploaded between two edits, 25 items; between changes of code, one
+    commit in between says more: express's first weeks, a feature every ten minutes in one
+    file, would run together). Consecutive commits are `related_edges`'."""
     if file_changes is None or file_changes.height == 0 or work.height < 3:
         return _no_pairs()
-    stream = work.sort("repo", "person_id", "_t", "_n").select("repo", "person_id", "_n", "_t", "pr_number", "sha", "subject")
+    from exceeds_pipeline.classify.categories import BUILD_PATH, DOCS_PATH, TEST_PATH
+
+    path = pl.col("path").fill_null("")
+    page = path.str.contains(DOCS_PATH) & ~path.str.contains(BUILD_PATH) & ~path.str.contains(TEST_PATH)  # not CMakeLists.txt
+    pages = (file_changes.join(work.select("repo", "sha"), on=["repo", "sha"], how="semi")
+             .group_by("repo", "sha").agg(page.all().alias("_pages")))
+    stream = (work.sort("repo", "person_id", "_t", "_n").select("repo", "person_id", "_n", "_t", "pr_number", "sha", "subject")
+              .join(pages, on=["repo", "sha"], how="left", maintain_order="left").with_columns(pl.col("_pages").fill_null(False)))
     same = (pl.col("repo") == pl.col("repo").shift(2)) & (pl.col("person_id") == pl.col("person_id").shift(2))
     cand = stream.with_columns(
         pl.col("_n").shift(2).alias("_a"), pl.col("_n").shift(1).alias("_m"), pl.col("_n").alias("_b"),
         (pl.col("_t") - pl.col("_t").shift(2)).alias("_gap"),
         pl.col("pr_number").shift(2).alias("_pr_a"),
-    ).filter(same.fill_null(False) & (pl.col("_gap") <= QUICK_FIX_GAP) & pl.col("pr_number").is_null()
-             & pl.col("_pr_a").is_null() & pl.col("subject").fill_null("").str.contains(QUICK_FIX))
+        (pl.col("_pages") & pl.col("_pages").shift(2)).alias("_both_pages"),
+    ).filter(same.fill_null(False) & pl.col("pr_number").is_null() & pl.col("_pr_a").is_null()
+             & (((pl.col("_gap") <= QUICK_FIX_GAP) & pl.col("subject").fill_null("").str.contains(QUICK_FIX))
+                | ((pl.col("_gap") <= BRIDGE_GAP) & pl.col("_both_pages").fill_null(False))))
     if cand.height == 0:
         return _no_pairs()
     hand, hubs = shared_files or _shared_files(work, file_changes)
