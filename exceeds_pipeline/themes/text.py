@@ -21,10 +21,12 @@ from exceeds_pipeline.classify.links import PR_MERGE_HEAD
 
 __all__ = ["CleanTitle", "clean_title", "display_words", "lexicon", "title_ngrams", "title_terms"]
 
+# (`Revert back to an OnSubscribe-based adapter`, `Revert to the old parser` go back to an
+# approach: no commit's subject is wrapped, and the verb stays)
 _WRAPPER = re.compile(
     r"""^\s*(?P<kind>revert|reapply|re-apply|reland|re-land|relanding|back\s*out|unrevert)(?:ing)?\b
         \s*(?:D\d+\s*:\s*|\#\d+\s*:?\s*)?                      # Phabricator `Revert D123:` / `#12:`
-        (?:(?P<q>["'“‘`]{1,2})(?P<inner>.*?)(?P=q)?|\s*:?\s*(?P<bare>.*?))\s*$""",
+        (?:(?P<q>["'“‘`]{1,2})(?P<inner>.*?)(?P=q)?|(?![\s:]*(?:back|to)\b)\s*:?\s*(?P<bare>.*?))\s*$""",
     re.IGNORECASE | re.VERBOSE,
 )
 _QUOTED = re.compile(r"""^\s*["'“‘`]+(?P<inner>.*?)["'”’`]+\s*$""")

@@ -210,6 +210,11 @@ def test_module_names(path, name):
     # lodash: an issue closed in brackets, and a CI directive, left `[ ]` in the summary
     ("Ensure _.throttle nulls the timeoutId. [closes #3189]", "Ensure _.throttle nulls the timeoutId", (), None),
     ("Rebuild dist. [ci skip]", "Rebuild dist", (), None),
+    # retrofit: going back to an approach wraps no commit's subject ("Shipped: back to an
+    # OnSubscribe-based RxJava adapter"); a wrapped subject still unwraps
+    ("Revert back to an OnSubscribe-based RxJava adapter.", "Revert back to an OnSubscribe-based RxJava adapter", (), None),
+    ("Revert to the old parser", "Revert to the old parser", (), None),
+    ("revert map/zip changes", "Map/zip changes", (), "revert"),
 ])
 def test_clean_titles(raw, text, tags, wrapper):
     clean = clean_title(raw)
