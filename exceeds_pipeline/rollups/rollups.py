@@ -232,16 +232,20 @@ def profile_language_lines(file_changes: pl.DataFrame) -> pl.LazyFrame:
     """``[repo, sha, language, lines_added, lines_deleted]``: the lines of each commit's files in
     a profile language, over the files profile LOC keeps. A person's languages are ranked by
     the lines they added: a language only deleted from (an obsolete page or script removed)
-    is none they write in. Nor is a markup language of files among the tests: those are
-    fixtures (express's three one-line `.tmpl` views made its maintainer a Go Template
-    author; sinatra's test views Haml and Stylus)."""
-    from exceeds_pipeline.classify.categories import TEST_PATH
+    is none they write in. Nor is a markup language of files among the tests or specs: those
+    are fixtures (express's three one-line `.tmpl` views made its maintainer a Go Template
+    author; sinatra's test views Haml and Stylus, sinatra-contrib's spec/ views Slim and
+    HTML+ERB), nor of pages in a documentation tree, which Linguist leaves out of a
+    repository's languages (redis's doc/*.html: antirez wrote "mostly in C and HTML")."""
+    from exceeds_pipeline.classify.categories import DOCS_TREE, TEST_PATH
     from exceeds_pipeline.enrich.exclusions import linguist_type
 
     kept = ~pl.col("excluded").fill_null(False) if "excluded" in file_changes.columns else pl.lit(True)
     languages = file_changes["language"].drop_nulls().unique().to_list() if "language" in file_changes.columns else []
     markup = [lang for lang in languages if linguist_type(lang) == "markup"]
-    fixture = pl.col("language").is_in(markup) & pl.col("path").fill_null("").str.contains(TEST_PATH)
+    path = pl.col("path").fill_null("")
+    fixture = pl.col("language").is_in(markup) & (
+        path.str.contains(TEST_PATH) | path.str.contains(r"(?i)(?:^|/)specs?/") | path.str.contains(DOCS_TREE))
     return (
         file_changes.lazy()
         .filter(kept & profile_language_expr() & ~fixture)
