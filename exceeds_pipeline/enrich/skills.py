@@ -38,7 +38,6 @@ __all__ = [
 ]
 
 BUILTIN_RULES_RESOURCE = "skills.yaml"
-_DOCS_TREE = r"(?i)(?:^|/)(?:docs?|documentation)/"
 
 _LIST_KEYS = ("paths", "path_regex", "languages", "message_terms", "message_regex", "subject_terms", "imports",
               "code_terms")
@@ -384,7 +383,7 @@ def skills_per_commit(
     only (``exclusion_reason``, when given) none at all. Skills are sorted
     by name; a commit without any has ``[]``.
     """
-    from exceeds_pipeline.classify.categories import BUILD_PATH, TEST_PATH  # (categories reads enrich's exclusions)
+    from exceeds_pipeline.classify.categories import BUILD_PATH, DOCS_TREE, TEST_PATH  # (categories reads enrich's exclusions)
 
     keys = commits.select("repo", "sha")
     pairs: list[pl.DataFrame] = []
@@ -414,12 +413,12 @@ def skills_per_commit(
     lang_rows = [(lang.lower(), r.name) for r in rules.rules for lang in r.languages]
     if lang_rows:
         lang_skills = pl.DataFrame(lang_rows, schema={"lang": pl.String, "skill": pl.String}, orient="row")
-        # the language of a file in a documentation tree is no skill: curl's docs/*.html pages
-        # are no frontend work (the Documentation rule's paths take the tree); nor is it in a
+        # the language of a file in a documentation tree is no skill: curl's docs/*.html pages,
+        # retrofit's website/ are no frontend work (the Documentation rule's paths take the tree); nor is it in a
         # test tree: lodash's test/index.html, the page its tests run in, made 233 of John-David
         # Dalton's items frontend work (the Testing rule's paths take the tree)
         pairs.append(
-            files.filter(~pl.col("path").str.contains(_DOCS_TREE) & ~pl.col("path").str.contains(TEST_PATH))
+            files.filter(~pl.col("path").str.contains(DOCS_TREE) & ~pl.col("path").str.contains(TEST_PATH))
             .with_columns(pl.col("language").str.to_lowercase().alias("lang"))
             .join(lang_skills, on="lang")
             .select(_PAIR_SCHEMA.keys())

@@ -235,8 +235,9 @@ def profile_language_lines(file_changes: pl.DataFrame) -> pl.LazyFrame:
     is none they write in. Nor is a markup language of files among the tests or specs: those
     are fixtures (express's three one-line `.tmpl` views made its maintainer a Go Template
     author; sinatra's test views Haml and Stylus, sinatra-contrib's spec/ views Slim and
-    HTML+ERB), nor of pages in a documentation tree, which Linguist leaves out of a
-    repository's languages (redis's doc/*.html: antirez wrote "mostly in C and HTML")."""
+    HTML+ERB), nor is any language of a documentation tree, which Linguist leaves out of a
+    repository's languages (redis's doc/*.html: antirez wrote "mostly in C and HTML";
+    requests' docs/_static scripts made Kenneth Reitz a JavaScript author)."""
     from exceeds_pipeline.classify.categories import DOCS_TREE, TEST_PATH
     from exceeds_pipeline.enrich.exclusions import linguist_type
 
@@ -244,8 +245,8 @@ def profile_language_lines(file_changes: pl.DataFrame) -> pl.LazyFrame:
     languages = file_changes["language"].drop_nulls().unique().to_list() if "language" in file_changes.columns else []
     markup = [lang for lang in languages if linguist_type(lang) == "markup"]
     path = pl.col("path").fill_null("")
-    fixture = pl.col("language").is_in(markup) & (
-        path.str.contains(TEST_PATH) | path.str.contains(r"(?i)(?:^|/)specs?/") | path.str.contains(DOCS_TREE))
+    fixture = (pl.col("language").is_in(markup) & (path.str.contains(TEST_PATH) | path.str.contains(r"(?i)(?:^|/)specs?/"))
+               | path.str.contains(DOCS_TREE))
     return (
         file_changes.lazy()
         .filter(kept & profile_language_expr() & ~fixture)

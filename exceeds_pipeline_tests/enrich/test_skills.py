@@ -409,6 +409,9 @@ def test_a_documentation_tree_gives_no_language_skill(rules):
     assert "Documentation" in skills_of(rules, path="docs/index.html")
     assert "Frontend" in skills_of(rules, path="web/index.html")
     assert "Documentation" in skills_of(rules, path="docs/libcurl/curl_easy_setopt.md")
+    # retrofit's project site and an example's page are documentation too
+    assert "Frontend" not in skills_of(rules, path="website/index.html")
+    assert "Frontend" not in skills_of(rules, path="examples/chat/index.html")
 
 
 def test_a_directive_to_the_ci_is_no_ci_work(rules):

@@ -181,14 +181,16 @@ def test_markup_among_the_tests_is_a_fixture_not_a_language():
     (row,) = repo_rollups(commits, items_frame([]), files).iter_rows(named=True)
     assert row["languages"] == ["JavaScript", "Haml"]
     assert row["lines_added"] == 40
-    # sinatra-contrib's spec/ views, redis's doc/*.html pages: fixtures and documentation, not
-    # languages written (Linguist leaves documentation trees out too); the C beside them stays
+    # sinatra-contrib's spec/ views, redis's doc/*.html pages, requests' docs/_static scripts:
+    # fixtures and documentation, not languages written (Linguist leaves documentation trees
+    # out too); the C beside them stays
     commits = commits_frame([commit("c2", "ada", "2025-03-11T10:00", category="docs", added=50)])
     files = files_frame([
         fc("c2", "sinatra-contrib/spec/content_for/layout.slim", 6, language="Slim"),
         fc("c2", "doc/SetCommand.html", 30, language="HTML"),
         fc("c2", "src/server.c", 4, language="C"),
         fc("c2", "public/index.html", 10, language="HTML"),
+        fc("c2", "docs/_static/carbon-ads.js", 40, language="JavaScript"),  # requests' docs scripts
     ])
     (row,) = repo_rollups(commits, items_frame([]), files).iter_rows(named=True)
     assert row["languages"] == ["HTML", "C"]
