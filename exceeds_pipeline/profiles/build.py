@@ -29,7 +29,6 @@ commit. Figures:
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from datetime import date, datetime, timezone
 
@@ -179,7 +178,7 @@ def _link_same_names(profiles: list[dict]) -> None:
     by_name: dict[str, list[dict]] = {}
     for profile in profiles:
         key = slugify(profile["name"])
-        if key.count("-") >= 1 and re.search(r"[a-z]", key):
+        if "-" in key:  # two words or more
             by_name.setdefault(key, []).append(profile)
     for profile in profiles:
         others = [o for o in by_name.get(slugify(profile["name"]), []) if o is not profile]

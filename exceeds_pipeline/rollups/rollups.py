@@ -245,11 +245,11 @@ def profile_language_lines(file_changes: pl.DataFrame) -> pl.LazyFrame:
     languages = file_changes["language"].drop_nulls().unique().to_list() if "language" in file_changes.columns else []
     markup = [lang for lang in languages if linguist_type(lang) == "markup"]
     path = pl.col("path").fill_null("")
-    fixture = (pl.col("language").is_in(markup) & (path.str.contains(TEST_PATH) | path.str.contains(r"(?i)(?:^|/)specs?/"))
-               | path.str.contains(DOCS_TREE))
+    not_written = (pl.col("language").is_in(markup) & (path.str.contains(TEST_PATH) | path.str.contains(r"(?i)(?:^|/)specs?/"))
+                   | path.str.contains(DOCS_TREE))
     return (
         file_changes.lazy()
-        .filter(kept & profile_language_expr() & ~fixture)
+        .filter(kept & profile_language_expr() & ~not_written)
         .select("repo", "sha", "language", pl.col("lines_added").fill_null(0), pl.col("lines_deleted").fill_null(0))
     )
 
