@@ -1482,3 +1482,27 @@ def test_binary_files_alone_with_words_that_say_nothing_are_assets(tmp_path):
     got = by_subject(categorize_commits(commits, classify_exclusions(files, commits)), "category")
     assert got["flourish"] == "chore" and got["kr"] == "chore"
     assert got["Fix the blurry logo"] == "bug"
+
+
+def test_style_work_named_as_a_noun_and_a_final_newline_are_chore(tmp_path):
+    """redis: `Aesthetic changes in PR #6989.` (a refactoring, as gin's "Cosmetic changes"),
+    `Restore newline at the end of redis-cli.c`; express's and composer's `Style fixes`: read as
+    fixes. A style fix of a page the product
+    shows, and a newline the program prints, stay what they are."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000",
+                files={"src/cli.c": "int main(void) {\n  return 0;\n}", "src/net.c": "int a;\n", "src/out.c": "int o;\n",
+                       "web/mobile.css": "a { color: red }\n"})
+    cases = [
+        ("Aesthetic changes in PR #6989.", {"src/net.c": "int  a;\n"}),
+        ("Restore newline at the end of redis-cli.c", {"src/cli.c": "int main(void) {\n  return 0;\n}\n"}),
+        ("Style fixes", {"src/net.c": "int a ;\n"}),
+        ("style fix for mobile layout", {"web/mobile.css": "a { color: red; margin: 0 }\n"}),
+        ("Add newline at end of output when piping", {"src/out.c": "int o;\nvoid out(void) { putchar(10); }\n"}),
+    ]
+    got = _categorize_cases(repo, cases)
+    assert got["Aesthetic changes in PR #6989."] in ("refactor", "chore")  # no fix (gin's "Cosmetic changes")
+    assert got["Restore newline at the end of redis-cli.c"] == "chore"
+    assert got["Style fixes"] == "chore"
+    assert got["style fix for mobile layout"] != "chore"
+    assert got["Add newline at end of output when piping"] != "chore"
