@@ -224,7 +224,7 @@ _NOT_PACKAGE = r"(?i)^(?:v|ver|version|release[sd]?|releasing|tag|tagged|bump(?:
 def release_package(subject: pl.Expr, folder: pl.Expr | None = None) -> pl.Expr:
     """The package a release commit's subject names (`grep-cli-0.1.10` -> `grep-cli`), or else
     `folder` (`release_flags`' `_release_dir`); null for a release of the whole repository."""
-    text = subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_MARK, "").str.replace(r"(?i)\s+release[.!]?\s*$", "")
+    text = _release_text(subject)
     package = (pl.when(text.str.contains(RELEASE_TITLE)).then(pl.lit(None, pl.String))
                .otherwise(text.str.extract(_RELEASE_PACKAGE, 1)))
     package = pl.when(package.str.contains(_NOT_PACKAGE)).then(pl.lit(None, pl.String)).otherwise(package)
@@ -238,8 +238,7 @@ def release_title(subject: pl.Expr, folder: pl.Expr | None = None) -> pl.Expr:
     -> `Release grep-cli 0.1.10`, `Release v3.4.1 (#88)` -> `Release 3.4.1`; null when no
     version can be read, or when the subject prepares the release (`Prepare 3.11.0 release`:
     nlohmann/json's license headers the day before 3.11.0, named as its author named them)."""
-    text = subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_MARK, "")
-    version = pl.when(~text.str.contains(r"(?i)^\s*prepar")).then(release_version(subject))
+    version = pl.when(~_release_text(subject).str.contains(r"(?i)^\s*prepar")).then(release_version(subject))
     package = release_package(subject, folder)
     return pl.when(version.is_not_null()).then(
         pl.concat_str(pl.lit("Release "), pl.coalesce(package + pl.lit(" "), pl.lit("")), version))
@@ -248,5 +247,10 @@ def release_title(subject: pl.Expr, folder: pl.Expr | None = None) -> pl.Expr:
 def release_version(subject: pl.Expr) -> pl.Expr:
     """The version a release commit's subject names, prepared or made (`Prepare for 1.1.0.`,
     `1.4.3 release`: the version before the word); null when it names none."""
-    text = subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_MARK, "").str.replace(r"(?i)\s+release[.!]?\s*$", "")
-    return text.str.extract(_RELEASE_VERSION, 1)
+    return _release_text(subject).str.extract(_RELEASE_VERSION, 1)
+
+
+def _release_text(subject: pl.Expr) -> pl.Expr:
+    """A release subject as its package and version are read from: its PR suffix, a leading
+    mark and a trailing `release` (`1.4.3 release`: the version before the word) left out."""
+    return subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_MARK, "").str.replace(r"(?i)\s+release[.!]?\s*$", "")
