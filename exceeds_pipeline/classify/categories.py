@@ -77,7 +77,9 @@ from pathlib import Path
 import polars as pl
 import yaml
 
-from exceeds_pipeline.classify.changelog import CHANGELOG_PATH, FRAGMENT_PATH, FRAGMENT_PREFIX_PATH, changelog_categories
+from exceeds_pipeline.classify.changelog import (
+    CHANGELOG_PATH, ENHANCEMENT, FRAGMENT_PATH, FRAGMENT_PREFIX_PATH, changelog_categories, enhancement_category,
+)
 from exceeds_pipeline.classify.conventional import declared_type
 from exceeds_pipeline.classify.links import undoing_commits
 from exceeds_pipeline.common.fingerprint import source_fingerprint
@@ -706,7 +708,9 @@ def project_labels(commits: pl.DataFrame, file_changes: pl.DataFrame | None,
             file_changes.filter(pl.col("path").str.contains(FRAGMENT_PATH) | pl.col("path").str.contains(FRAGMENT_PREFIX_PATH))
             .select("repo", "sha", _fragment_label(pl.col("path"), status).alias("label")).drop_nulls("label"))
     if changelog is not None and changelog.height:
-        parts.append(changelog_categories(commits, changelog).rename({"changelog_category": "label"}))
+        # (an enhancement is a feature here: a label speaks for its pull request's other commits)
+        parts.append(changelog_categories(commits, changelog).select(
+            "repo", "sha", pl.col("changelog_category").replace(ENHANCEMENT, "feature").alias("label")))
     labels = pl.concat(parts).unique()
     # the declared type speaks first; otherwise only a single kind is a label
     return (
@@ -1036,7 +1040,9 @@ def _build_with_entry() -> pl.Expr:
 def _with_changelog(out: pl.DataFrame, file_changes: pl.DataFrame | None, changelog: pl.DataFrame) -> pl.DataFrame:
     """A commit its repository's changelog lists under one kind of change takes that kind,
     unless its subject declares a type (`fix: …`, the author's own label), it is a revert, or
-    the changelog calls a change of only docs or only tests a feature or a fix."""
+    the changelog calls a change of only docs or only tests a feature or a fix. An
+    enhancement is a feature as `enhancement_category` says; a chore heading only recasts a
+    feature or fix (and not one of only docs, tests or build files)."""
     listed = changelog_categories(out, changelog)
     if listed.is_empty():
         return out
@@ -1045,10 +1051,14 @@ def _with_changelog(out: pl.DataFrame, file_changes: pl.DataFrame | None, change
         listed = listed.join(flags.select("repo", "sha", _by_paths().alias("_by_paths")), on=["repo", "sha"], how="left")
     else:
         listed = listed.with_columns(pl.lit(None, pl.String).alias("_by_paths"))
-    said = pl.col("changelog_category")
+    said = enhancement_category(pl.col("changelog_category"), pl.col("category"), pl.col("subject"))
     takes = (
         said.is_not_null() & declared_type(pl.col("subject")).is_null() & (pl.col("category") != "revert")
         & ~(said.is_in(["feature", "bug"]) & pl.col("_by_paths").is_in(["docs", "test"]).fill_null(False))
+        # a heading of tooling work (jekyll's `Development Fixes`: RuboCop, CI, flaky tests,
+        # refactorings) says the change is none of the product's features or fixes, no more
+        & ~((said == "chore") & (pl.col("_by_paths").is_in(["docs", "test", "build"]).fill_null(False)
+                                 | ~pl.col("category").is_in(["feature", "bug", "other", "chore"])))
     )
     return (
         out.join(listed, on=["repo", "sha"], how="left")

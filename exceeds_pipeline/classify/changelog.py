@@ -40,6 +40,23 @@ SECTIONS: dict[str, str] = {
     heading: category for category, headings in _RULES["changelog_sections"].items() for heading in headings
 }
 IGNORED_WORDS = _RULES["changelog_ignore_words"]
+QUALIFIERS = tuple(_RULES["changelog_qualifiers"])
+# The kind an `Enhancements` heading gives: a feature, unless the change reads as another kind
+# of work or its subject says it fixes something (`enhancement_category`).
+ENHANCEMENT = "enhancement"
+# A subject that says it repairs something: `Fix symlinked static files not being built`.
+STATED_FIX = r"(?i)^\W*(?:bug\s*)?fix(?:e[sd]|ing)?\b"
+
+
+def enhancement_category(listed: pl.Expr, reading: pl.Expr, subject: pl.Expr) -> pl.Expr:
+    """The kind a changelog's listing gives a change read as ``reading``: an enhancement is a
+    feature when the change reads as a feature, a fix its subject does not state, a chore or
+    nothing; a refactoring, a speed-up, a dependency bump (jekyll's `bump i18n`), tests or docs
+    keep their reading. Every other listing is its own kind."""
+    keeps = ~reading.is_in(["feature", "bug", "chore", "other"]) | ((reading == "bug") & subject.fill_null("").str.contains(STATED_FIX))
+    return (pl.when(listed.is_null() | (listed != ENHANCEMENT)).then(listed)
+            .when(keeps.fill_null(False)).then(reading)
+            .otherwise(pl.lit("feature")))
 # The share of the shorter text's words an entry and a subject matched by number must share.
 MIN_SHARED_WORDS = 0.25
 # A changelog file: CHANGELOG.md, CHANGES.rst, HISTORY.md, NEWS, docs/release-notes/2.x-changelog.rst
@@ -96,9 +113,13 @@ CLOSES_ISSUE = (r"(?im)^[ \t]*(?:fix(?:e[sd])?|close[sd]?|resolve[sd]?)[ \t]*:?[
 
 
 def heading_category(heading: str) -> str | None:
-    """`### 🩹 Fixes` -> bug, `### :bug: (Bug Fix)` -> bug, `## Bug Fixes` -> bug, `## v2.9.5` -> None."""
-    words = re.sub(r"[^a-z ]+", " ", re.sub(r":[a-z0-9_+-]+:", " ", heading.lower()))
-    return SECTIONS.get(" ".join(words.split()))
+    """`### 🩹 Fixes` -> bug, `### :bug: (Bug Fix)` -> bug, `## Bug Fixes` -> bug, `### Minor
+    Enhancements` -> feature, `## v2.9.5` -> None."""
+    words = re.sub(r"[^a-z ]+", " ", re.sub(r":[a-z0-9_+-]+:", " ", heading.lower())).split()
+    if " ".join(words) not in SECTIONS:
+        while len(words) > 1 and words[0] in QUALIFIERS:
+            words = words[1:]
+    return SECTIONS.get(" ".join(words))
 
 
 def _entry(category: str, line: str, repo: str | None = None) -> dict:

@@ -251,9 +251,11 @@ __Bugfixes__
 
 def test_a_line_of_emphasis_alone_is_a_subheading():
     """requests' HISTORY.md sorts each version's entries under `**Bugfixes**` and the like;
-    a heading that names no kind (`**Improvements**`) ends the one before."""
-    assert categories(REQUESTS_HISTORY) == [("bug", [7436], []), ("bug", [7328], []), ("refactor", [7401], []),
-                                            ("refactor", [7402], [])]
+    a heading that names no kind (`**Other**`) ends the one before."""
+    assert categories(REQUESTS_HISTORY) == [("bug", [7436], []), ("enhancement", [7419], []), ("bug", [7328], []),
+                                            ("refactor", [7401], []), ("refactor", [7402], [])]
+    assert categories(REQUESTS_HISTORY.replace("**Improvements**", "**Other**")) == [
+        ("bug", [7436], []), ("bug", [7328], []), ("refactor", [7401], []), ("refactor", [7402], [])]
 
 
 FZF_CHANGELOG = """CHANGELOG
@@ -308,6 +310,9 @@ def test_a_wrapped_entry_keeps_its_numbers_and_hashes_from_every_line():
 @pytest.mark.parametrize("heading, category", [
     ("Bug Fixes", "bug"), ("🩹 Fixes", "bug"), ("Fixed", "bug"), ("Security", "bug"),
     ("Features", "feature"), ("🚀 Enhancements", "feature"), ("New Features", "feature"), ("Added", "feature"),
+    # jekyll's History.markdown: a heading's rank is no kind; its site is its documentation
+    ("Minor Enhancements", "enhancement"), ("Major Enhancements", "enhancement"), ("Improvements", "enhancement"),
+    ("Development Fixes", "chore"), ("Site Enhancements", "docs"), ("Bugs fixed", "bug"), ("Other Changes", None),
     ("Performance Improvements", "perf"), ("Code Refactoring", "refactor"), ("📖 Documentation", "docs"),
     ("Build System", "build"), ("Miscellaneous Chores", "chore"),
     (":bug: (Bug Fix)", "bug"), (":rocket: (Enhancement)", "feature"), (":house: (Internal)", "chore"),
@@ -532,6 +537,42 @@ def test_a_merged_pull_request_takes_the_kind_its_changelog_entry_is_filed_under
     before = dict(zip(without["work_item_id"], without["category"]))
     assert before["acme/app#pr-42"] != "bug" and kinds["acme/app#pr-42"] == "bug"
     assert kinds["acme/app#pr-43"] == before["acme/app#pr-43"] != "bug"
+
+
+def test_a_bot_merged_pull_request_is_listed_by_its_commits_under_ranked_headings(tmp_path):
+    """jekyll: jekyllbot merges pull requests with the body `Merge pull request 6342` (no title);
+    History.markdown files them under `Minor Enhancements`, `Development Fixes`, `Bug Fixes`.
+    The entry is matched by the pull request's own commits; an enhancement is a feature unless
+    the change reads as another kind of work (a refactoring stays one), and a heading of tooling
+    work recasts a fix as a chore."""
+    bot = ("jekyllbot", "jekyllbot@example.com")
+    bob = ("Bob Stone", "bob@example.com")
+    repo = GitScript.init(tmp_path / "site")
+    repo.commit("Initial commit", author=ANN, date="2025-03-01T09:00:00+0000",
+                files={"lib/site.rb": "class Site\n  def pages\n    @pages\n  end\nend\n"})
+    prs = [
+        (44, "bob/sort", "Handle documents without a date when sorting", {"lib/sort.rb": "def sort_docs(d)\n  d.sort_by { |x| x.date }\nend\n"}),
+        (45, "bob/rubocop", "Fix offenses in the reader", {"lib/reader.rb": "def read\n  []\nend\n"}),
+        (46, "bob/reader", "Refactor the page reader", {"lib/page_reader.rb": "class PageReader\n  def call\n    []\n  end\nend\n"}),
+    ]
+    for n, (pr, branch, work, files) in enumerate(prs):
+        repo.branch(branch, checkout=True)
+        repo.commit(work, author=bob, date=f"2025-03-0{n + 2}T10:00:00+0000", files=files)
+        repo.checkout("main")
+        repo.merge(branch, f"Merge pull request #{pr} from {branch}\n\nMerge pull request {pr}", author=bot,
+                   date=f"2025-03-0{n + 2}T12:00:00+0000")
+    repo.commit("Release 1.1", author=ANN, date="2025-03-09T10:00:00+0000", files={"History.markdown": (
+        "## 1.1.0 / 2025-03-09\n\n### Minor Enhancements\n\n"
+        "  * Sort documents without a date (#44)\n  * Refactor page reading (#46)\n\n"
+        "### Development Fixes\n\n  * Appease RuboCop in the reader (#45)\n")})
+    commits, files = read_repo(repo)
+    git_dir = Path(repo.git("rev-parse", "--absolute-git-dir"))
+    entries = read_changelogs(git_dir, "acme/app", repo.git("rev-parse", "HEAD")).with_columns(pl.lit("acme/app").alias("repo"))
+    _, before = _kinds(commits, files)
+    _, after = _kinds(commits, files, entries)
+    assert before["acme/app#pr-44"] != "feature" and after["acme/app#pr-44"] == "feature"
+    assert before["acme/app#pr-45"] == "bug" and after["acme/app#pr-45"] == "chore"
+    assert before["acme/app#pr-46"] == after["acme/app#pr-46"] == "refactor"
 
 
 def _kinds(commits: pl.DataFrame, files: pl.DataFrame, changelog: pl.DataFrame | None = None) -> tuple[dict, dict]:

@@ -10,7 +10,7 @@ from exceeds_pipeline.classify.categories import (
     HEADLINE_MAX, RELEASE_TITLE, headline, project_labels, squash_merge_titled_otherwise,
     stated_subject,
 )
-from exceeds_pipeline.classify.changelog import pull_request_categories
+from exceeds_pipeline.classify.changelog import enhancement_category, pull_request_categories
 from exceeds_pipeline.classify.conventional import declared_type
 from exceeds_pipeline.classify.links import pr_number_expr, undoing_commits
 from exceeds_pipeline.common.union_find import components_kept_apart
@@ -441,11 +441,20 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         # `feat: …` / `fix(x): …` as the PR's title: the author's own label for the change
         declared_type(pl.col("_pr_title")).alias("_title_type"),
     )
-    # the section of the repository's changelog that lists the pull request (`### Fixed`)
-    listed = pull_request_categories(pr_titles.select("repo", "pr_number", pl.col("_pr_title").alias("title")), changelog)
-    pr_titles = pr_titles.join(listed.select("repo", pl.col("pr_number").cast(pr_titles.schema["pr_number"]),
-                                             pl.col("changelog_category").alias("_listed_cat")),
-                               on=["repo", "pr_number"], how="left")
+    # the section of the repository's changelog that lists the pull request (`### Fixed`),
+    # matched by its title's words, or for a merge with no title (jekyll's bot merges) by its
+    # commits' subjects (`Use a Schwartzian transform with custom sorting (#6342)` under
+    # `### Minor Enhancements`, merged as `Merge pull request 6342`)
+    titled = pr_titles.select("repo", "pr_number", pl.col("_pr_title").alias("title"))
+    untitled = (
+        df.filter(~pl.col("is_merge").fill_null(False) & pl.col("pr_number").is_not_null() & ~pl.col("_bot"))
+        .join(opened_by_bot, on=["repo", "pr_number"], how="anti")
+        .group_by("repo", "pr_number").agg(pl.col("subject").fill_null("").str.join(" ").alias("title"))
+        .join(titled, on=["repo", "pr_number"], how="anti")
+        .select("repo", pl.col("pr_number").cast(titled.schema["pr_number"]), "title")
+    )
+    listed = pull_request_categories(pl.concat([titled, untitled]), changelog).select(
+        "repo", pl.col("pr_number").cast(df.schema["pr_number"]), pl.col("changelog_category").alias("_listed_cat"))
     # A branch's name labels one change: when the branch brought in several work items (a
     # long-lived `feature/x` branch that collected months of unrelated commits), it says
     # nothing about each of them.
@@ -478,6 +487,7 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         branches = pl.DataFrame(schema={"_root": pl.UInt32, "_branch_cat": pl.String})
     # every commit of the item is docs, test or build work: a feature/fix label yields
     paths_only = pl.col("_paths_only").fill_null(False)
+    listed_kind = enhancement_category(pl.col("_listed_cat"), pl.col("_common_cat"), pl.coalesce("_pr_title", "_first_subject"))
     topics = _topic_titles(work, df)
     items = (
         first.join(lead, on="_root", how="left")
@@ -486,6 +496,7 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         .join(people, on="_root", how="left")
         .join(everyone, on="_root", how="left")
         .join(pr_titles, on=["repo", "pr_number"], how="left")
+        .join(listed, on=["repo", "pr_number"], how="left")
         .join(branches.select("_root", "_branch_cat"), on="_root", how="left")
         .join(labelled, on="_root", how="left")
         .join(kinds, on="_root", how="left")
@@ -516,9 +527,12 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
             # A pull request that makes a release (`Release 3.4.1`) is release work, whatever
             # small change rides along with the version bump.
             .when(pl.col("_pr_title").str.contains(RELEASE_TITLE)).then(pl.lit("chore"))
-            # The project's changelog files the pull request under one kind of change.
-            .when(pl.col("_listed_cat").is_not_null() & ~(pl.col("_listed_cat").is_in(["feature", "bug"]) & paths_only))
-            .then(pl.col("_listed_cat"))
+            # The project's changelog files the pull request under one kind of change (an
+            # enhancement is a feature as `enhancement_category` says; a heading of tooling work
+            # recasts only a feature or fix).
+            .when(listed_kind.is_not_null() & ~(listed_kind.is_in(["feature", "bug", "chore"]) & paths_only)
+                  & ((listed_kind != "chore") | pl.col("_common_cat").is_in(["feature", "bug", "other", "chore"]).fill_null(True)))
+            .then(listed_kind)
             .when(pl.col("_label_cat").is_not_null()).then(pl.col("_label_cat"))
             # A branch named as a feature or fix (`fix-readme-example`) of only docs, tests or
             # build files is that kind of work, as for the title's type.
