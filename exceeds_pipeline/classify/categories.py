@@ -147,6 +147,10 @@ RELEASE_TITLE = (rf"(?i)^\s*(?:release|releasing|release version|{_PREPARE}(?: f
                  # sinatra's `bump version`, `bump version, regenerate gemspec`
                  r"|^\s*(?:bump|increment)(?:s|ed)?\s+(?:the\s+)?version(?:\s+number)?(?:\s*(?:,|and)\s+(?:re)?generated?\s+(?:the\s+)?gemspec)?[.!]?\s*$"
                  r"|^\s*v?\d+\.\d+(?:\.\d+)*(?:[a-z]\d*|[-.]?(?:rc|alpha|beta|pre|preview)\.?\d*)?(?:\s+release)?[.!]?\s*$"
+                 # Armin Ronacher's `This is 6.0`, `This is 3.0 (clonk clonk)`, `This is 7.0-dev`,
+                 # `This is actually 2.5-dev` (click, flask), `Ready for 2.4`, `Open up for 2.3-dev`
+                 r"|^\s*this\s+is\s+(?:actually\s+|now\s+|going\s+to\s+be\s+)?(?:version\s+)?v?\d+(?:\.\d+)+\S*?(?:\s+\([^()\n]{0,40}\))?[.!]?\s*$"
+                 r"|^\s*(?:ready|open(?:ed|s)?\s+up)\s+for\s+(?:version\s+)?v?\d+(?:\.\d+)+\S*?[.!]?\s*$"
                  # mutt's release script: `automatic post-release commit for mutt-2.4.1`
                  r"|^\s*(?:automatic\s+)?post-?release\s+commit\s+for\s+(?:\S*?[ @-])?v?\d+(?:\.\d+)+\S*?[.!]?\s*$")
 # A commit that makes a release by its subject: a release title, or a package at its version

@@ -1192,6 +1192,34 @@ def test_a_release_of_version_file_changelog_steps_and_an_empty_marker_is_one_it
     assert _item(items, wid[git])["title"] == "Release Git 2.38"
 
 
+def test_a_release_said_as_this_is_and_its_development_version_opening(tmp_path):
+    """click: `Release date is today` (CHANGES), then `This is 6.0` (the version in
+    click/__init__.py) 32 seconds later: one release, chore, titled by its version, not a fix;
+    `This is 3.0 (clonk clonk)` is release 3.0. `This is 6.1-dev` the next morning opens the next
+    release and makes none: it is no release of its own, and the fix made beside it the next day
+    (in the same file) stays apart from it."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"click/__init__.py": "__version__ = '5.1'\n", "click/core.py": "x = 1\n", "CHANGES": "Version 6.0\n"})
+    date = repo.commit("Release date is today", author=ADA, date="2025-03-02T21:53:00+0000",
+                       files={"CHANGES": "Version 6.0\n(released on November 24th 2015)\n"})
+    release = repo.commit("This is 6.0", author=ADA, date="2025-03-02T21:53:32+0000",
+                          files={"click/__init__.py": "__version__ = '6.0'\n"})
+    opening = repo.commit("This is 6.1-dev", author=ADA, date=_at(3, 9),
+                          files={"click/__init__.py": "__version__ = '6.1-dev'\n",
+                                 "CHANGES": "Version 6.1\n\nVersion 6.0\n(released on November 24th 2015)\n"})
+    fix = repo.commit("Fixed a crash on empty parameter lists", author=ADA, date=_at(4, 10),
+                      files={"click/__init__.py": "__version__ = '6.1-dev'\nimport os\n", "click/core.py": "x = 2\n"})
+    clonk = repo.commit("This is 3.0 (clonk clonk)", author=BOB, date=_at(6, 9), files={"VERSION": "3.0\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    made = _item(items, wid[release])
+    assert wid[date] == wid[release] and (made["commits"], made["category"], made["title"]) == (2, "chore", "Release 6.0")
+    assert wid[opening] not in {wid[release], wid[fix]}
+    assert _item(items, wid[opening])["category"] == "chore" and _item(items, wid[fix])["category"] == "bug"
+    assert _item(items, wid[clonk])["title"] == "Release 3.0"
+
+
 def test_a_maven_release_with_its_prepared_changelog_is_one_item(tmp_path):
     """retrofit: `Prepare version 2.2.0.` (the changelog), then three minutes later the Maven
     release plugin's `[maven-release-plugin] prepare release parent-2.2.0` and `... prepare for

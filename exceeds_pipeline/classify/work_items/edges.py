@@ -293,7 +293,10 @@ def _apart_by_release(work: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame
     # release.
     rebuilt = pl.col("_rebuilt_for_release") if "_rebuilt_for_release" in work.columns else pl.lit(False)
     post = pl.col("_post_of").is_not_null() if "_post_of" in work.columns else pl.lit(False)
-    kind = work.select("_n", pl.col("_release") | rebuilt | post, "_release_step", release_title(pl.col("subject")).alias("_v"))
+    # (and so does a development version set, the next release's opening: phoenix's `Prep
+    # 1.0.0-dev` and the fixes of the next two days in mix.exs)
+    opening = pl.col("_opening") if "_opening" in work.columns else pl.lit(False)
+    kind = work.select("_n", pl.col("_release") | rebuilt | post | opening, "_release_step", release_title(pl.col("subject")).alias("_v"))
     return (
         related.join(kind.rename({"_n": "_a", "_release": "_ra", "_release_step": "_sa", "_v": "_va"}), on="_a")
         .join(kind.rename({"_n": "_b", "_release": "_rb", "_release_step": "_sb", "_v": "_vb"}), on="_b")

@@ -30,11 +30,15 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
     sets the SNAPSHOT version in a Gradle convention plugin)
     and `_release_dir`: the one top-level folder all its files are in when it changes the
     package manifest at its top (sinatra's `v1.4.0` of rack-protection/ with
-    rack-protection/rack-protection.gemspec: a release of rack-protection, not of Sinatra)."""
-    release = makes_release()
+    rack-protection/rack-protection.gemspec: a release of rack-protection, not of Sinatra),
+    and `_opening`: its subject sets a development version (`This is 7.0-dev`, `Prep
+    0.14-dev`), which opens the next release and makes none: a step, not a release."""
+    opening = makes_release() & pl.col("subject").fill_null("").str.contains(DEV_VERSION)
+    release = makes_release() & ~opening
+    work = work.with_columns(opening.alias("_opening"))
     if file_changes is None or file_changes.height == 0:
         return _with_post_release(work.with_columns(
-            release.alias("_release"), release.alias("_release_step"), pl.lit(None, pl.String).alias("_release_dir"),
+            release.alias("_release"), makes_release().alias("_release_step"), pl.lit(None, pl.String).alias("_release_dir"),
             pl.lit(None, pl.UInt64).alias("_paths")))
     path = pl.col("path").fill_null("")
     top = path.str.extract(r"^([^/]+)/", 1)
@@ -54,7 +58,7 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
     return _with_post_release(_with_rebuilt_for_release(
         work.join(steps, on=["repo", "sha"], how="left", maintain_order="left")
         .with_columns(release.alias("_release"))
-        .with_columns((pl.col("_release") | (pl.col("_only_records").fill_null(False) & ~(
+        .with_columns((pl.col("_release") | makes_release() | (pl.col("_only_records").fill_null(False) & ~(
             pl.col("_announced").fill_null(False) & dependency_update(pl.col("subject"))))
             | (pl.col("_only_build").fill_null(False) & pl.col("subject").fill_null("").str.contains(NEXT_SECTION)))
             .alias("_release_step"))
@@ -206,7 +210,11 @@ POST_RELEASE_GAP = timedelta(hours=1)
 # A release's last step: the changelog opened for the next version, the author's next commit
 # this soon after it.
 OPENING_GAP = timedelta(hours=4)
-NEXT_SECTION = (r"(?i)\b(?:next|new|upcoming)\s+(?:release|version|section|dev(?:elopment)?|cycle)\b"
+# A development version, the next release's opening: click's `This is 7.0-dev`, `Bump to
+# 2.1.0.dev0`, `3.0.0-SNAPSHOT`.
+_DEV_VERSION = r"\d(?:[-.]?dev\d*|-snapshot)\b[.!]?(?:\s*\(#\d+\))?\s*$"
+DEV_VERSION = rf"(?i){_DEV_VERSION}"
+NEXT_SECTION = (rf"(?i){_DEV_VERSION}|\b(?:next|new|upcoming)\s+(?:release|version|section|dev(?:elopment)?|cycle)\b"
                 r"|\bunreleased\b|\bback\s+to\s+dev(?:elopment)?\b"
                 # black's `New changelog`, `new changelog template`, `Add new change template`,
                 # `Add new CHANGES.md template`
@@ -252,5 +260,7 @@ def release_version(subject: pl.Expr) -> pl.Expr:
 
 def _release_text(subject: pl.Expr) -> pl.Expr:
     """A release subject as its package and version are read from: its PR suffix, a leading
-    mark and a trailing `release` (`1.4.3 release`: the version before the word) left out."""
-    return subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_MARK, "").str.replace(r"(?i)\s+release[.!]?\s*$", "")
+    mark, a trailing `release` (`1.4.3 release`: the version before the word) and a trailing
+    aside with no number (`This is 3.0 (clonk clonk)`) left out."""
+    return (subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_MARK, "").str.replace(r"\s+\([^()\d\n]*\)\s*$", "")
+            .str.replace(r"(?i)\s+release[.!]?\s*$", ""))
