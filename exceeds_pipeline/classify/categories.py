@@ -27,7 +27,8 @@ object carry the intent.
 4. **what the change touches** (file changes known): only documentation -> docs; only tests
    (and docs) -> test; only build/CI/packaging configuration, or only vendored copies of other
    projects (`exclusion_reason = vendored`) -> build; mostly source files rewritten in another
-   language (`X.java` out, `X.kt` in: PORTED_SHARE of the lines) -> refactor.
+   language (`X.java` out, `X.kt` in: PORTED_SHARE of the lines) -> refactor; then the gitmoji
+   opening the subject (`:zap:` -> perf, `🐛` -> bug, `:recycle:` -> refactor; gitmoji.yaml).
 5. **plain statements**: a rule score of at least RULE_CONFIDENT (a strong verb with its
    object), or a leading repair/feature verb of weight >= LEAD_CONFIDENT (`Fix ...`,
    `Implement ...`, `Add ...`: LEAD_CONFIDENT_FEATURE) or a leading `Refactor`/`Rename`/
@@ -80,7 +81,7 @@ import yaml
 from exceeds_pipeline.classify.changelog import (
     CHANGELOG_PATH, ENHANCEMENT, FRAGMENT_PATH, FRAGMENT_PREFIX_PATH, changelog_categories, enhancement_category,
 )
-from exceeds_pipeline.classify.conventional import declared_type
+from exceeds_pipeline.classify.conventional import EMOJI_CHARS, declared_type, gitmoji_type
 from exceeds_pipeline.classify.links import undoing_commits
 from exceeds_pipeline.common.fingerprint import source_fingerprint
 from exceeds_pipeline.common.parquet_cache import read_cache, write_cache
@@ -350,8 +351,6 @@ MIN_TYPED_TITLE_WORDS = 3
 # The area a subject opens with, as written, or a list of them (`printer`, `ignore,globset`,
 # `net/tcp`): the component prefix themes' words keep or drop.
 COMPONENT_NAMES = r"[A-Za-z0-9_][A-Za-z0-9_./-]{0,40}(?:,\s?[A-Za-z0-9_][A-Za-z0-9_./-]{0,40}){0,3}"
-# Emoji, as characters so that Polars and `re` read the class alike (arrows, symbols, pictographs).
-EMOJI_CHARS = "\u2190-\u21ff\u2300-\u23ff\u2600-\u27bf\u2b00-\u2bff\U0001f300-\U0001faff"
 # A list bullet opening a subject, as CVS and Subversion logs copied from a CHANGES file begin
 # (`- the raw 2to3 run`, `- [bug] Added BINARY`), or a gitmoji (`:memo: update docs`, `🐛 fix
 # x`: nlohmann/json opens 1,633 of 3,700 subjects with one): no part of the change's name (for
@@ -957,7 +956,7 @@ def _cached_classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None, f
 
 def prepare(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
     """The commits with the classifier's working columns: `_i` (row), `_head`, `_body`,
-    `_conv`, `_tag`, rule scores `_s_<category>`, path counts `_n*` (null without files)."""
+    `_conv`, `_tag`, `_gitmoji`, rule scores `_s_<category>`, path counts `_n*` (null without files)."""
     cols = [c for c in commits.columns if c != "category"]
     subject = pl.col("subject") if "subject" in cols else pl.lit(None, pl.String)
     message = pl.col("message") if "message" in cols else pl.lit(None, pl.String)
@@ -972,7 +971,8 @@ def prepare(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Data
     return lf.with_columns(
         pl.col("_subj").str.extract(_LEADING_TAGS, 1).str.extract_all(_TAG_WORD)
         .list.eval(pl.element().str.strip_chars("[] ").replace_strict(LABEL_TAGS, default=None, return_dtype=pl.String).drop_nulls())
-        .list.first().alias("_tag")
+        .list.first().alias("_tag"),
+        gitmoji_type(subject).alias("_gitmoji"),
     ).sort("_i").collect()
 
 
@@ -1189,6 +1189,10 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
         # OpenSSL variables`, `Update README`): docs
         .when((by_paths == "build") & (pl.col("_n_docs").fill_null(0) > 0) & (by_message == "docs")).then(pl.lit("docs"))
         .when(by_paths.is_not_null()).then(by_paths)
+        # the gitmoji opening the subject (`:zap:`, `:recycle:`): the author's label, of a change
+        # that is not all docs, tests or CI (nlohmann/json's `:bug: fix natvis XML` of a workflow
+        # file, `:construction_worker: Update Travis badge` of the README)
+        .when(pl.col("_gitmoji").is_not_null()).then(pl.col("_gitmoji"))
         .when(_build_with_entry() & ~by_message.is_in(["feature", "bug"]).fill_null(False)
               & (pl.max_horizontal(score_cols) < RULE_CONFIDENT)).then(pl.lit("build"))
         # A change that reports a measured speed-up or saving (`2x on the sort`, `RSS 362MB ->

@@ -13,7 +13,10 @@ work item).
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import polars as pl
+import yaml
 
 # type -> category (what a reader of the project calls it).
 TYPE_LABELS: dict[str, str] = {
@@ -35,10 +38,38 @@ _TYPED_BULLET = rf"(?m)^([ \t]*[*+-][ \t]+)(?i:{_TYPES})(?:\([^)\n]{{0,80}}\))?!
 _REVERT_QUOTED = r'^\s*Revert\s+"'
 
 
+_GITMOJI = yaml.safe_load((Path(__file__).with_name("gitmoji.yaml")).read_text(encoding="utf-8"))
+# gitmoji code (`:bug:`) or emoji (`🐛`) -> category
+GITMOJI_LABELS: dict[str, str] = {
+    key: category for category, codes in _GITMOJI.items() for code, emoji in codes.items() for key in (f":{code}:", emoji)
+}
+# Emoji, as characters so that Polars and `re` read the class alike (arrows, symbols, pictographs).
+EMOJI_CHARS = "\u2190-\u21ff\u2300-\u23ff\u2600-\u27bf\u2b00-\u2bff\U0001f300-\U0001faff"
+# one mark: a gitmoji code or an emoji (with its variation selector or joiner)
+_MARK = r"(?::[a-z0-9_+-]+:|[" + EMOJI_CHARS + r"][\ufe0f\u200d]*)"
+# the marks opening a subject, after a list bullet
+_LEADING_MARKS = rf"^\s*(?:[-*•]\s+)?((?:{_MARK}\s*)+)"
+
+
 def declared_type(subject: pl.Expr) -> pl.Expr:
-    """The category a subject's Conventional-Commit type declares (`fix(x): ...` -> bug), else null."""
-    return subject.str.extract(PREFIX, 1).str.to_lowercase().replace_strict(
+    """The category a subject's Conventional-Commit type declares (`fix(x): ...` -> bug), or else
+    its opening gitmoji (`:zap: avoid string in case of empty objects` -> perf), else null."""
+    typed = subject.str.extract(PREFIX, 1).str.to_lowercase().replace_strict(
         TYPE_LABELS, default=None, return_dtype=pl.String)
+    return pl.coalesce(typed, gitmoji_type(subject))
+
+
+def gitmoji_type(subject: pl.Expr) -> pl.Expr:
+    """The category the gitmoji opening a subject declare (`:zap: ...` -> perf, `🐛 ...` -> bug,
+    `:heavy_minus_sign: :heavy_plus_sign: ...` -> build; gitmoji.yaml), else null. Marks that
+    decorate are no type: one of no kind among them (black's `✨ 🍰 ✨ ...`), or marks at both
+    ends (requests' `:sparkles: 2012 :sparkles:`)."""
+    marks = (subject.str.extract(_LEADING_MARKS, 1).str.extract_all(_MARK)
+             .list.eval(pl.element().str.replace_all("[\ufe0f\u200d]", "")
+                        .replace_strict(GITMOJI_LABELS, default="", return_dtype=pl.String)))
+    decorated = subject.str.contains(rf"{_MARK}\s*$") & ~subject.str.contains(rf"^(?:\s*{_MARK})+\s*$")
+    one = (marks.list.n_unique() == 1) & (marks.list.first() != "") & ~decorated
+    return pl.when(one).then(marks.list.first())
 
 
 def fold3(category: pl.Expr) -> pl.Expr:

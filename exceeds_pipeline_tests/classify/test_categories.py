@@ -1506,3 +1506,29 @@ def test_style_work_named_as_a_noun_and_a_final_newline_are_chore(tmp_path):
     assert got["Style fixes"] == "chore"
     assert got["style fix for mobile layout"] != "chore"
     assert got["Add newline at end of output when piping"] != "chore"
+
+
+def test_an_opening_gitmoji_is_the_authors_label_after_what_the_change_touches(tmp_path):
+    """nlohmann/json opens most subjects with a gitmoji: `:zap:` says performance, `:recycle:`
+    refactoring, `:memo:` docs, `🐛` a fix, whatever the words read as. A change of only CI files
+    stays build (`:bug: fix natvis XML` edits a workflow), and marks that decorate are no label
+    (black's `✨ 🍰 ✨ ...`, requests' `:sparkles: 2012 :sparkles:`)."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000",
+                files={"include/json/binary_writer.hpp": "int write(int x) { return x; }\n",
+                       "include/json/serializer.hpp": "int dump(int x) { return x; }\n",
+                       ".github/workflows/ubuntu.yml": "jobs: {}\n", "src/version.py": "YEAR = 2011\n"})
+    got = _categorize_cases(repo, [
+        (":zap: avoid string in case of empty objects", {"include/json/binary_writer.hpp": "int write(int x) { return x ? x : 0; }\n"}),
+        (":recycle: fix CBOR and BSON", {"include/json/serializer.hpp": "int dump(int y) { return y; }\n"}),
+        (":memo: add note on parse", {"include/json/serializer.hpp": "// the document\nint dump(int y) { return y; }\n"}),
+        ("🐛 adding missing header", {"include/json/binary_writer.hpp": "#include <cstdint>\nint write(int x) { return x ? x : 0; }\n"}),
+        (":bug: fix natvis XML", {".github/workflows/ubuntu.yml": "jobs: {build: {}}\n"}),
+        (":sparkles: 2012 :sparkles:", {"src/version.py": "YEAR = 2012\n"}),
+    ])
+    assert got[":zap: avoid string in case of empty objects"] == "perf"
+    assert got[":recycle: fix CBOR and BSON"] == "refactor"
+    assert got[":memo: add note on parse"] == "docs"
+    assert got["🐛 adding missing header"] == "bug"
+    assert got[":bug: fix natvis XML"] == "build"
+    assert got[":sparkles: 2012 :sparkles:"] != "feature"
