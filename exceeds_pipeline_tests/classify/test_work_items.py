@@ -1046,6 +1046,31 @@ def test_a_branch_name_is_read_past_its_fix_prefix(tmp_path):
     assert kinds["acme/app#pr-8"] == "bug"
 
 
+def test_a_branch_prefix_one_person_puts_on_every_branch_is_no_label(tmp_path):
+    """nlohmann/json: Niels Lohmann names nearly every branch `feature/…` (`feature/issue2863`),
+    fixes too; 15 of his 16 such pull requests had read as features. A prefix all of one
+    person's named branches share is a habit: the titles and commits decide. Who names
+    branches of several kinds (`fix/…` beside `feature/…`) labels each with its prefix."""
+    carol = ("Carol Reed", "carol@example.com")
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 9), files={"src/parse.c": "int x;\n"})
+    prs = [(11, BOB, "feature/issue11", "Fix overflow in the parser"), (12, BOB, "feature/stream", "Add a streaming reader"),
+           (13, BOB, "feature/issue13", "Fix a crash on empty input"), (14, BOB, "feature/comments", "Support comments in the config"),
+           (15, BOB, "feature/issue15", "Fix the wrong offset in errors"),
+           (21, carol, "feature/retry", "Fix retries after a timeout"), (22, carol, "fix/offsets", "Report offsets in bytes"),
+           (23, carol, "feature/a", "Add an array reader"), (24, carol, "feature/b", "Add a binary reader"),
+           (25, carol, "feature/c", "Add a CBOR reader")]
+    for n, (pr, who, branch, title) in enumerate(prs):
+        repo.branch(branch, checkout=True)
+        repo.commit(title, author=who, date=_at(2 + n, 10), files={f"src/m{pr}.c": f"int f{pr}(void) {{ return {pr}; }}\n"})
+        repo.checkout("main")
+        repo.merge(branch, f"Merge pull request #{pr} from x/{branch}\n\n{title}", author=ADA, date=_at(2 + n, 12))
+    _, items = _run(repo)
+    kinds = dict(zip(items["work_item_id"], items["category"]))
+    assert [kinds[f"acme/app#pr-{pr}"] for pr in (11, 12, 13, 14, 15)] == ["bug", "feature", "bug", "feature", "bug"]
+    assert kinds["acme/app#pr-21"] == "feature" and kinds["acme/app#pr-22"] == "bug"
+
+
 def test_a_release_pull_request_is_release_work(tmp_path):
     # the small change that rides along with the version bump does not make it a feature
     repo = GitScript.init(tmp_path / "repo")

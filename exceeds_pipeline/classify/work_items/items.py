@@ -470,9 +470,22 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         )
         branches = (
             work.filter(~pl.col("_is_revert")).join(single, on=merge_key, how="semi", nulls_equal=True)
-            .group_by("_root").agg(pl.col("merge_branch").drop_nulls().first().alias("_branch"))
+            .group_by("_root").agg(pl.col("merge_branch").drop_nulls().first().alias("_branch"),
+                                   pl.col("repo").first(), pl.col("person_id").first().alias("_branch_person"))
             .with_columns(branch_category(pl.col("_branch")).alias("_branch_cat"))
         )
+        # A prefix one person puts on every branch is a habit, not a label: nlohmann/json's
+        # `feature/issue2863`, `feature/travis_clang` (15 of Niels Lohmann's 16 pull requests from
+        # `feature/` branches read as features, 12 of them with no feature commit). Who names
+        # branches of several kinds (`fix/…` beside `feature/…`) labels each.
+        habit = (
+            branches.filter(pl.col("_branch_cat").is_not_null())
+            .group_by("repo", "_branch_person").agg(pl.len().alias("_named"), pl.col("_branch_cat").n_unique().alias("_kinds"))
+            .filter((pl.col("_named") >= HABIT_BRANCHES) & (pl.col("_kinds") == 1))
+            .select("repo", "_branch_person", pl.lit(True).alias("_habit"))
+        )
+        branches = branches.join(habit, on=["repo", "_branch_person"], how="left", nulls_equal=True).with_columns(
+            pl.when(pl.col("_habit").is_null()).then(pl.col("_branch_cat")).alias("_branch_cat")).drop("_habit")
         # The rest of the name can say more than its prefix: `fix-linting-errors` is lint work,
         # `fix/readme-typo` documentation; read as a subject, a name that names another kind of
         # work than a feature or fix wins over its `fix`/`feature` prefix.
@@ -674,6 +687,11 @@ BRANCH_LABELS = (
     (r"(?i)^(?:[^/]+/)?(?:refactor|cleanup)(?:[/_-]|$)", "refactor"),
     (r"(?i)^(?:[^/]+/)?(?:perf)(?:[/_-]|$)", "perf"),
 )
+
+
+# One person's branches, all named with a prefix of one kind, this many or more: the prefix is a
+# habit (`branches` in `assign_work_items`).
+HABIT_BRANCHES = 5
 
 
 def branch_category(branch: pl.Expr) -> pl.Expr:
