@@ -1532,3 +1532,17 @@ def test_an_opening_gitmoji_is_the_authors_label_after_what_the_change_touches(t
     assert got["🐛 adding missing header"] == "bug"
     assert got[":bug: fix natvis XML"] == "build"
     assert got[":sparkles: 2012 :sparkles:"] != "feature"
+
+
+def test_performance_improvements_said_as_a_noun_and_memoized_values_are_perf(tmp_path):
+    """jekyll's `Two massive performance improvements for large sites` and `Memoize the return
+    value of Document#url` (`@url ||=`) had read as a refactoring and a fix."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000",
+                files={"lib/site.rb": "def docs\n  collect_docs\nend\n", "lib/document.rb": "def url\n  @url = build_url\nend\n"})
+    got = _categorize_cases(repo, [
+        ("Two massive performance improvements for large sites", {"lib/site.rb": "def docs\n  @docs ||= collect_docs\nend\n"}),
+        ("Memoize the return value of Document#url", {"lib/document.rb": "def url\n  @url ||= build_url\nend\n"}),
+    ])
+    assert got["Two massive performance improvements for large sites"] == "perf"
+    assert got["Memoize the return value of Document#url"] == "perf"
