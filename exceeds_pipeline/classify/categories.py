@@ -305,7 +305,10 @@ BENCHMARK_GAIN: str = _RULES["benchmark_gain"]
 VERSION_WORDS: str = _RULES["version_words"]
 CONFIG_EXTENSIONS: list[str] = _RULES["config_extensions"]
 _TOKEN = r"[a-z0-9][a-z0-9'_]*"
-_PATH_TOKEN = r"\S*[a-z0-9_-]/[a-z0-9_.-]\S*|\S+\.(?:js|mjs|cjs|ts|tsx|jsx|py|go|rs|c|h|cc|cpp|hpp|java|kt|rb|php|cs|swift|json|ya?ml|toml|html|css|scss|sh)\b"
+# (and so is a name in code, a class's constant or method: jekyll's `Document::DATE_FILENAME_MATCHER:
+# allow abbreviated dates`, `document#merge_data!: reformat` are no documentation work)
+_PATH_TOKEN = (r"\S*[a-z0-9_-]/[a-z0-9_.-]\S*|\S+\.(?:js|mjs|cjs|ts|tsx|jsx|py|go|rs|c|h|cc|cpp|hpp|java|kt|rb|php|cs|swift|json|ya?ml|toml|html|css|scss|sh)\b"
+               r"|\S*[a-z0-9_](?:::|#)[a-z_]\S*")
 # Subjects a tool wrote with no words of their own, over a body that lists the real commits:
 # GitHub's security-advisory merge (`Merge commit from fork` + `* fix(security): ...`) and
 # `git merge --squash` (`Squashed commit of the following:`).

@@ -1546,3 +1546,18 @@ def test_performance_improvements_said_as_a_noun_and_memoized_values_are_perf(tm
     ])
     assert got["Two massive performance improvements for large sites"] == "perf"
     assert got["Memoize the return value of Document#url"] == "perf"
+
+
+def test_a_name_in_code_opening_a_subject_is_no_verb(tmp_path):
+    """jekyll's `Document::DATE_FILENAME_MATCHER: allow abbreviated dates` (a regex in
+    lib/jekyll/document.rb fixing a regression) had read as documentation by its first word; a
+    class's constant or method (`Document::X`, `document#merge_data!`) names code."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000",
+                files={"lib/document.rb": "MATCHER = %r!^(\\d+-\\d+-\\d+)-(.*)!\n"})
+    got = _categorize_cases(repo, [
+        ("Document::DATE_FILENAME_MATCHER: allow abbreviated dates", {"lib/document.rb": "MATCHER = %r!^(\\d{2,4}-\\d{1,2}-\\d{1,2})-(.*)!\n"}),
+        ("Document the date matcher", {"lib/document.rb": "# The date a post's file name opens with.\nMATCHER = %r!^(\\d{2,4}-\\d{1,2}-\\d{1,2})-(.*)!\n"}),
+    ])
+    assert got["Document::DATE_FILENAME_MATCHER: allow abbreviated dates"] not in ("docs", "other")
+    assert got["Document the date matcher"] == "docs"
