@@ -10,7 +10,9 @@ Identities are joined, in this order of evidence:
    (`Victor Zverovich <viz@fb.com>` committed by `Victor Zverovich <...@gmail.com>`), or its
    author and a `Co-authored-by:` trailer of the author's own name (GitHub writes one for each
    address a squashed pull request's commits were made with), when the other address authored
-   commits under that name too (:func:`_self_links`);
+   commits under that name too, or a handle committed by its own account's noreply address
+   (`sharkdp <davidpeter@web.de>` committed by `<sharkdp@users.noreply.github.com>`), when that
+   address authored commits too (:func:`_self_links`);
 4. the config's `identities` (explicit e-mail lists with a chosen id).
 A name alone never joins two identities (in 3, one commit pairs the two addresses). Commits
 without any e-mail are keyed by name, kept apart from every identity that has an e-mail.
@@ -118,12 +120,27 @@ def _plain_name(expr: pl.Expr) -> pl.Expr:
     return expr.str.to_lowercase().str.replace_all(r"\s+", " ").str.strip_chars()
 
 
+# An address that stands for nobody in particular (`no-reply@hidden`, `none@none`): anyone's.
+_PLACEHOLDER = r"(?i)^(?:no-?reply|none|nobody|unknown|invalid)@|@(?:hidden|localhost|none|invalid|unknown)$"
+
+
+def _login(address: pl.Expr) -> pl.Expr:
+    """The GitHub login of a noreply address (`123+sharkdp@users.noreply.github.com`), else null."""
+    return address.str.to_lowercase().str.extract(r"^(?:\d+\+)?([^@]+)@users\.noreply\.github\.com$", 1)
+
+
+def _handle(name: pl.Expr) -> pl.Expr:
+    """A name that is one word, as a login is (`sharkdp`)."""
+    return name.str.contains(r"^[a-z0-9][a-z0-9-]*$")
+
+
 def _self_links(keyed: pl.LazyFrame, names: pl.DataFrame, raw_to_keys: dict[str, set[str]],
                 key_set: set[str]) -> list[tuple[str, str]]:
     """(identity key, identity key) pairs that one commit names as one real name: the author and
     the committer, or the author and a co-author trailer, with the same name of two words or more
     and different addresses, the other address an author's under that same name (so a trailer
-    or a committer that never authored anything joins nothing). An address that several
+    or a committer that never authored anything joins nothing); or one side's name is the login
+    of the other side's GitHub noreply address, an author's address too. An address that several
     identities share (a mailmap splitting it by name) joins nothing; bots join nothing."""
     columns = keyed.collect_schema().names()
     sides = []
@@ -146,9 +163,14 @@ def _self_links(keyed: pl.LazyFrame, names: pl.DataFrame, raw_to_keys: dict[str,
                       _plain_name(display_name_expr("_other_name")).alias("_other"),
                       pl.col("_other_email").str.strip_chars().str.to_lowercase().str.strip_prefix("mailto:")
                       .alias("_address"))
-        .filter((pl.col("_name") == pl.col("_other")) & pl.col("_name").str.contains(_REAL_NAME)
+        # ... or a GitHub handle and its own account's noreply address: bat's `sharkdp
+        # <davidpeter@web.de>` commits, 390 of them committed by `David Peter
+        # <sharkdp@users.noreply.github.com>` (one commit, two addresses, the login the name)
+        .with_columns(((_handle(pl.col("_name")) & (_login(pl.col("_address")) == pl.col("_name")))
+                       | (_handle(pl.col("_other")) & (_login(pl.col("identity_key")) == pl.col("_other")))).alias("_by_login"))
+        .filter(((pl.col("_name") == pl.col("_other")) & pl.col("_name").str.contains(_REAL_NAME) | pl.col("_by_login"))
                 & (pl.col("_address") != pl.col("identity_key")) & (pl.col("_address") != ""))
-        .select("identity_key", "_name", "_address").unique().collect()
+        .group_by("identity_key", "_name", "_address").agg(pl.col("_by_login").any()).collect()
     )
     if pairs.height == 0:
         return []
@@ -157,12 +179,13 @@ def _self_links(keyed: pl.LazyFrame, names: pl.DataFrame, raw_to_keys: dict[str,
         if name:
             authored.setdefault(key, set()).add(name)
     links = []
-    for key, name, address in pairs.iter_rows():  # distinct (identity, name, other address) only
+    for key, name, address, by_login in pairs.select("identity_key", "_name", "_address", "_by_login").iter_rows():
         others = raw_to_keys.get(address, set()) | ({address} if address in key_set else set())
-        if len(others) != 1 or is_bot_identity(name, address) or is_bot_identity(name, key):
+        if len(others) != 1 or is_bot_identity(name, address) or is_bot_identity(name, key) \
+                or re.search(_PLACEHOLDER, address) or re.search(_PLACEHOLDER, key):
             continue
         other = next(iter(others))
-        if other != key and name in authored.get(other, ()):
+        if other != key and (name in authored.get(other, ()) or (by_login and authored.get(other))):
             links.append((key, other))
     return links
 

@@ -454,3 +454,25 @@ def test_one_commit_naming_two_addresses_of_one_real_name_joins_them(repo):
     assert by_email["bo@one.example.com"]["emails"] == ["bo@one.example.com"]
     assert owners[lone] == "bo-li"
     assert people.height == 7  # Sam, Ann, Cy, Dee, the two handles, Bo
+
+
+def test_a_handle_committed_by_its_own_github_account_joins_it(repo):
+    """bat: 390 commits of `sharkdp <davidpeter@web.de>` were committed by `David Peter
+    <sharkdp@users.noreply.github.com>`, an address that authored commits too: the login is the
+    handle, one commit names both addresses, one person. A login that only commits, or an
+    address that stands for nobody (`no-reply@hidden`), joins nothing."""
+    github = ("David Peter", "sharkdp@users.noreply.github.com")
+    handle = repo.git.commit("work", author=("sharkdp", "davidpeter@web.de"), committer=github, files={"a.txt": "1\n"})
+    own = repo.git.commit("own", author=github, files={"a.txt": "2\n"})
+    lone = repo.git.commit("committed by a login that authored nothing", author=("mika", "mika@example.com"),
+                           committer=("Mika", "mika@users.noreply.github.com"), files={"b.txt": "1\n"})
+    hidden = repo.git.commit("hidden", author=("kim", "no-reply@hidden"),
+                             committer=("Kim Park", "kim@users.noreply.github.com"), files={"c.txt": "1\n"})
+    kim = repo.git.commit("kim", author=("Kim Park", "kim@users.noreply.github.com"), files={"c.txt": "2\n"})
+    raw = repo.raw()
+    people, idmap = resolve_people(raw)
+    owners = person_of(raw, idmap)
+    assert owners[handle] == owners[own] == "david-peter"
+    assert owners[lone] == "mika"
+    assert owners[hidden] != owners[kim]
+    assert set(people_by_email(people)["davidpeter@web.de"]["emails"]) == {"davidpeter@web.de", "sharkdp@users.noreply.github.com"}
