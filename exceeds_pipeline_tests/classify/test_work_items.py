@@ -1071,6 +1071,32 @@ def test_a_branch_prefix_one_person_puts_on_every_branch_is_no_label(tmp_path):
     assert kinds["acme/app#pr-21"] == "feature" and kinds["acme/app#pr-22"] == "bug"
 
 
+def test_a_commit_that_points_back_at_the_one_just_made_joins_it(tmp_path):
+    """click: `Added missing module` adds, 49 seconds later, the module `Print out supported
+    locales ...` moved code into and forgot; `Forgot to add the hooks sub-package` likewise. No
+    file is shared. Another component's `forgotten` work (redis's `Slave removal: add a few
+    forgotten aliases` after `LOLWUT: ...`) and a release commit before it stay apart."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"click/core.py": "x = 1\n", "src/config.c": "int a;\n"})
+    change = repo.commit("Print out supported locales in the python 3 error", author=ADA, date="2025-03-02T11:01:00+0000",
+                         files={"click/core.py": "from ._unicodefun import verify\nx = 1\n"})
+    missing = repo.commit("Added missing module", author=ADA, date="2025-03-02T11:01:49+0000",
+                          files={"click/_unicodefun.py": "def verify():\n    pass\n"})
+    lolwut = repo.commit("LOLWUT: add Redis version in the output.", author=ADA, date="2025-03-03T19:36:00+0000",
+                         files={"src/lolwut.c": "int v;\n"})
+    aliases = repo.commit("Slave removal: add a few forgotten aliases for CONFIG SET.", author=ADA,
+                          date="2025-03-03T19:43:00+0000", files={"src/config.c": "int a;\nint b;\n"})
+    release = repo.commit("Prepare version 2.0.3.", author=ADA, date="2025-03-05T04:10:00+0000",
+                          files={"CHANGELOG.md": "# 2.0.3\n"})
+    oops = repo.commit("Oops, add the missing import", author=ADA, date="2025-03-05T04:14:00+0000",
+                       files={"click/core.py": "import os\nfrom ._unicodefun import verify\nx = 1\n"})
+    out, _ = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[change] == wid[missing]
+    assert wid[lolwut] != wid[aliases]
+    assert wid[release] != wid[oops]
+
+
 def test_a_release_pull_request_is_release_work(tmp_path):
     # the small change that rides along with the version bump does not make it a feature
     repo = GitScript.init(tmp_path / "repo")

@@ -144,6 +144,32 @@ def fixup_edges(work: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+# A commit that points back at the one just made: it adds what that one forgot (click's `Added
+# missing module` 49 seconds after `cf31c15` moved code into the module it forgot to add), or
+# says so (`Forgot to add the tests`, `relaxes the restriction from the last commit`).
+POINTS_BACK = (r"(?i)\b(?:forgot|(?:the\s+)?(?:last|previous|prior)\s+commit)\b"
+               r"|^\W*(?:add|added|adds|adding)\s+(?:the\s+)?missing\s+(?:files?|modules?|sources?|headers?|imports?)\b"
+               r"|^\W*(?:oops|whoops)\b")
+POINTS_BACK_GAP = timedelta(minutes=10)
+
+
+def points_back_edges(work: pl.DataFrame) -> pl.DataFrame:
+    """An author's commit that points back at their commit just before (POINTS_BACK), at most
+    POINTS_BACK_GAP after it, neither in a pull request nor a release commit, nor naming another
+    component (redis's `Slave removal: add a few forgotten aliases` after `LOLWUT: ...`): one
+    change, whatever files each touched."""
+    step = (pl.col("_release").fill_null(False) | pl.col("_opening").fill_null(False)
+            if {"_release", "_opening"} <= set(work.columns) else pl.lit(False))
+    stream = work.sort("repo", "person_id", "_t", "_n").with_columns(
+        pl.col("pr_number").shift(1).alias("_prev_pr"), step.shift(1).alias("_prev_step"), step.alias("_step"),
+        pl.col("_component").shift(1).alias("_prev_component"))
+    return _consecutive_pairs(stream, ["repo", "person_id"]).filter(
+        (pl.col("_gap") <= POINTS_BACK_GAP) & pl.col("pr_number").is_null() & pl.col("_prev_pr").is_null()
+        & ~pl.col("_step") & ~pl.col("_prev_step").fill_null(False)
+        & ~(pl.col("_component") != pl.col("_prev_component")).fill_null(False)
+        & pl.col("subject").fill_null("").str.contains(POINTS_BACK)).select("_a", "_b")
+
+
 def _subject_words(work: pl.DataFrame, column: str = "subject") -> pl.DataFrame:
     """``[_n, _w]``: the content words of each commit's title (three letters or more, lower case,
     no _STOPWORDS; a commit without any has no row), read from its subject or ``column``."""
