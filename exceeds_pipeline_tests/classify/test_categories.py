@@ -1561,3 +1561,16 @@ def test_a_name_in_code_opening_a_subject_is_no_verb(tmp_path):
     ])
     assert got["Document::DATE_FILENAME_MATCHER: allow abbreviated dates"] not in ("docs", "other")
     assert got["Document the date matcher"] == "docs"
+
+
+def test_a_named_checkers_warnings_are_chore_and_a_prevented_allocation_is_perf(tmp_path):
+    """`Fix Clang-Tidy warnings`, `Fix RuboCop offenses`, `Fix MSVC warnings` are lint work, as
+    `Fix compiler warnings` is (json's, jekyll's and fmt's had read as fixes); bat's `Prevent
+    allocation of additional Strings` is a speed-up; a limit enforced against an allocation
+    (redis's `Prevent LCS from allocating temp memory over proto-max-bulk-len`) is a repair."""
+    got = _classify_messages(tmp_path, ["Fix Clang-Tidy warnings", "Fix RuboCop offenses", "Fix MSVC warnings",
+                                        "Prevent allocation of additional Strings",
+                                        "Prevent LCS from allocating temp memory over proto-max-bulk-len"])
+    assert got == {"Fix Clang-Tidy warnings": "chore", "Fix RuboCop offenses": "chore", "Fix MSVC warnings": "chore",
+                   "Prevent allocation of additional Strings": "perf",
+                   "Prevent LCS from allocating temp memory over proto-max-bulk-len": "bug"}
