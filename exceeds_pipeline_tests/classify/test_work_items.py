@@ -1271,6 +1271,26 @@ def test_a_release_said_as_this_is_and_its_development_version_opening(tmp_path)
     assert _item(items, wid[clonk])["title"] == "Release 3.0"
 
 
+def test_a_commit_writing_the_changelog_for_the_release_made_next_is_its_step(tmp_path):
+    """click: `Corrected changelog for 2.2` (CHANGES and the version in click/__init__.py), then
+    52 seconds later `This is 2.2`: one release, not a fix beside it. A fix that names the
+    version but writes no changelog stays a change of its own."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"click/__init__.py": "__version__ = '2.1'\n", "click/core.py": "x = 1\n", "CHANGES": "Version 2.1\n"})
+    fix = repo.commit("Fix a crash in the 2.2 option parser", author=ADA, date="2025-03-02T10:40:00+0000",
+                      files={"click/core.py": "x = 2\n"})
+    corrected = repo.commit("Corrected changelog for 2.2", author=ADA, date="2025-03-02T11:29:07+0000",
+                            files={"CHANGES": "Version 2.2\n\nVersion 2.1\n", "click/__init__.py": "__version__ = '2.2-dev'\n"})
+    release = repo.commit("This is 2.2", author=ADA, date="2025-03-02T11:29:59+0000",
+                          files={"CHANGES": "Version 2.2\n(released June 26th 2014)\n\nVersion 2.1\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[corrected] == wid[release] != wid[fix]
+    made = _item(items, wid[release])
+    assert (made["commits"], made["category"], made["title"]) == (2, "chore", "Release 2.2")
+
+
 def test_a_maven_release_with_its_prepared_changelog_is_one_item(tmp_path):
     """retrofit: `Prepare version 2.2.0.` (the changelog), then three minutes later the Maven
     release plugin's `[maven-release-plugin] prepare release parent-2.2.0` and `... prepare for

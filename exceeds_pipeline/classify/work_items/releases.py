@@ -55,15 +55,32 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
             pl.when((pl.col("_top").n_unique() == 1) & pl.col("_top").is_not_null().all() & pl.col("_manifest").any())
             .then(pl.col("_top").first()).alias("_release_dir"))
     )
-    return _with_post_release(_with_rebuilt_for_release(
+    return _with_post_release(_with_announced_release(_with_rebuilt_for_release(
         work.join(steps, on=["repo", "sha"], how="left", maintain_order="left")
         .with_columns(release.alias("_release"))
         .with_columns((pl.col("_release") | makes_release() | (pl.col("_only_records").fill_null(False) & ~(
             pl.col("_announced").fill_null(False) & dependency_update(pl.col("subject"))))
             | (pl.col("_only_build").fill_null(False) & pl.col("subject").fill_null("").str.contains(NEXT_SECTION)))
             .alias("_release_step"))
-        .drop("_only_records", "_only_build", "_announced")
-    ))
+        .drop("_only_records", "_only_build")
+    )).drop("_announced"))
+
+
+def _with_announced_release(work: pl.DataFrame) -> pl.DataFrame:
+    """A commit that writes the changelog and names the version its author's next commit
+    releases, at most ANNOUNCED_GAP before it, outside pull requests, is a step of that release,
+    whatever else it touches (click's `Corrected changelog for 2.2`: CHANGES and the version in
+    click/__init__.py, 52 seconds before `This is 2.2`)."""
+    order = ["_t", "_n"]
+    by = ["repo", "person_id"]
+    version = release_version(pl.col("subject"))
+    named = pl.col("subject").fill_null("").str.replace(PR_SUFFIX, "").str.extract_all(r"\d+(?:\.\d+)+")
+    nxt = pl.col("_release").shift(-1).over(by, order_by=order).fill_null(False)
+    next_version = version.shift(-1).over(by, order_by=order)
+    gap = pl.col("_t").shift(-1).over(by, order_by=order) - pl.col("_t")
+    announced = (pl.col("_announced").fill_null(False) & nxt & (gap <= ANNOUNCED_GAP) & pl.col("pr_number").is_null()
+                 & ~pl.col("_release") & named.list.contains(next_version.str.replace(r"^v", "")))
+    return work.with_columns((pl.col("_release_step") | announced.fill_null(False)).alias("_release_step"))
 
 
 def _with_post_release(work: pl.DataFrame) -> pl.DataFrame:
@@ -201,6 +218,8 @@ def _same_release(work: pl.DataFrame) -> pl.DataFrame:
 
 
 RELEASE_GAP = timedelta(hours=24)
+# A commit that writes the changelog for the release its author makes next, this soon before it.
+ANNOUNCED_GAP = timedelta(hours=1)
 # One package's release follows another's in one release session at most this soon.
 PACKAGE_SESSION_GAP = timedelta(minutes=10)
 
