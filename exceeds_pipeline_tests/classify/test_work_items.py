@@ -1097,6 +1097,29 @@ def test_a_commit_that_points_back_at_the_one_just_made_joins_it(tmp_path):
     assert wid[release] != wid[oops]
 
 
+def test_a_small_typed_commit_does_not_speak_for_a_large_change(tmp_path):
+    """nlohmann/json: an 8-line `:bug:` commit inside a 4,075-line UBJSON implementation made
+    the item a fix. A type its subject declares speaks for the item only with a real share of
+    its code; a typed commit that carries the change still does."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 9), files={"src/core.c": "int x;\n"})
+    body = "".join(f"int ubjson_{i}(int v) {{ return v + {i}; }}\n" for i in range(120))
+    for pr, branch, first, second in [
+        (31, "ubjson", ("Write UBJSON values", {"src/ubjson.c": body}), (":bug: fix off-by-one", {"src/ubjson.c": body + "int z;\n"})),
+        (32, "parser", (":bug: fix the parser's buffer overrun", {"src/parse.c": body}), ("Add a test", {"tests/t.c": "int t;\n"})),
+    ]:
+        repo.branch(branch, checkout=True)
+        repo.commit(first[0], author=BOB, date=_at(pr - 28, 10), files=first[1])
+        repo.commit(second[0], author=BOB, date=_at(pr - 28, 11), files=second[1])
+        repo.checkout("main")
+        repo.merge(branch, f"Merge pull request #{pr} from bob/{branch}\n\nUBJSON support" if pr == 31 else
+                   f"Merge pull request #{pr} from bob/{branch}\n\nParser changes", author=ADA, date=_at(pr - 28, 12))
+    _, items = _run(repo)
+    kinds = dict(zip(items["work_item_id"], items["category"]))
+    assert kinds["acme/app#pr-31"] == "feature"
+    assert kinds["acme/app#pr-32"] == "bug"
+
+
 def test_a_release_pull_request_is_release_work(tmp_path):
     # the small change that rides along with the version bump does not make it a feature
     repo = GitScript.init(tmp_path / "repo")

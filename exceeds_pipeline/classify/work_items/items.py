@@ -342,9 +342,18 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
     # Another kind (a `.removal` fragment: refactor) speaks for the item when every commit of
     # it carries that one label; `misc`/`trivial` (chore: "needs no description") does not.
     follows = pl.col("_label").is_not_null() & (pl.col("category") == pl.col("_label"))
+    # (a type a subject declares speaks for its own commit's share: nlohmann/json's 8-line
+    # `:bug:` commit in a 4,075-line UBJSON implementation does not make it a fix; a fragment or
+    # a changelog entry names the whole change whatever commit adds it)
+    if "_code_lines" in core.columns:
+        item_code = pl.col("_code_lines").fill_null(0).sum().over("_root")
+        weighty = ((declared_type(pl.col("subject")) != pl.col("_label")).fill_null(True)
+                   | (pl.col("_code_lines").fill_null(0) >= CODE_SHARE * item_code))
+    else:
+        weighty = pl.lit(True)
     labelled = (
         core.group_by("_root").agg(
-            pl.col("_label").filter(follows & pl.col("_label").is_in(["feature", "bug"])).unique().alias("_labels"),
+            pl.col("_label").filter(follows & weighty & pl.col("_label").is_in(["feature", "bug"])).unique().alias("_labels"),
             pl.col("_label").filter(follows).unique().alias("_all"),
             follows.all().alias("_every"),
         )
