@@ -894,19 +894,24 @@ def _one_declared_change_each(stream: pl.DataFrame, related: pl.DataFrame) -> pl
     An author who types `feat:` / `fix:` on each commit says each is a change of its own: a
     run of related commits (`feat: add MFA enforcement`, `test: ...`, `feat: add authenticators
     after set up`) splits before every declared feature or fix after the first; the commits in
-    between stay with the change before them."""
+    between stay with the change before them. The same subject declared again is the same
+    change tried again (nlohmann/json's `:ambulance: fix documentation job` twice, 38 hours
+    apart, on one failing job)."""
     declared = declared_type(pl.col("subject")).is_in(["feature", "bug"]).fill_null(False)
+    said = pl.col("subject").fill_null("").str.to_lowercase().str.strip_chars(" .")
     # Related pairs join consecutive commits (`_a` just before `_b` in the stream): a commit
     # with no pair to its predecessor starts a run.
     runs = (
-        stream.select("_n", declared.alias("_declared")).with_row_index("_order")
+        stream.select("_n", declared.alias("_declared"), said.alias("_said")).with_row_index("_order")
         .join(related.select("_a", pl.col("_b").alias("_n")), on="_n", how="left")
         .sort("_order")
         .with_columns(pl.col("_a").is_not_null().alias("_rel"))
         .with_columns((~pl.col("_rel")).cum_sum().alias("_run"))
         .with_columns(
-            (pl.col("_declared").cast(pl.UInt32).cum_sum().over("_run") - pl.col("_declared").cast(pl.UInt32)).alias("_before")
+            (pl.col("_declared").cast(pl.UInt32).cum_sum().over("_run") - pl.col("_declared").cast(pl.UInt32)).alias("_before"),
+            pl.when(pl.col("_declared")).then(pl.col("_said")).forward_fill().shift(1).over("_run").alias("_said_before"),
         )
     )
-    keep = runs.filter(pl.col("_rel") & ~(pl.col("_declared") & (pl.col("_before") > 0)))
+    again = (pl.col("_said") == pl.col("_said_before")).fill_null(False)
+    keep = runs.filter(pl.col("_rel") & ~(pl.col("_declared") & (pl.col("_before") > 0) & ~again))
     return keep.select(pl.col("_a").cast(pl.UInt32), pl.col("_n").cast(pl.UInt32).alias("_b"))
