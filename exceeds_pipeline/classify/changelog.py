@@ -221,12 +221,27 @@ def parse_changelog(text: str, repo: str | None = None) -> list[dict]:
             # [#4030](...)` under each entry: 604 of 1,024 entries had read without a number);
             # other nested bullets are changes of their own (fzf's `- Vim plugin` and its items)
             _merge(entries[parent[1]], _entry(entries[parent[1]]["category"], _item_text(bullet.group(1), lines, i), repo))
-        elif current is not None:
-            entries.append(_entry(current, _item_text(bullet.group(1), lines, i), repo))
+        elif (said := _bullet_kind(bullet.group(1))) is not None or current is not None:
+            entries.append(_entry(said or current, _item_text(bullet.group(1), lines, i), repo))
             parent = (indent, len(entries) - 1)
     if change is not None:
         _close_change(change, body, entries)
     return entries
+
+
+# An entry that says its kind first, under a version's heading or another kind's (okhttp's and
+# retrofit's `* Fix: Limit each HTTP/2 response ...`, `* New: RxJava 3 adapter!`, express's `*
+# perf: use loop for acceptParams`, jekyll's `Perf: Markdown#matches should avoid regexp`)
+_BULLET_KIND = re.compile(r"^\W*(?:\*\*|__)?([A-Za-z]+)(?:\*\*|__)?\s*:\s+\S")
+
+
+def _bullet_kind(text: str) -> str | None:
+    m = _BULLET_KIND.match(text)
+    if m is None:
+        return None
+    word = m.group(1).lower()
+    kind = TYPE_LABELS.get(word) or SECTIONS.get(word)
+    return kind if kind in ("feature", "bug", "perf", "refactor", "docs", "test", "build") else None
 
 
 # who made a change: `Fixed by [Jon Shier](...) in Pull Request [#4030](...)`, `Added by @x in #12`

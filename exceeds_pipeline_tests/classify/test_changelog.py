@@ -685,3 +685,14 @@ def test_a_bullet_nested_under_an_entry_is_part_of_it():
     entries = parse_changelog(text, "Alamofire/Alamofire")
     assert [(e["category"], e["prs"]) for e in entries] == [("feature", [4029]), ("bug", [4030]), ("bug", [4031])]
     assert entries[1]["text"].startswith("Rare race in `Request.suspend()`. Fixed by Jon Shier")
+
+
+def test_an_entry_that_says_its_kind_first_is_that_kind():
+    """okhttp's and retrofit's `* Fix: ...` / `* New: ...` under each version's heading, express's
+    `* perf: ...`, and jekyll's `Perf: ...` under `Minor Enhancements`: the entry's own word."""
+    text = ("## Version 5.4.0\n\n *  New: Add tags to `Call`, including computable tags.\n"
+            " *  Fix: Limit each HTTP/2 response to 256 KiB of total headers (#8812)\n"
+            " *  Upgrade: [Okio 3.16.0][okio_3_16_0].\n\n"
+            "### Minor Enhancements\n\n  * Perf: Markdown#matches should avoid regexp (#3321)\n"
+            "  * Add a `--profile` flag (#3322)\n")
+    assert categories(text) == [("feature", [], []), ("bug", [8812], []), ("perf", [3321], []), ("enhancement", [3322], [])]
