@@ -103,6 +103,9 @@ def _platform_suffix() -> re.Pattern[str]:
     return re.compile(rf"(?i)(?:_(?:{words}))+$")
 
 
+_CUCUMBER_SUPPORT = re.compile(r"(?:^|/)features/(?:step_definitions|support)/")
+
+
 def module_name(path: str, repo: str = "") -> str | None:
     """The module a path belongs to, as a theme name, or None when it names nothing.
 
@@ -121,8 +124,16 @@ def module_name(path: str, repo: str = "") -> str | None:
     if ("." not in file_name or file_name.rsplit(".", 1)[-1].lower() not in lex["code_extensions"]
             or _CONFIG_FILE.match(file_name)):
         stem = ""  # configuration, data and docs name only their area (vite.config.ts too)
+    # Cucumber's tests: `features/site_configuration.feature` (Gherkin) names the area it tests,
+    # its step definitions and support code name nothing (jekyll's profile read "works mainly
+    # on Site, Features and Commands")
+    if _CUCUMBER_SUPPORT.search(path or ""):
+        return None
+    gherkin = file_name.lower().endswith(".feature")
+    if gherkin:
+        stem, dirs = file_name[: -len(".feature")], [d for d in dirs if d.lower() != "features"]
     in_tests = any(_is_test_dir(d) for d in dirs)
-    is_test_file = bool(re.match(r"(?i)^test_|.*_tests?$|.*\.test$|.*\.spec$", stem))
+    is_test_file = gherkin or bool(re.match(r"(?i)^test_|.*_tests?$|.*\.test$|.*\.spec$", stem))
     if in_tests and not is_test_file:
         return None  # fixtures, data and cases inside a test tree name no module
     if is_test_file:
@@ -194,7 +205,7 @@ def area_name(path: str, repo: str = "") -> str | None:
     lex = lexicon()
     own = _repo_words(repo)
     dirs = [p.lstrip(".") for p in (path or "").split("/")[:-1] if p]
-    if any(_is_test_dir(d) for d in dirs):
+    if any(_is_test_dir(d) for d in dirs) or _CUCUMBER_SUPPORT.search(path or "") or (path or "").lower().endswith(".feature"):
         return None  # a test tree is named by the modules its test files test
     meaningful = _meaningful_dirs(dirs, own)
     if not meaningful:

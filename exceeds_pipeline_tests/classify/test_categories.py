@@ -1574,3 +1574,21 @@ def test_a_named_checkers_warnings_are_chore_and_a_prevented_allocation_is_perf(
     assert got == {"Fix Clang-Tidy warnings": "chore", "Fix RuboCop offenses": "chore", "Fix MSVC warnings": "chore",
                    "Prevent allocation of additional Strings": "perf",
                    "Prevent LCS from allocating temp memory over proto-max-bulk-len": "bug"}
+
+
+def test_cucumber_features_and_steps_are_tests(tmp_path):
+    """jekyll tests its commands with Cucumber: `features/*.feature` (Gherkin) and
+    `features/step_definitions/`; a change of them alone is test work (`2020/12/31 is no longer a
+    future date` had read as a fix). An app's own `src/features/` folder is code."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000",
+                files={"features/post_data.feature": "Feature: Post data\n", "features/step_definitions/steps.rb": "x = 1\n",
+                       "src/features/auth/login.ts": "export const a = 1;\n"})
+    got = _categorize_cases(repo, [
+        ("`2020/12/31` is no longer a future date", {"features/post_data.feature": "Feature: Post data\n  Scenario: 2030\n"}),
+        ("Fix the step for missing files", {"features/step_definitions/steps.rb": "x = 2\n"}),
+        ("Fix the login redirect", {"src/features/auth/login.ts": "export const a = 2;\n"}),
+    ])
+    assert got["`2020/12/31` is no longer a future date"] == "test"
+    assert got["Fix the step for missing files"] == "test"
+    assert got["Fix the login redirect"] == "bug"

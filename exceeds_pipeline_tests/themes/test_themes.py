@@ -152,6 +152,11 @@ def test_a_change_without_lines_gives_no_path_share(make_repo):
     # Elixir/Erlang's priv/ holds an application's private files: no area (phoenix's "Priv")
     ("priv/static/app.css", None),
     ("priv/gettext/errors.pot", "Gettext"),
+    # Cucumber's tests name the area they test, their steps nothing (jekyll's "Features")
+    ("features/site_configuration.feature", "Site configuration"),
+    ("features/step_definitions/jekyll_steps.rb", None),
+    ("features/support/helpers.rb", None),
+    ("src/features/auth/login.ts", "Auth login"),
 ])
 def test_module_names(path, name):
     assert module_name(path) == name
