@@ -1296,6 +1296,7 @@ def test_a_release_said_as_this_is_and_its_development_version_opening(tmp_path)
     assert wid[date] == wid[release] and (made["commits"], made["category"], made["title"]) == (2, "chore", "Release 6.0")
     assert wid[opening] not in {wid[release], wid[fix]}
     assert _item(items, wid[opening])["category"] == "chore" and _item(items, wid[fix])["category"] == "bug"
+    assert _item(items, wid[opening])["title"] == "Start 6.1 development"
     assert _item(items, wid[clonk])["title"] == "Release 3.0"
 
 
