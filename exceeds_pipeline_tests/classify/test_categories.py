@@ -1569,9 +1569,11 @@ def test_a_named_checkers_warnings_are_chore_and_a_prevented_allocation_is_perf(
     allocation of additional Strings` is a speed-up; a limit enforced against an allocation
     (redis's `Prevent LCS from allocating temp memory over proto-max-bulk-len`) is a repair."""
     got = _classify_messages(tmp_path, ["Fix Clang-Tidy warnings", "Fix RuboCop offenses", "Fix MSVC warnings",
+                                        "Appease rubocop.", "Make clippy happy",
                                         "Prevent allocation of additional Strings",
                                         "Prevent LCS from allocating temp memory over proto-max-bulk-len"])
     assert got == {"Fix Clang-Tidy warnings": "chore", "Fix RuboCop offenses": "chore", "Fix MSVC warnings": "chore",
+                   "Appease rubocop.": "chore", "Make clippy happy": "chore",
                    "Prevent allocation of additional Strings": "perf",
                    "Prevent LCS from allocating temp memory over proto-max-bulk-len": "bug"}
 
