@@ -1594,3 +1594,13 @@ def test_cucumber_features_and_steps_are_tests(tmp_path):
     assert got["`2020/12/31` is no longer a future date"] == "test"
     assert got["Fix the step for missing files"] == "test"
     assert got["Fix the login redirect"] == "bug"
+
+
+def test_hiding_an_api_is_a_refactoring(tmp_path):
+    """bat's `Hide API of InputFileReader` and `Hide methods from line_range` turn `pub` into
+    `pub(crate)`: the same code, less of it public (they had been March 2020's "bug fixes"); a
+    cursor hidden on screen is no such change."""
+    got = _classify_messages(tmp_path, ["Hide API of InputFileReader", "Hide methods from line_range",
+                                        "Hide more implementation details.", "Hide the cursor when scrolling"])
+    assert got.pop("Hide the cursor when scrolling") != "refactor"
+    assert set(got.values()) == {"refactor"}
