@@ -106,9 +106,14 @@ def title_text(title: str | None) -> str:
     return (cut[:at] if at > 0 else cut).rstrip(" ,;:-") + "…"
 
 
-def _inline(title: str | None) -> str:
-    """A clean title inside a sentence: first letter lower-cased unless it is an acronym or a name."""
+def _inline(title: str | None, revert_word: bool = True) -> str:
+    """A clean title inside a sentence: first letter lower-cased unless it is an acronym or a name.
+    A title that reverts something keeps its word (jekyll's fix `Revert Commands::Serve#server_address
+    signature change.` had read "New features: Commands::Serve#server_address signature change.")
+    unless the sentence says it reverted (`revert_word=False`)."""
     text = title_text(title)
+    if revert_word and clean_title(title).wrapper == "revert" and text != "(untitled)":
+        text = "Revert " + text
     first = text.split(" ")[0]
     if re.fullmatch(r"[A-Z][a-z]+(?:[-/][a-z]+)*", first):
         return text[0].lower() + text[1:]
@@ -255,7 +260,7 @@ def month_sentences(name: str, entry: dict, used: set[str] | None = None,
         item = only[0]
         reverted = item not in bugs and item not in features
         kind = "a bug fix" if item in bugs else ("a revert" if reverted else "a new feature")
-        title = _fix_text(item["title"]) if item in bugs else _inline(item["title"])
+        title = _fix_text(item["title"]) if item in bugs else _inline(item["title"], revert_word=not reverted)
         # a revert's title names the change it undid: the sentence says so (sinatra: "only
         # commit was a revert in sinatra/sinatra: added PROPFIND verb support" read as added)
         lead = _pick(key, [
@@ -367,7 +372,7 @@ def month_sentences(name: str, entry: dict, used: set[str] | None = None,
     reverts = entry.get("reverts") or []
     if reverts and not only_one:
         out.append(_sentence(
-            f"Reverted {_plural(len(reverts), 'change')}: " + _join([_inline(i["title"]) for i in reverts[:MAX_TITLES]])
+            f"Reverted {_plural(len(reverts), 'change')}: " + _join([_inline(i["title"], revert_word=False) for i in reverts[:MAX_TITLES]])
             + (f" and {len(reverts) - MAX_TITLES} more" if len(reverts) > MAX_TITLES else "") + ".",
             _ids(reverts[:MAX_TITLES])))
     for s in out:

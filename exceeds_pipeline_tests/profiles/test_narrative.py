@@ -425,3 +425,20 @@ def test_a_link_to_an_issue_reads_as_the_issue():
         "Fixed issue 353 by adding remove")
     assert title_text("Fix https://github.com/google/gson/pull/1311 by adding X") == "Fix pull request 1311 by adding X"
     assert title_text("See http://example.com/doc for details") == "See for details"
+
+
+def test_a_fix_or_feature_that_reverts_something_keeps_the_word():
+    """jekyll: the fix `Revert Commands::Serve#server_address signature change.` (it restored a
+    signature plugins relied on) read "New features: Commands::Serve#server_address signature
+    change.", the opposite of what happened; a revert listed as one says "Reverted" once."""
+    from exceeds_pipeline.profiles.narrative import month_sentences
+
+    fix = {"title": "Revert Commands::Serve#server_address signature change.", "repo": "jekyll/jekyll",
+           "work_item_id": "jekyll/jekyll#pr-5456"}
+    undone = {"title": 'Revert "Add a cache for layouts"', "repo": "jekyll/jekyll", "work_item_id": "r1"}
+    entry = {"month": "2016-10", "commits": 9, "repos": ["jekyll/jekyll"], "themes": [], "key_features": [],
+             "bugs_fixed": [fix], "features": 0, "bugs": 1, "work_items": {"bug": 1, "revert": 1, "docs": 7},
+             "reverts": [undone]}
+    text = " ".join(s["text"] for s in month_sentences("Parker", entry, set()))
+    assert "revert Commands::Serve#server_address signature change" in text
+    assert "Reverted 1 change: add a cache for layouts" in text
