@@ -696,3 +696,32 @@ def test_an_entry_that_says_its_kind_first_is_that_kind():
             "### Minor Enhancements\n\n  * Perf: Markdown#matches should avoid regexp (#3321)\n"
             "  * Add a `--profile` flag (#3322)\n")
     assert categories(text) == [("feature", [], []), ("bug", [8812], []), ("perf", [3321], []), ("enhancement", [3322], [])]
+
+
+def test_an_item_no_commit_of_its_kind_names_is_named_by_its_code_change(tmp_path):
+    """jekyll pr-5920: the changelog files it under Bug Fixes, no commit of it reads as a fix,
+    and it was named by its first worded commit, `Failing test: abbreviated post dates are no
+    longer read.`; the commit that changes the code names it."""
+    bot = ("jekyllbot", "jekyllbot@example.com")
+    bob = ("Bob Stone", "bob@example.com")
+    repo = GitScript.init(tmp_path / "site")
+    repo.commit("Initial commit", author=ANN, date="2025-03-01T09:00:00+0000",
+                files={"lib/document.rb": "MATCHER = %r!^(\\d+-\\d+-\\d+)-(.*)!\n", "test/test_document.rb": "x = 1\n"})
+    repo.branch("bob/dates", checkout=True)
+    repo.commit("Failing test: abbreviated post dates are no longer read.", author=bob, date="2025-03-02T10:00:00+0000",
+                files={"test/test_document.rb": "x = 1\ny = 2\n"})
+    repo.commit("Document::DATE_FILENAME_MATCHER: allow abbreviated dates in post filenames", author=bob,
+                date="2025-03-02T10:30:00+0000", files={"lib/document.rb": "MATCHER = %r!^(\\d{2,4}-\\d{1,2}-\\d{1,2})-(.*)!\n"})
+    repo.checkout("main")
+    repo.merge("bob/dates", "Merge pull request #5920 from bob/dates\n\nMerge pull request 5920", author=bot,
+               date="2025-03-02T12:00:00+0000")
+    repo.commit("Release 3.4.3", author=ANN, date="2025-03-09T10:00:00+0000", files={"History.markdown": (
+        "## 3.4.3 / 2025-03-09\n\n### Bug Fixes\n\n  * Allow abbreviated post dates (#5920)\n")})
+    commits, files = read_repo(repo)
+    git_dir = Path(repo.git("rev-parse", "--absolute-git-dir"))
+    entries = read_changelogs(git_dir, "acme/app", repo.git("rev-parse", "HEAD")).with_columns(pl.lit("acme/app").alias("repo"))
+    links = commit_links(commits)
+    _, items = assign_work_items(categorize_commits(commits, files, links, changelog=entries), links, files, entries)
+    item = items.filter(pl.col("work_item_id") == "acme/app#pr-5920").row(0, named=True)
+    assert item["category"] == "bug"
+    assert item["title"].startswith("Document::DATE_FILENAME_MATCHER: allow abbreviated dates")

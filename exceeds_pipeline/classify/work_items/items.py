@@ -389,9 +389,11 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         pl.col("_headline").filter(pl.col("_naming") == pl.col("_naming").max()).first().alias("_cat_subject"),
         words.max().alias("_cat_words"),
     )
-    # ... and an item whose own kind has only such subjects is named by its best other one
+    # ... and an item whose own kind has only such subjects is named by its best other one, of
+    # those that say as much one that carries the code (jekyll's pr-5920, a fix by its changelog,
+    # had been named by its `Failing test: abbreviated post dates are no longer read.`)
     best_subjects = core.group_by("_root", maintain_order=True).agg(
-        pl.col("_headline").filter(words == words.max()).first().alias("_best_subject"),
+        pl.col("_headline").filter(pl.col("_naming") == pl.col("_naming").max()).first().alias("_best_subject"),
     )
     rank = {c: i for i, c in enumerate(SIGNIFICANCE)}
     # Else the kind of its code change: a feature, fix or speed-up in code, whatever reformatting
