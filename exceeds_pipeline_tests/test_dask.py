@@ -57,9 +57,10 @@ def dask_cluster(tmp_path):
                 time.sleep(1)
         yield address, {w.pid for w in workers}
     finally:
-        for proc in procs:
+        # workers first, while their scheduler still answers: a worker told to stop after its
+        # scheduler is gone waits out its reconnection attempts (40 s of teardown, 20 s each)
+        for proc in reversed(procs):
             proc.terminate()
-        for proc in procs:
             try:
                 proc.wait(timeout=20)
             except subprocess.TimeoutExpired:
