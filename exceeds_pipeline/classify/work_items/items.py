@@ -24,7 +24,7 @@ from exceeds_pipeline.classify.work_items.edges import (
 )
 from exceeds_pipeline.classify.work_items.merges import merge_pr_membership, merged_branch
 from exceeds_pipeline.classify.work_items.releases import (
-    makes_release, release_edges, release_flags, release_title, release_version,
+    makes_release, opening_title, release_edges, release_flags, release_title,
 )
 from exceeds_pipeline.classify.work_items.shared import (
     GENERIC_FILES, MACHINE_MADE, PR_SUFFIX, SIGNIFICANCE, VAGUE_SUBJECT, WORK_ITEMS_SCHEMA,
@@ -336,10 +336,8 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
                       if "_release_dir" in work.columns else None).alias("_release_title"),
         # ... or, of release steps that make no release, the development they open (`This is
         # 7.0-dev`: "Start 7.0 development")
-        pl.when(pl.col("_release_step").all() & pl.col("_opening").any()).then(pl.concat_str(
-            pl.lit("Start "), release_version(pl.col("subject").filter(pl.col("_opening")).last())
-            .str.replace(r"(?i)[-.]?(?:dev\d*|snapshot)$", ""), pl.lit(" development")))
-        .alias("_opening_title"),
+        pl.when(pl.col("_release_step").all() & pl.col("_opening").any())
+        .then(opening_title(pl.col("subject").filter(pl.col("_opening")).last())).alias("_opening_title"),
     )
     # The project's own label on a commit (a declared type, a news fragment, a changelog entry)
     # that the commit's category follows speaks for the whole item when all such labels agree

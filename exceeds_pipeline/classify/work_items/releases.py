@@ -231,7 +231,8 @@ POST_RELEASE_GAP = timedelta(hours=1)
 OPENING_GAP = timedelta(hours=4)
 # A development version, the next release's opening: click's `This is 7.0-dev`, `Bump to
 # 2.1.0.dev0`, `3.0.0-SNAPSHOT`.
-_DEV_VERSION = r"\d(?:[-.]?dev\d*|-snapshot)\b[.!]?(?:\s*\(#\d+\))?\s*$"
+_DEV_SUFFIX = r"(?:[-.]?dev\d*|-snapshot)"
+_DEV_VERSION = rf"\d{_DEV_SUFFIX}\b[.!]?(?:\s*\(#\d+\))?\s*$"
 DEV_VERSION = rf"(?i){_DEV_VERSION}"
 NEXT_SECTION = (rf"(?i){_DEV_VERSION}|\b(?:next|new|upcoming)\s+(?:release|version|section|dev(?:elopment)?|cycle)\b"
                 r"|\bunreleased\b|\bback\s+to\s+dev(?:elopment)?\b"
@@ -269,6 +270,13 @@ def release_title(subject: pl.Expr, folder: pl.Expr | None = None) -> pl.Expr:
     package = release_package(subject, folder)
     return pl.when(version.is_not_null()).then(
         pl.concat_str(pl.lit("Release "), pl.coalesce(package + pl.lit(" "), pl.lit("")), version))
+
+
+def opening_title(subject: pl.Expr) -> pl.Expr:
+    """`Start <version> development` of a subject that sets a development version (DEV_VERSION:
+    `This is 7.0-dev`, `Prep 0.14-dev` -> `Start 7.0 development`)."""
+    version = release_version(subject).str.replace(rf"(?i){_DEV_SUFFIX}$", "")
+    return pl.concat_str(pl.lit("Start "), version, pl.lit(" development"))
 
 
 def release_version(subject: pl.Expr) -> pl.Expr:
