@@ -79,7 +79,7 @@ import polars as pl
 import yaml
 
 from exceeds_pipeline.classify.changelog import (
-    CHANGELOG_PATH, ENHANCEMENT, FRAGMENT_PATH, FRAGMENT_PREFIX_PATH, changelog_categories, enhancement_category,
+    CHANGELOG_PATH, ENHANCEMENT, FRAGMENT_PATH, FRAGMENT_PREFIX_PATH, changelog_categories, listed_category,
 )
 from exceeds_pipeline.classify.conventional import EMOJI_CHARS, declared_type, gitmoji_type
 from exceeds_pipeline.classify.links import undoing_commits
@@ -1047,8 +1047,9 @@ def _build_with_entry() -> pl.Expr:
 def _with_changelog(out: pl.DataFrame, file_changes: pl.DataFrame | None, changelog: pl.DataFrame) -> pl.DataFrame:
     """A commit its repository's changelog lists under one kind of change takes that kind,
     unless its subject declares a type (`fix: …`, the author's own label), it is a revert, or
-    the changelog calls a change of only docs or only tests a feature or a fix. An
-    enhancement is a feature as `enhancement_category` says; a chore heading only recasts a
+    the changelog calls a change of only docs or only tests a feature, a fix, a refactoring or
+    a speed-up. An
+    enhancement is a feature as `listed_category` says; a chore heading only recasts a
     feature or fix (and not one of only docs, tests or build files)."""
     listed = changelog_categories(out, changelog)
     if listed.is_empty():
@@ -1058,10 +1059,10 @@ def _with_changelog(out: pl.DataFrame, file_changes: pl.DataFrame | None, change
         listed = listed.join(flags.select("repo", "sha", _by_paths().alias("_by_paths")), on=["repo", "sha"], how="left")
     else:
         listed = listed.with_columns(pl.lit(None, pl.String).alias("_by_paths"))
-    said = enhancement_category(pl.col("changelog_category"), pl.col("category"), pl.col("subject"))
+    said = listed_category(pl.col("changelog_category"), pl.col("category"), pl.col("subject"))
     takes = (
         said.is_not_null() & declared_type(pl.col("subject")).is_null() & (pl.col("category") != "revert")
-        & ~(said.is_in(["feature", "bug"]) & pl.col("_by_paths").is_in(["docs", "test"]).fill_null(False))
+        & ~(said.is_in(["feature", "bug", "refactor", "perf"]) & pl.col("_by_paths").is_in(["docs", "test"]).fill_null(False))
         # a heading of tooling work (jekyll's `Development Fixes`: RuboCop, CI, flaky tests,
         # refactorings) says the change is none of the product's features or fixes, no more
         & ~((said == "chore") & (pl.col("_by_paths").is_in(["docs", "test", "build"]).fill_null(False)

@@ -42,19 +42,23 @@ SECTIONS: dict[str, str] = {
 IGNORED_WORDS = _RULES["changelog_ignore_words"]
 QUALIFIERS = tuple(_RULES["changelog_qualifiers"])
 # The kind an `Enhancements` heading gives: a feature, unless the change reads as another kind
-# of work or its subject says it fixes something (`enhancement_category`).
+# of work or its subject says it fixes something (`listed_category`).
 ENHANCEMENT = "enhancement"
 # A subject that says it repairs something: `Fix symlinked static files not being built`.
 STATED_FIX = r"(?i)^\W*(?:bug\s*)?fix(?:e[sd]|ing)?\b"
 
 
-def enhancement_category(listed: pl.Expr, reading: pl.Expr, subject: pl.Expr) -> pl.Expr:
+def listed_category(listed: pl.Expr, reading: pl.Expr, subject: pl.Expr) -> pl.Expr:
     """The kind a changelog's listing gives a change read as ``reading``: an enhancement is a
     feature when the change reads as a feature, a fix its subject does not state, a chore or
     nothing; a refactoring, a speed-up, a dependency bump (jekyll's `bump i18n`), tests or docs
-    keep their reading. Every other listing is its own kind."""
+    keep their reading. A speed-up listed under refactorings stays a speed-up: a changelog
+    without a performance heading files it there (FastAPI's `⚡️ Reduce memory usage in
+    dependencies` under `Refactors`), and a speed-up is a refactoring of a narrower kind. Every
+    other listing is its own kind."""
     keeps = ~reading.is_in(["feature", "bug", "chore", "other"]) | ((reading == "bug") & subject.fill_null("").str.contains(STATED_FIX))
-    return (pl.when(listed.is_null() | (listed != ENHANCEMENT)).then(listed)
+    return (pl.when((listed == "refactor") & (reading == "perf")).then(reading)
+            .when(listed.is_null() | (listed != ENHANCEMENT)).then(listed)
             .when(keeps.fill_null(False)).then(reading)
             .otherwise(pl.lit("feature")))
 # The share of the shorter text's words an entry and a subject matched by number must share.

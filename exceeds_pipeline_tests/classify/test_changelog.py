@@ -575,6 +575,36 @@ def test_a_bot_merged_pull_request_is_listed_by_its_commits_under_ranked_heading
     assert before["acme/app#pr-46"] == after["acme/app#pr-46"] == "refactor"
 
 
+def test_a_refactorings_heading_keeps_a_speed_up_and_a_change_of_docs_or_tests_only(tmp_path):
+    """FastAPI's release notes have no performance heading: `⚡️ Reduce memory usage in
+    dependencies` is filed under `Refactors`, and so are a split of Markdown pages and a
+    simplification of tests. A speed-up is a refactoring of a narrower kind; a change of only
+    docs or only tests is that work, whatever heading lists it."""
+    repo = GitScript.init(tmp_path / "app")
+    repo.commit("Initial commit", author=ANN, date="2025-03-01T09:00:00+0000",
+                files={"app/deps.py": "def solve(d):\n    return list(d)\n", "docs/guide.md": "# Guide\n",
+                       "tests/test_forms.py": "def test_form():\n    assert True\n"})
+    for i, (subject, files) in enumerate([
+        ("⚡️ Reduce memory usage of the dependency cache (#17)", {"app/deps.py": "def solve(d):\n    yield from d\n"}),
+        ("♻️ Split the guide into reference pages (#18)", {"docs/guide.md": "# Guide\n\nSee the references.\n",
+                                                          "docs/references/forms.md": "# Forms\n\nFields.\n"}),
+        ("♻️ Simplify tests for the forms (#19)", {"tests/test_forms.py": "def test_form():\n    assert 1\n"}),
+        ("♻️ Extract the cache into its own module (#20)", {"app/cache.py": "CACHE = {}\n", "app/deps.py": "from app.cache import CACHE\n"}),
+    ]):
+        repo.commit(subject, author=ANN, date=f"2025-03-0{i + 2}T10:00:00+0000", files=files)
+    repo.commit("🔖 Release 0.2.0", author=ANN, date="2025-03-09T10:00:00+0000", files={"docs/release-notes.md": (
+        "## 0.2.0\n\n### Refactors\n\n* ⚡️ Reduce memory usage of the dependency cache. PR #17.\n"
+        "* ♻️ Split the guide into reference pages. PR #18.\n* ♻️ Simplify tests for the forms. PR #19.\n"
+        "* ♻️ Extract the cache into its own module. PR #20.\n")})
+    commits, files = read_repo(repo)
+    git_dir = Path(repo.git("rev-parse", "--absolute-git-dir"))
+    entries = read_changelogs(git_dir, "acme/app", repo.git("rev-parse", "HEAD")).with_columns(pl.lit("acme/app").alias("repo"))
+    assert entries.filter(pl.col("category") == "refactor").height == 4
+    subjects, items = _kinds(commits, files, entries)
+    assert [items[f"acme/app#pr-{n}"] for n in (17, 18, 19, 20)] == ["perf", "docs", "test", "refactor"]
+    assert subjects["⚡️ Reduce memory usage of the dependency cache (#17)"] == "perf"
+
+
 def _kinds(commits: pl.DataFrame, files: pl.DataFrame, changelog: pl.DataFrame | None = None) -> tuple[dict, dict]:
     """({subject: category} of the non-merge commits, {work_item_id: category}), as the
     pipeline derives them."""

@@ -10,7 +10,7 @@ from exceeds_pipeline.classify.categories import (
     HEADLINE_MAX, RELEASE_TITLE, headline, project_labels, squash_merge_titled_otherwise,
     stated_subject,
 )
-from exceeds_pipeline.classify.changelog import enhancement_category, pull_request_categories
+from exceeds_pipeline.classify.changelog import listed_category, pull_request_categories
 from exceeds_pipeline.classify.conventional import declared_type
 from exceeds_pipeline.classify.links import pr_number_expr, undoing_commits
 from exceeds_pipeline.common.union_find import components_kept_apart
@@ -516,7 +516,7 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         branches = pl.DataFrame(schema={"_root": pl.UInt32, "_branch_cat": pl.String})
     # every commit of the item is docs, test or build work: a feature/fix label yields
     paths_only = pl.col("_paths_only").fill_null(False)
-    listed_kind = enhancement_category(pl.col("_listed_cat"), pl.col("_common_cat"), pl.coalesce("_pr_title", "_first_subject"))
+    listed_kind = listed_category(pl.col("_listed_cat"), pl.col("_common_cat"), pl.coalesce("_pr_title", "_first_subject"))
     topics = _topic_titles(work, df)
     items = (
         first.join(lead, on="_root", how="left")
@@ -557,9 +557,10 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
             # small change rides along with the version bump.
             .when(pl.col("_pr_title").str.contains(RELEASE_TITLE)).then(pl.lit("chore"))
             # The project's changelog files the pull request under one kind of change (an
-            # enhancement is a feature as `enhancement_category` says; a heading of tooling work
-            # recasts only a feature or fix).
-            .when(listed_kind.is_not_null() & ~(listed_kind.is_in(["feature", "bug", "chore"]) & paths_only)
+            # enhancement is a feature as `listed_category` says; a heading of tooling work
+            # recasts only a feature or fix; a change of only docs, tests or build files is no
+            # code work a heading names).
+            .when(listed_kind.is_not_null() & ~(listed_kind.is_in(["feature", "bug", "chore", "refactor", "perf"]) & paths_only)
                   & ((listed_kind != "chore") | pl.col("_common_cat").is_in(["feature", "bug", "other", "chore"]).fill_null(True)))
             .then(listed_kind)
             .when(pl.col("_label_cat").is_not_null()).then(pl.col("_label_cat"))
