@@ -951,9 +951,16 @@ def test_a_title_that_fixes_an_issue_is_a_repair(tmp_path):
          {"src/css.ts": "export const b = 1\nexport const q = 1\nexport const layers = true\nexport const repo = ''\n"}),
         # sinatra: the capability named as the identifier it adds
         ("add layout_options, fixes #495", {"src/render.ts": "export const layout_options = {}\n"}),
+        # jq: new builtins, options and syntax named as code (`fix #N` closes their requests)
+        ("Add `localtime` and `strflocaltime` (fix #1349)", {"src/builtin.ts": "export const localtime = 1\n"}),
+        ("Add $ARGS, --args and --jsonargs (fix #1345)", {"src/args.ts": "export const ARGS = []\n"}),
+        ("Add date builtins (fix #364)", {"src/date.ts": "export const dates = []\n"}),
     ]
     got = _categorize_cases(repo, cases)
     assert got["add layout_options, fixes #495"] == "feature"
+    assert got["Add `localtime` and `strflocaltime` (fix #1349)"] == "feature"
+    assert got["Add $ARGS, --args and --jsonargs (fix #1345)"] == "feature"
+    assert got["Add date builtins (fix #364)"] == "feature"
     assert got["add direct query to html-proxy css (fixes #8091) (#8094)"] == "bug"
     assert got["add support for css layers (closes #8100)"] == "feature"
     assert got["Add bump command to bump requirements to the currently installed version, fixes #7273"] == "feature"
