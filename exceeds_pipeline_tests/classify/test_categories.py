@@ -840,10 +840,13 @@ def test_formatting_the_code_is_chore_and_formatting_a_value_is_not(tmp_path):
             "Fix weird indentation in auth.py and simple_httpclient_test.py",
             # and a linter's markers: tornado's lint-only commit made an item a fix
             "escape: Remove noqa: F811 tags from overloads", "Remove unused type: ignore comments",
-            "Add a --format option"]
+            # Sidekiq: the formatter's shorthand alone had read as a fix
+            "fmt", "re-fmt with latest standard",
+            "Add a --format option", "fmt::ostream - aggregate buffer instead of inheriting it"]
     got = _classify_messages(tmp_path, msgs)
-    assert [got[m] for m in msgs[:7]] == ["chore"] * 7
+    assert [got[m] for m in msgs[:9]] == ["chore"] * 9
     assert got["Add a --format option"] == "feature"
+    assert got["fmt::ostream - aggregate buffer instead of inheriting it"] != "chore"
 
 
 def test_renaming_and_retyping_code_is_refactoring(tmp_path):
