@@ -1102,6 +1102,33 @@ def test_a_commit_that_points_back_at_the_one_just_made_joins_it(tmp_path):
     assert wid[release] != wid[oops]
 
 
+def test_tries_of_a_ci_workflow_in_pull_requests_are_one_change(tmp_path):
+    """axios: `Add action to update sponsor list in Readme.md (#6552)`, then four `fix sponsors
+    action` pull requests within three hours on the same workflow and its script: a workflow can
+    only be tried once it has landed. A pull request on other files between them, a try more
+    than CI_TRY_GAP later and a release step stay apart."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"lib/client.js": "let a = 1\n", "package.json": '{"version": "1.0.0"}\n'})
+    wf = ".github/workflows/sponsors.yml"
+    add = repo.commit("chore(actions): Add action to update sponsor list in Readme.md; (#6552)", author=ADA,
+                      date="2025-03-02T17:13:00+0000", files={wf: "on: push\n", "bin/sponsors.js": "run()\n", "README.md": "# x\n"})
+    fix1 = repo.commit("chore(action): fix sponsors action; (#6554)", author=ADA, date="2025-03-02T17:46:00+0000",
+                       files={wf: "on: [push]\n", "bin/sponsors.js": "run(1)\n", ".gitignore": "tmp/\n"})
+    fix2 = repo.commit("chore(action): fix sponsors action; (#6556)", author=ADA, date="2025-03-02T19:07:00+0000",
+                       files={"bin/sponsors.js": "run(2)\n"})
+    client = repo.commit("fix: retry the request on reset (#6558)", author=ADA, date="2025-03-02T19:30:00+0000",
+                         files={"lib/client.js": "let a = 2\n"})
+    late = repo.commit("chore(action): fix sponsors action; (#6570)", author=ADA, date="2025-03-03T09:00:00+0000",
+                       files={wf: "on: [push, schedule]\n"})
+    release = repo.commit("Release 1.0.1 (#6571)", author=ADA, date="2025-03-03T09:20:00+0000",
+                          files={wf: "on: [push, schedule]\nenv: {}\n", "package.json": '{"version": "1.0.1"}\n', "CHANGELOG.md": "# 1.0.1\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[add] == wid[fix1] == wid[fix2]
+    assert len({wid[add], wid[client], wid[late], wid[release]}) == 4
+    assert items.filter(pl.col("work_item_id") == wid[add])["commits"].item() == 3
+
+
 def test_a_small_typed_commit_does_not_speak_for_a_large_change(tmp_path):
     """nlohmann/json: an 8-line `:bug:` commit inside a 4,075-line UBJSON implementation made
     the item a fix. A type its subject declares speaks for the item only with a real share of

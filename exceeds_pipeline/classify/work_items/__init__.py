@@ -48,6 +48,12 @@ neither a feature nor a fix.
    subject once the part number is removed) no more than SERIES_GAP apart; open-ended `[k/N]`
    parts join when each is the next number. (`series_edges`) A `fixup! <subject>` (`squash!`,
    `amend!`) joins the latest earlier commit of its author with that subject. (`fixup_edges`)
+   Tries of a CI workflow, which can only run once it has landed: an author's commit at most
+   CI_TRY_GAP (three hours) after their previous one, one of them in a pull request, that
+   changes a file written by hand the previous one changed (and otherwise only build files),
+   when it changes a CI service's configuration or the previous one did and it is build,
+   chore or test work (axios's `Add action to update sponsor list` and four `fix sponsors
+   action` pull requests); not a release step. (`ci_try_edges`)
 4. *Closely related consecutive commits* of one author in one repo: consecutive commits (by
    author time) of the same person, no more than RELATED_GAP (48 hours) apart, neither in a
    pull request (a PR is its own item), AND evidently related: the same component tag or

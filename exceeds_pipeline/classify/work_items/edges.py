@@ -585,6 +585,52 @@ FOLLOW_UP_GAP = timedelta(minutes=30)
 FOLLOW_UP = r"(?i)\b(?:oops|typos?|undo|leftovers?|forgot|forgotten|missed|fixup|fix-up|thinko|brown paper bag)\b"
 
 
+# A CI workflow can only be tried once it has landed: its author's next pull requests on the same
+# files, this close, are tries of one change (axios: `Add action to update sponsor list` then four
+# `fix sponsors action` within three hours; FastAPI: `Test PR regressions against base code`,
+# then `Preserve pytest exit code in regression check` 15 minutes later and `Accept any base
+# test failure as regression` 16 minutes after that).
+CI_TRY_GAP = timedelta(hours=3)
+
+
+def ci_try_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
+                 shared_files: tuple[pl.DataFrame, pl.DataFrame] | None = None) -> pl.DataFrame:
+    """An author's commit at most CI_TRY_GAP after their previous one, one of them in a pull
+    request (the other's or none: consecutive commits outside pull requests are
+    `related_edges`'), that changes a file written by hand the previous one changed and no
+    other files but build files, when it changes a CI service's configuration
+    (CI_CONFIG_PATH), or the previous one did and it is build, chore or test work itself
+    (`bin/sponsors.js` of the sponsors workflow); not a release step (phoenix's `Bump to
+    v1.6.0-dev` four minutes after `Remove Cowboy v1 support (#3780)`). A relation the history states: each pull
+    request's own number is no issue that keeps the tries apart."""
+    if file_changes is None or file_changes.height == 0 or work.height < 2:
+        return _no_pairs()
+    from exceeds_pipeline.classify.categories import BUILD_PATH, CI_CONFIG_PATH
+
+    hand, _ = shared_files or _shared_files(work, file_changes)
+    fc = hand.join(work.select("repo", "sha", "_n"), on=["repo", "sha"]).select("_n", "path").unique()
+    ci = fc.filter(pl.col("path").str.contains(CI_CONFIG_PATH)).select("_n").unique()
+    step = pl.col("_release_step").fill_null(False) if "_release_step" in work.columns else pl.lit(False)
+    stream = work.sort("repo", "person_id", "_t", "_n").select(
+        "repo", "person_id", "_n", "_t", "pr_number", "category", step.alias("_step"),
+        pl.col("pr_number").shift(1).over("repo", "person_id").alias("_prev_pr"),
+        step.shift(1).over("repo", "person_id").alias("_prev_step"))
+    cand = _consecutive_pairs(stream, ["repo", "person_id"]).filter(
+        (pl.col("_gap") <= CI_TRY_GAP) & ~pl.col("_step") & ~pl.col("_prev_step").fill_null(False) & (pl.col("pr_number").is_not_null() | pl.col("_prev_pr").is_not_null())
+        & ~(pl.col("pr_number") == pl.col("_prev_pr")).fill_null(False)
+        & (pl.col("_b").is_in(ci["_n"].implode())
+           | (pl.col("_a").is_in(ci["_n"].implode()) & pl.col("category").is_in(["build", "chore", "test"])))
+    ).select("_a", "_b")
+    if cand.height == 0:
+        return _no_pairs()
+    # the later one shares a file with the earlier one, and its other files are build files
+    files_b = cand.join(fc.rename({"_n": "_b"}), on="_b")
+    shared = files_b.join(fc.rename({"_n": "_a"}), on=["_a", "path"], how="semi").select("_a", "_b").unique()
+    outside = (files_b.join(fc.rename({"_n": "_a"}), on=["_a", "path"], how="anti")
+               .filter(~pl.col("path").str.contains(BUILD_PATH)).select("_a", "_b").unique())
+    return shared.join(outside, on=["_a", "_b"], how="anti")
+
+
 # A quick fix of a change made with one other commit in between: worded as a repair of what
 # was just done (`Fixed compilation of new rio.c changes`, `Fix the BITFIELD_RO test`).
 QUICK_FIX = r"(?i)^\s*(?:fix(?:e[sd])?|repair(?:s|ed)?|correct(?:s|ed)?)\b|" + FOLLOW_UP
