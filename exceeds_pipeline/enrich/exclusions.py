@@ -22,7 +22,8 @@ Rules (the data below is the documentation; first matching reason wins, in this 
    Python projects keep packaging scripts there; only built web assets are.
 5b. ``generated`` -- (with ``generated=``, from ``enrich.generated``, applied after the vendored
    trees) a path whose content, at the tip or when it was deleted, go-enry's ``is_generated``
-   recognises as a generator's output (``// Code generated ... DO NOT EDIT.``).
+   recognises as a generator's output (``// Code generated ... DO NOT EDIT.``), and the paths
+   such a file had before a rename.
 5c. ``generated`` -- (with ``repo``) an HTML page in a site's folder (``docs/``, ``site/``,
    ``public/``, ...; or at the root) whose Markdown or reStructuredText source of the same name
    sits beside it in the repository's history (``docs/guide.html`` and ``docs/guide.md``): a
@@ -62,7 +63,7 @@ after the path rule for ``vendored`` (same reason):
 5d. ``generated`` / ``vendored`` -- (with ``generated=``) the repository's own ``.gitattributes``
    at the tip: ``linguist-generated`` and ``linguist-vendored``, as git applies them
    (``enrich.generated.linguist_attributes``); ``-linguist-generated`` keeps a file rule 5b
-   would leave out.
+   would leave out. Like 5b, also under the names the file had before a rename.
 5e. ``generated`` -- the files autotools copy or write: :data:`AUTOTOOLS_FILES` anywhere, and
    (with ``repo``) a ``configure`` beside the ``configure.ac``/``configure.in`` it is built from,
    where a commit changed both (regenerated it); a ``configure`` without one is a hand-written
@@ -587,6 +588,32 @@ def _subtree_squashes(file_changes: pl.DataFrame, commits: pl.DataFrame) -> pl.S
     )["_squash"].fill_null(False)
 
 
+# Renames followed back from a marked path: a chain of moves is short.
+MAX_RENAME_STEPS = 8
+
+
+def _through_renames(marked: pl.DataFrame, file_changes: pl.DataFrame) -> pl.DataFrame:
+    """``marked`` (repo, path, _generated, _vendored) with the paths each marked path had before
+    a rename the history records: a file is what it was under its old name (jq's Bison output
+    `parser.c`, moved to `src/parser.c` in 2015, which `.gitattributes` marks generated; its
+    regenerations before the move had counted 14,647 lines of code)."""
+    if "old_path" not in file_changes.columns or "status" not in file_changes.columns:
+        return marked
+    moves = (file_changes.filter(pl.col("status").fill_null("").str.starts_with("R") & pl.col("old_path").is_not_null()
+                                 & (pl.col("old_path") != pl.col("path")))
+             .select("repo", "path", "old_path").unique())
+    if moves.height == 0:
+        return marked
+    for _ in range(MAX_RENAME_STEPS):
+        before = (marked.join(moves, on=["repo", "path"]).select("repo", pl.col("old_path").alias("path"), "_generated", "_vendored")
+                  .join(marked, on=["repo", "path"], how="anti")
+                  .group_by("repo", "path").agg(pl.col("_generated").any(), pl.col("_vendored").any()))
+        if before.height == 0:
+            break
+        marked = pl.concat([marked, before.select(marked.columns)])
+    return marked
+
+
 def classify_exclusions(file_changes: pl.DataFrame, commits: pl.DataFrame | None = None,
                         generated: pl.DataFrame | None = None) -> pl.DataFrame:
     """Add ``excluded: Boolean`` and ``exclusion_reason: String`` (null when kept).
@@ -629,6 +656,7 @@ def classify_exclusions(file_changes: pl.DataFrame, commits: pl.DataFrame | None
             pl.coalesce(*([pl.col("linguist_generated")] if attr else []), pl.col("generated")).fill_null(False).alias("_generated"),
             (pl.col("linguist_vendored") if "linguist_vendored" in attr else pl.lit(None, pl.Boolean)).fill_null(False).alias("_vendored"),
         ).filter(pl.col("_generated") | pl.col("_vendored"))
+        marked = _through_renames(marked, out)
         out = out.join(marked, on=["repo", "path"], how="left", maintain_order="left").with_columns(
             pl.when(pl.col("exclusion_reason").is_null() & pl.col("_vendored").fill_null(False)).then(pl.lit("vendored"))
             .when(pl.col("exclusion_reason").is_null() & pl.col("_generated").fill_null(False)).then(pl.lit("generated"))
