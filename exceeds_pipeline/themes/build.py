@@ -103,6 +103,21 @@ def _platform_suffix() -> re.Pattern[str]:
     return re.compile(rf"(?i)(?:_(?:{words}))+$")
 
 
+@lru_cache(maxsize=1)
+def _numbered_stem() -> re.Pattern[str]:
+    """A file stem that numbers one of a series (lexicon ``numbered_stems``): `tutorial001`."""
+    words = "|".join(sorted(map(re.escape, lexicon()["numbered_stems"]), key=len, reverse=True))
+    return re.compile(rf"(?i)(?:{words})[_-]?\d+(?:_[a-z0-9]+)?")
+
+
+def _names_nothing(stem: str) -> bool:
+    """A file stem that names no area of its own: none, a generic one (`utils`, `__init__`), or
+    one of a numbered series (`tutorial001`)."""
+    generic = lexicon()["generic_stems"]
+    return (not stem or stem.lower() in generic or stem.lower().strip("_") in generic
+            or bool(_numbered_stem().fullmatch(stem)))
+
+
 _CUCUMBER_SUPPORT = re.compile(r"(?:^|/)features/(?:step_definitions|support)/")
 
 
@@ -140,11 +155,15 @@ def module_name(path: str, repo: str = "") -> str | None:
         stem = re.sub(r"(?i)^test_|_tests?$|\.(?:test|spec)$", "", stem)
         dirs = [d for d in dirs if not _is_test_dir(d)]
         if in_tests:
-            dirs = []  # tests/unit/test_views.py names "views", the area it tests
+            # tests/unit/test_views.py names "views", the area it tests; a folder of such tests
+            # names it when the file names nothing (FastAPI's
+            # tests/test_tutorial/test_path_params/test_tutorial001.py: "path params")
+            dirs = [d[len("test_"):] for d in dirs if d.lower().startswith("test_") and len(d) > len("test_")
+                    and _names_nothing(stem)]
     dirs = [d.lstrip(".") for d in dirs]
     meaningful = _meaningful_dirs(dirs, own)
     area = _words(meaningful[-1]) if meaningful else ""
-    stem_words = _words(stem) if stem and stem.lower() not in lex["generic_stems"] and stem.lower().strip("_") not in lex["generic_stems"] else ""
+    stem_words = "" if _names_nothing(stem) else _words(stem)
     if stem_words.lower() in own:
         stem_words = ""
     if stem_words and area and stem_words.lower() == area.lower():

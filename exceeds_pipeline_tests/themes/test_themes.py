@@ -157,6 +157,11 @@ def test_a_change_without_lines_gives_no_path_share(make_repo):
     ("features/step_definitions/jekyll_steps.rb", None),
     ("features/support/helpers.rb", None),
     ("src/features/auth/login.ts", "Auth login"),
+    # one of a numbered series names nothing; its folder does (FastAPI's "Tutorial001")
+    ("docs_src/path_params/tutorial001.py", "Path params"),
+    ("docs_src/path_params/tutorial002_py310.py", "Path params"),
+    ("tests/test_tutorial/test_path_params/test_tutorial001.py", "Path params"),
+    ("src/encoding/base64.py", "Encoding base64"),
 ])
 def test_module_names(path, name):
     assert module_name(path) == name
