@@ -78,7 +78,9 @@ _CODE_STRING = re.compile(r'([=(])"([^"\s]{0,40})"')
 
 
 # where one phrase of a title ends and the next begins: "Fix v0 config. Clear cache"
-_PHRASE_END = re.compile(r"(?<=[a-z0-9)])\.\s+(?=[A-Z])")
+# (not after an abbreviation: FastAPI's "... used to use router.routes (e.g. Jupyverse)" had been
+# cut at "(e.g." and run into the next sentence)
+_PHRASE_END = re.compile(r"(?<=[a-z0-9)])(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)(?<!\bcf)\.\s+(?=[A-Z])")
 _ISSUE_ONLY = re.compile(r"(?i)\W*(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|re|refs?|see|for)\W*)?"
                          r"(?:issue[\s_#-]*|gh-|#)\d+\W*")
 
@@ -103,7 +105,11 @@ def title_text(title: str | None) -> str:
     at = max(cut.rfind(", "), cut.rfind("; "))
     if at < TITLE_CHARS // 2:
         at = cut.rfind(" ")
-    return (cut[:at] if at > 0 else cut).rstrip(" ,;:-") + "…"
+    cut = cut[:at] if at > 0 else cut
+    # a parenthesis the cut leaves open goes with it (FastAPI's "... router.routes (e.g.…")
+    if cut.count("(") > cut.count(")") and cut.rfind(" (") > TITLE_CHARS // 2:
+        cut = cut[: cut.rfind(" (")]
+    return cut.rstrip(" ,;:-") + "…"
 
 
 def _inline(title: str | None, revert_word: bool = True) -> str:
@@ -124,7 +130,9 @@ def _inline(title: str | None, revert_word: bool = True) -> str:
 # antirez's largest feature): it names nothing that was built, so it heads no list of the largest.
 INITIAL_COMMIT = re.compile(r"(?i)^\s*(?:the\s+)?(?:initial|first|init)(?:ial)?(?:\s+(?:commit|import|version|revision|check-?in|upload))?\s*[.!]*\s*$")
 
-_FIX_VERB = re.compile(r"(?i)^(?:fix(?:es|ed)?|bugfix|hotfix)\s*:?\s+(?:for\s+|to\s+)?")
+# (with a bare "bug," or "," after it: FastAPI's "Fix bug, allow empty path ..." and "Fix, avoid
+# yield from a TaskGroup ..." had read "Fixed: bug, allow ..." and "On the fixing side: Fix, avoid ...")
+_FIX_VERB = re.compile(r"(?i)^(?:fix(?:es|ed)?|bugfix|hotfix)(?:\s+(?:a\s+|the\s+)?bugs?\s*,|\s*,)?\s*:?\s+(?:for\s+|to\s+)?")
 
 
 def _fix_text(title: str | None) -> str:

@@ -247,6 +247,10 @@ def test_a_fix_verb_that_is_one_of_two_stays_in_a_fix_title():
         "fix it so we never auto-fallback to page resources")
     assert _fix_text("Fix this.") == "fix this"
     assert _fix_text("Fix item lists") == "item lists"
+    # FastAPI: 'Fixed: bug, allow empty path ...', 'On the fixing side: Fix, avoid yield ...'
+    assert _fix_text("Fix bug, allow empty path in path operation") == "allow empty path in path operation"
+    assert _fix_text("Fix, avoid yield from a TaskGroup") == "avoid yield from a TaskGroup"
+    assert _fix_text("Fix bug in the parser") == "bug in the parser"
 
 
 def test_a_path_pattern_keeps_its_dots():
@@ -255,6 +259,11 @@ def test_a_path_pattern_keeps_its_dots():
 
     assert title_text("all: Run modernize -fix ./...") == "all: Run modernize -fix ./..."
     assert title_text("Fix the parser.") == "Fix the parser"
+    # an abbreviation ends no phrase (FastAPI's title had been cut at "(e.g.")
+    assert title_text("Add hooks for advanced uses (e.g. Jupyverse)") == "Add hooks for advanced uses (e.g. Jupyverse)"
+    assert title_text("Fix v0 config. Clear cache") == "Fix v0 config"
+    long = "Add iter_route_contexts() for advanced use cases that used to use router.routes (e.g. Jupyverse and others too)"
+    assert title_text(long) == "Add iter_route_contexts() for advanced use cases that used to use router.routes…"
 
 
 def test_one_commit_without_a_theme_is_a_small_change_in_the_singular():
