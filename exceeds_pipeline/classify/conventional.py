@@ -62,12 +62,15 @@ def declared_type(subject: pl.Expr) -> pl.Expr:
 def gitmoji_type(subject: pl.Expr) -> pl.Expr:
     """The category the gitmoji opening a subject declare (`:zap: ...` -> perf, `🐛 ...` -> bug,
     `:heavy_minus_sign: :heavy_plus_sign: ...` -> build; gitmoji.yaml), else null. Marks that
-    decorate are no type: one of no kind among them (black's `✨ 🍰 ✨ ...`), or marks at both
-    ends (requests' `:sparkles: 2012 :sparkles:`)."""
-    marks = (subject.str.extract(_LEADING_MARKS, 1).str.extract_all(_MARK)
-             .list.eval(pl.element().str.replace_all("[\ufe0f\u200d]", "")
-                        .replace_strict(GITMOJI_LABELS, default="", return_dtype=pl.String)))
-    decorated = subject.str.contains(rf"{_MARK}\s*$") & ~subject.str.contains(rf"^(?:\s*{_MARK})+\s*$")
+    decorate are no type: one of no kind among them (black's `✨ 🍰 ✨ ...`), or the same mark at
+    both ends (requests' `:sparkles: 2012 :sparkles:`)."""
+    leading = subject.str.extract(_LEADING_MARKS, 1).str.extract_all(_MARK).list.eval(
+        pl.element().str.replace_all("[\ufe0f\u200d]", ""))
+    marks = leading.list.eval(pl.element().replace_strict(GITMOJI_LABELS, default="", return_dtype=pl.String))
+    # the same mark at the end as at the start frames the subject; another one at the end is a
+    # flourish (FastAPI's `:bookmark: Release 0.44.0, with support for Pydantic v1 and above! :tada:`)
+    trailing = subject.str.extract(rf"({_MARK})\s*$", 1).str.replace_all("[\ufe0f\u200d]", "")
+    decorated = leading.list.contains(trailing).fill_null(False) & ~subject.str.contains(rf"^(?:\s*{_MARK})+\s*$")
     one = (marks.list.n_unique() == 1) & (marks.list.first() != "") & ~decorated
     return pl.when(one).then(marks.list.first())
 

@@ -1535,6 +1535,8 @@ def test_an_opening_gitmoji_is_the_authors_label_after_what_the_change_touches(t
         ("🐛 adding missing header", {"include/json/binary_writer.hpp": "#include <cstdint>\nint write(int x) { return x ? x : 0; }\n"}),
         (":bug: fix natvis XML", {".github/workflows/ubuntu.yml": "jobs: {build: {}}\n"}),
         (":sparkles: 2012 :sparkles:", {"src/version.py": "YEAR = 2012\n"}),
+        # FastAPI: another mark at the end is a flourish, not a frame
+        (":bookmark: Release 0.44.0, with support for Pydantic v1 and above! :tada:", {"src/version.py": "YEAR = 2013\n"}),
     ])
     assert got[":zap: avoid string in case of empty objects"] == "perf"
     assert got[":recycle: fix CBOR and BSON"] == "refactor"
@@ -1542,6 +1544,7 @@ def test_an_opening_gitmoji_is_the_authors_label_after_what_the_change_touches(t
     assert got["🐛 adding missing header"] == "bug"
     assert got[":bug: fix natvis XML"] == "build"
     assert got[":sparkles: 2012 :sparkles:"] != "feature"
+    assert got[":bookmark: Release 0.44.0, with support for Pydantic v1 and above! :tada:"] == "chore"
 
 
 def test_performance_improvements_said_as_a_noun_and_memoized_values_are_perf(tmp_path):
