@@ -1129,6 +1129,31 @@ def test_tries_of_a_ci_workflow_in_pull_requests_are_one_change(tmp_path):
     assert items.filter(pl.col("work_item_id") == wid[add])["commits"].item() == 3
 
 
+def test_a_commit_that_continues_the_one_before_last_joins_it(tmp_path):
+    """Sidekiq: `Remove rack::utils usage, use CGI`, then `Rename example erb ...`, then `remove
+    more rack::utils usage` nine minutes after the first, in another file. Without a word that
+    says it carries on, a like subject one commit further is another change of its own."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=BOB, date=_at(1, 8), files={"lib/web/helpers.rb": "x = 1\n", "lib/web/router.rb": "y = 1\n",
+                                                                 "lib/web/app.rb": "z = 1\n", "examples/a.erb": "a\n"})
+    first = repo.commit("Remove rack::utils usage, use CGI", author=ADA, date="2025-03-02T20:24:00+0000",
+                        files={"lib/web/helpers.rb": "x = CGI\n"})
+    other = repo.commit("Rename example erb to follow the naming scheme", author=ADA, date="2025-03-02T20:29:00+0000",
+                        files={"examples/a.erb": None, "examples/a.html.erb": "a\n"})
+    more = repo.commit("remove more rack::utils usage", author=ADA, date="2025-03-02T20:33:00+0000",
+                       files={"lib/web/router.rb": "y = CGI\n"})
+    apart = repo.commit("Drop rack::utils from the app's views", author=ADA, date="2025-03-05T10:00:00+0000",
+                        files={"examples/b.erb": "b\n"})
+    between = repo.commit("Tidy the example index", author=ADA, date="2025-03-05T10:10:00+0000",
+                          files={"examples/index.erb": "i\n"})
+    later = repo.commit("Drop rack::utils from the app's router", author=ADA, date="2025-03-05T10:20:00+0000",
+                        files={"lib/web/app.rb": "z = CGI\n"})
+    out, _ = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[first] == wid[more] != wid[other]
+    assert len({wid[apart], wid[between], wid[later], wid[first]}) == 4
+
+
 def test_a_small_typed_commit_does_not_speak_for_a_large_change(tmp_path):
     """nlohmann/json: an 8-line `:bug:` commit inside a 4,075-line UBJSON implementation made
     the item a fix. A type its subject declares speaks for the item only with a real share of

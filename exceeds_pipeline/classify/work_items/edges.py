@@ -183,7 +183,9 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
                   shared_files: tuple[pl.DataFrame, pl.DataFrame] | None = None,
                   subject_words: tuple[pl.DataFrame, pl.DataFrame] | None = None) -> pl.DataFrame:
     """Consecutive commits of one author, at most RELATED_GAP apart, neither in a pull request,
-    and evidently related: same component, a shared file, or strongly overlapping subjects.
+    and evidently related: same component, a shared file, or strongly overlapping subjects (also
+    with one commit between them, at most QUICK_FIX_GAP apart, when the later one says it
+    continues: CONTINUES).
     (`shared_files`: `_shared_files(work, file_changes)`, and `subject_words`:
     `_subject_word_sets(work)`, when the caller has them.)"""
     stream = work.sort("repo", "person_id", "_t", "_n").with_columns(
@@ -267,8 +269,18 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
         files = _nearest_only(files.cast(_PAIRS), shallow, work)
         files = pl.concat([files.cast(_PAIRS), _named_file_pairs(pa, file_changes, work)])
     counts = words.group_by("_n").agg(pl.len().alias("_cnt"))
+    # ... and a subject that says it continues one with one other commit of the author between
+    # them (Sidekiq's `Remove rack::utils usage, use CGI`, then `Rename example erb ...`, then
+    # `remove more rack::utils usage` nine minutes after the first)
+    same2 = (pl.col("repo") == pl.col("repo").shift(2)) & (pl.col("person_id") == pl.col("person_id").shift(2))
+    skip_one = stream.with_columns(
+        pl.col("_n").shift(2).alias("_a"), pl.col("_n").alias("_b"), (pl.col("_t") - pl.col("_t").shift(2)).alias("_gap"),
+        pl.col("pr_number").shift(2).alias("_pr_a"),
+    ).filter(same2.fill_null(False) & (pl.col("_gap") <= QUICK_FIX_GAP) & pl.col("pr_number").is_null()
+             & pl.col("_pr_a").is_null() & pl.col("_prev_pr").is_null()
+             & pl.col("subject").fill_null("").str.contains(CONTINUES)).select("repo", "_a", "_b", "_gap")
     shared = (
-        pair_ids.join(words.rename({"_n": "_a"}), on="_a", how="inner")
+        pl.concat([pair_ids, skip_one.cast(pair_ids.schema)]).join(words.rename({"_n": "_a"}), on="_a", how="inner")
         .join(words.rename({"_n": "_b"}), on=["_b", "_w"], how="inner")
         .group_by("_a", "_b").agg(pl.len().alias("_shared"))
         .join(counts.rename({"_n": "_a", "_cnt": "_ca"}), on="_a")
@@ -629,6 +641,11 @@ def ci_try_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
     outside = (files_b.join(fc.rename({"_n": "_a"}), on=["_a", "path"], how="anti")
                .filter(~pl.col("path").str.contains(BUILD_PATH)).select("_a", "_b").unique())
     return shared.join(outside, on=["_a", "_b"], how="anti")
+
+
+# A subject that says it carries on with what its author did just before: `remove more
+# rack::utils usage`, `Fix the remaining warnings`, `... again`.
+CONTINUES = r"(?i)\b(?:more|again|also|another|remaining|rest\s+of|further|leftovers?|lingering|additional)\b"
 
 
 # A quick fix of a change made with one other commit in between: worded as a repair of what
