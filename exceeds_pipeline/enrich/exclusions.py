@@ -22,8 +22,7 @@ Rules (the data below is the documentation; first matching reason wins, in this 
    Python projects keep packaging scripts there; only built web assets are.
 5b. ``generated`` -- (with ``generated=``, from ``enrich.generated``, applied after the vendored
    trees) a path whose content, at the tip or when it was deleted, go-enry's ``is_generated``
-   recognises as a generator's output (``// Code generated ... DO NOT EDIT.``), and the paths
-   such a file had before a rename.
+   recognises as a generator's output (``// Code generated ... DO NOT EDIT.``).
 5c. ``generated`` -- (with ``repo``) an HTML page in a site's folder (``docs/``, ``site/``,
    ``public/``, ...; or at the root) whose Markdown or reStructuredText source of the same name
    sits beside it in the repository's history (``docs/guide.html`` and ``docs/guide.md``): a
@@ -63,7 +62,9 @@ after the path rule for ``vendored`` (same reason):
 5d. ``generated`` / ``vendored`` -- (with ``generated=``) the repository's own ``.gitattributes``
    at the tip: ``linguist-generated`` and ``linguist-vendored``, as git applies them
    (``enrich.generated.linguist_attributes``); ``-linguist-generated`` keeps a file rule 5b
-   would leave out. Like 5b, also under the names the file had before a rename.
+   would leave out; also under the names the file had before a rename (jq's Bison output,
+   `parser.c` before it moved to `src/`). Not so 5b: a generator's header can be younger than
+   the file (hugo's template_embedded.go, written by hand for years before it was generated).
 5e. ``generated`` -- the files autotools copy or write: :data:`AUTOTOOLS_FILES` anywhere, and
    (with ``repo``) a ``configure`` beside the ``configure.ac``/``configure.in`` it is built from,
    where a commit changed both (regenerated it); a ``configure`` without one is a hand-written
@@ -599,8 +600,12 @@ def _through_renames(marked: pl.DataFrame, file_changes: pl.DataFrame) -> pl.Dat
     regenerations before the move had counted 14,647 lines of code)."""
     if "old_path" not in file_changes.columns or "status" not in file_changes.columns:
         return marked
+    # a move that keeps the file's name (a folder moved: `parser.c` -> `src/parser.c`), not one
+    # into another file (hugo's hand-written template_embedded.go became templates.autogen.go)
+    name = r"([^/]+)$"
     moves = (file_changes.filter(pl.col("status").fill_null("").str.starts_with("R") & pl.col("old_path").is_not_null()
-                                 & (pl.col("old_path") != pl.col("path")))
+                                 & (pl.col("old_path") != pl.col("path"))
+                                 & (pl.col("old_path").str.extract(name, 1) == pl.col("path").str.extract(name, 1)))
              .select("repo", "path", "old_path").unique())
     if moves.height == 0:
         return marked
@@ -656,7 +661,17 @@ def classify_exclusions(file_changes: pl.DataFrame, commits: pl.DataFrame | None
             pl.coalesce(*([pl.col("linguist_generated")] if attr else []), pl.col("generated")).fill_null(False).alias("_generated"),
             (pl.col("linguist_vendored") if "linguist_vendored" in attr else pl.lit(None, pl.Boolean)).fill_null(False).alias("_vendored"),
         ).filter(pl.col("_generated") | pl.col("_vendored"))
-        marked = _through_renames(marked, out)
+        # the project's own word holds under a file's older names too; a generator's header
+        # may be younger than the file (hugo's template_embedded.go was written by hand for
+        # years, moved twice, and only then generated)
+        stated = generated.select(
+            "repo", "path",
+            *[pl.col(c).fill_null(False).alias(f"_{c.split('_')[1]}") for c in ("linguist_generated", "linguist_vendored") if c in attr],
+        ) if attr else None
+        if stated is not None:
+            stated = stated.with_columns(*[pl.lit(False).alias(c) for c in ("_generated", "_vendored") if c not in stated.columns]) \
+                .filter(pl.col("_generated") | pl.col("_vendored")).select(marked.columns)
+            marked = pl.concat([marked, _through_renames(stated, out).join(marked, on=["repo", "path"], how="anti")])
         out = out.join(marked, on=["repo", "path"], how="left", maintain_order="left").with_columns(
             pl.when(pl.col("exclusion_reason").is_null() & pl.col("_vendored").fill_null(False)).then(pl.lit("vendored"))
             .when(pl.col("exclusion_reason").is_null() & pl.col("_generated").fill_null(False)).then(pl.lit("generated"))

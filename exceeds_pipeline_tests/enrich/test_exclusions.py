@@ -535,16 +535,20 @@ def test_the_repositorys_own_gitattributes_say_what_is_generated_or_vendored(mak
     # jq's first layout: the parser and the copied library at the root and under src/, moved
     # (renamed) to where the attributes name them in 2015
     parser_c, dec_c = "int yyparse(void);\n" * 50, "int dec;\n" * 40
+    # ... and hugo's hand-written templates, later rewritten into a generated file of another name
+    templates = "".join(f'var t{i} = "<p>{i}</p>"\n' for i in range(30))
     first = repo.commit("Add the parser", files={"parser.y": "%token A\n", "parser.c": parser_c,
-                                                 "src/decNumber/decNumber.c": dec_c})
+                                                 "src/decNumber/decNumber.c": dec_c, "tpl/embedded.go": templates})
     regen = repo.commit("Regenerate the parser", files={"parser.c": parser_c + "int yylex(void);\n"})
     repo.commit("Move sources", files={"parser.y": None, "parser.c": None, "src/decNumber/decNumber.c": None,
                                        "src/parser.y": "%token A\n", "src/parser.c": parser_c + "int yylex(void);\n",
                                        "vendor/decNumber/decNumber.c": dec_c})
     repo.commit("Add the mocks", files={"vendor/old/old.c": "int old;\n" * 10, "mocks/keep.go": marker})
+    repo.commit("Generate the templates", files={"tpl/embedded.go": None, "tpl/templates.autogen.go": templates + "// gen\n"})
     repo.commit("Drop the old library", files={"vendor/old/old.c": None})
     tip = repo.commit("Mark generated and vendored files", files={".gitattributes": (
-        "src/parser.[ch] linguist-generated=true\n/vendor/** linguist-vendored\nmocks/keep.go -linguist-generated\n")})
+        "src/parser.[ch] linguist-generated=true\n/vendor/** linguist-vendored\nmocks/keep.go -linguist-generated\n"
+        "*.autogen.go linguist-generated=true\n")})
     git_dir = repo.path / ".git"
     table = update_generated_paths(None, git_dir, "acme/jq", tip)
     _, files = read_repo(repo, "acme/jq")
@@ -561,6 +565,7 @@ def test_the_repositorys_own_gitattributes_say_what_is_generated_or_vendored(mak
     assert reason[("parser.c", first[:7])] == reason[("parser.c", regen[:7])] == "generated"
     assert reason[("src/decNumber/decNumber.c", first[:7])] == "vendored"
     assert reason[("parser.y", first[:7])] is None
+    assert reason[("tpl/embedded.go", first[:7])] is None  # written by hand under its old name
 
 
 @pytest.mark.parametrize("subject, vendored", [
