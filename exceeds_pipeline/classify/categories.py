@@ -812,7 +812,7 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
             ((status == "A") & is_code
              & ~path.str.to_lowercase().str.extract(r"\.([a-z0-9]+)$", 1).is_in(CONFIG_EXTENSIONS).fill_null(False)).alias("ac"),
             (path.str.contains(PROJECT_META_PATH) | path.str.contains(RELEASE_ARTIFACTS_PATH)).alias("m"),
-            generated.alias("g"), binary.alias("bn"),
+            generated.alias("g"), binary.alias("bn"), (is_docs | generated).alias("dg"),
             (path.str.contains(DEV_SCRIPTS_PATH) & is_code).alias("s"),
             _fragment_label(path, status).alias("f"),
             # The kind of file: its extension, or its name when it has none (Makefile).
@@ -833,6 +833,7 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
             pl.col("c").sum().cast(pl.Int64).alias("_n_changelog"),
             pl.col("m").sum().cast(pl.Int64).alias("_n_meta"),
             pl.col("g").sum().cast(pl.Int64).alias("_n_generated"),
+            pl.col("dg").sum().cast(pl.Int64).alias("_n_docs_or_generated"),
             pl.col("bn").sum().cast(pl.Int64).alias("_n_binary"),
             pl.col("s").sum().cast(pl.Int64).alias("_n_scripts"),
             pl.col("ld").sum().cast(pl.Int64).alias("_l_docs"),
@@ -858,7 +859,7 @@ PORTED_SHARE = 0.7
 _PATH_COUNTS = ("_n", "_n_test", "_n_docs", "_n_build", "_n_new_src", "_n_new_code", "_n_new_test", "_n_del", "_n_changelog",
                 "_n_added", "_n_meta", "_n_generated", "_n_scripts", "_l_docs", "_l_build", "_l_test", "_l_all", "_l_ported",
                 "_l_changelog",
-                "_n_code", "_n_vendored", "_n_binary")
+                "_n_code", "_n_vendored", "_n_binary", "_n_docs_or_generated")
 
 
 def categorize_commits(
@@ -995,6 +996,14 @@ def _by_paths() -> pl.Expr:
         # src/help.h "Automatically generated ..., do not edit."): housekeeping, not a fix
         # (regenerated test fixtures, golden files, are test work above)
         .when(pl.col("_n_generated") == n).then(pl.lit("chore"))
+        # a page with the files a program builds from it, the page holding most of the lines
+        # (jq's manual, docs/content/manual.yml, and the jq.1.prebuilt man page made from it:
+        # `Improve manual` had read as chore); not a changelog line beside a built product
+        # (hugo's embedded templates, compiled into template_embedded.go)
+        .when((pl.col("_n_docs") > pl.col("_n_changelog").fill_null(0)) & (pl.col("_n_docs_or_generated") == n)
+              & (pl.col("_n_test") == 0)
+              & (2 * (pl.col("_l_docs").fill_null(0) - pl.col("_l_changelog").fill_null(0)) >= pl.col("_l_all").fill_null(0)))
+        .then(pl.lit("docs"))
         .when(pl.col("_n_build") == n).then(pl.lit("build"))
         .when((pl.col("_n_scripts") > 0) & (pl.col("_n_build") + pl.col("_n_scripts") == n)).then(pl.lit("build"))
         # build files with the page that documents them, the build files holding most of the

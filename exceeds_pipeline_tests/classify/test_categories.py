@@ -1617,3 +1617,31 @@ def test_hiding_an_api_is_a_refactoring(tmp_path):
                                         "Hide more implementation details.", "Hide the cursor when scrolling"])
     assert got.pop("Hide the cursor when scrolling") != "refactor"
     assert set(got.values()) == {"refactor"}
+
+
+def test_a_page_with_the_files_built_from_it_is_documentation(tmp_path):
+    """jq keeps its manual in docs/content/manual.yml and commits the man page built from it
+    (jq.1.prebuilt, `linguist-generated` in .gitattributes): `Improve manual` had read as chore.
+    The built file alone is regenerated (chore); a changelog line beside a built product is no
+    page of documentation."""
+    from exceeds_pipeline.enrich.exclusions import classify_exclusions
+    from exceeds_pipeline.enrich.generated import update_generated_paths
+
+    repo = GitScript.init(tmp_path / "jq")
+    manual = "".join(f"  - title: builtin {i}\n    body: what builtin {i} does\n" for i in range(20))
+    man = "".join(f".SH BUILTIN {i}\nwhat builtin {i} does\n" for i in range(20))
+    repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000", files={
+        "docs/content/manual.yml": manual, "jq.1.prebuilt": man, "src/main.c": "int main(void) { return 0; }\n",
+        "CHANGELOG.md": "# 1.0\n", ".gitattributes": "jq.1.prebuilt linguist-generated=true\nsrc/builtin.inc linguist-generated=true\n"})
+    repo.commit("Improve manual", author=ADA, date="2025-01-01T09:00:00+0000", files={
+        "docs/content/manual.yml": manual.replace("what builtin", "how builtin"), "jq.1.prebuilt": man.replace("what", "how")})
+    repo.commit("Update jq.1.prebuilt", author=ADA, date="2025-01-01T10:00:00+0000", files={"jq.1.prebuilt": man})
+    repo.commit("Add the dates to the builtins", author=ADA, date="2025-01-01T11:00:00+0000", files={
+        "CHANGELOG.md": "# 1.0\n- dates\n", "src/builtin.inc": "".join(f"BUILTIN(date{i})\n" for i in range(30))})
+    commits, files = read_repo(repo)
+    tip = repo.git("rev-parse", "HEAD")
+    generated = update_generated_paths(None, repo.path / ".git", "acme/app", tip).with_columns(pl.lit("acme/app").alias("repo"))
+    got = by_subject(categorize_commits(commits, classify_exclusions(files, generated=generated)), "category")
+    assert got["Improve manual"] == "docs"
+    assert got["Update jq.1.prebuilt"] == "chore"
+    assert got["Add the dates to the builtins"] != "docs"
