@@ -1182,11 +1182,13 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
     is_revert = (pl.col("_text").str.contains(REVERT_RE) & ~is_reland) | (by_conv == "revert")
 
     # A declared feat/fix that changes only docs or only tests is documentation or test work
-    # (`fix: typo in the README`, `feat: add e2e tests for 2FA`), as a reader calls it.
+    # (`fix: typo in the README`, `feat: add e2e tests for 2FA`), as a reader calls it; so is a
+    # declared chore, the type of whatever is no other (axios's `chore(docs): add fetch adapter
+    # docs` of the README, `chore: added progress capturing section to the docs`).
     docs_or_tests_only = by_paths.is_in(["docs", "test"]).fill_null(False)
 
     def holds(label: pl.Expr) -> pl.Expr:
-        return label.is_not_null() & ~(label.is_in(["feature", "bug"]) & docs_or_tests_only)
+        return label.is_not_null() & ~(label.is_in(["feature", "bug", "chore"]) & docs_or_tests_only)
 
     category = (
         pl.when(is_revert).then(pl.lit("revert"))

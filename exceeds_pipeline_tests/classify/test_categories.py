@@ -600,12 +600,16 @@ def test_a_declared_feature_or_fix_that_changes_only_docs_or_tests_is_docs_or_te
         ("fix: user spec", {"spec/user_spec.rb": "y\n"}),
         ("fix: parser crash", {"app/openapi/spec/enums.py": "IRI = 'iri'\nURI = 'uri'\n",
                                "tests/test_enums.py": "def test_uri():\n    assert True\n"}),
+        # axios: a chore, the type of whatever is no other, of the README alone is docs work
+        ("chore(docs): add fetch adapter docs; (#6407)", {"README.md": "# the app\n\n## fetch adapter\n"}),
+        ("chore: bump the parser", {"app/openapi/spec/enums.py": "IRI = 'iri'\nURI = 'uri'\nURN = 'urn'\n"}),
     ])
     assert got == {"Initial import": got["Initial import"],
                    "fix: docs links (#2008)": "docs", "fix: resolve flaky password settings tests": "test",
                    "feat: add e2e tests for 2FA": "test", "[fix] typo in README": "docs",
                    "fix(openapi): IRI value matches the spec": "bug", "fix: user spec": "test",
-                   "fix: parser crash": "bug"}
+                   "fix: parser crash": "bug", "chore(docs): add fetch adapter docs; (#6407)": "docs",
+                   "chore: bump the parser": "chore"}
 
 
 def test_man_page_sources_and_an_old_changelog_are_docs(tmp_path):
