@@ -107,7 +107,7 @@ def _platform_suffix() -> re.Pattern[str]:
 def _numbered_stem() -> re.Pattern[str]:
     """A file stem that numbers one of a series (lexicon ``numbered_stems``): `tutorial001`."""
     words = "|".join(sorted(map(re.escape, lexicon()["numbered_stems"]), key=len, reverse=True))
-    return re.compile(rf"(?i)(?:{words})[_-]?\d+(?:_[a-z0-9]+)?")
+    return re.compile(rf"(?i)(?:{words})[_-]?\d+[a-z]?(?:_[a-z0-9]+)*")
 
 
 def _names_nothing(stem: str) -> bool:

@@ -160,6 +160,9 @@ def test_a_change_without_lines_gives_no_path_share(make_repo):
     # one of a numbered series names nothing; its folder does (FastAPI's "Tutorial001")
     ("docs_src/path_params/tutorial001.py", "Path params"),
     ("docs_src/path_params/tutorial002_py310.py", "Path params"),
+    ("docs_src/path_params/tutorial002_an_py39.py", "Path params"),
+    ("docs_src/path_params/tutorial008b.py", "Path params"),
+    ("fastapi/openapi/utils.py", "OpenAPI"),
     ("tests/test_tutorial/test_path_params/test_tutorial001.py", "Path params"),
     ("src/encoding/base64.py", "Encoding base64"),
 ])
