@@ -16,7 +16,8 @@ Sources, all read from the full message:
   also a Conventional-Commit type on either side: `revert(oidc): use the new issuer` names
   `fix: use the new issuer`).
 - **fixes**: Linux-kernel `Fixes: <sha> ("subject")` trailers and prose such as `fixes <sha>`,
-  `fix for commit <sha>`, `fixup! ` is not a link (it is a work-in-progress marker).
+  `fix for commit <sha>`, `broken by <sha>`, a subject `Fix ... for <sha>`; `fixup! ` is not a
+  link (it is a work-in-progress marker).
 - **relands**: `Reland "<subject>"`, `Re-land "<subject>"`, `Reland: <subject>`,
   `[reland] <subject>`, `Reland <subject>`, `Reapply "<subject>"` (git's wording for reverting a revert),
   `Reland <sha>` / `relands commit <sha>`, and `Relanding #N` / `Reland of #N` (the commit that
@@ -54,6 +55,9 @@ SHA_PATTERNS: list[tuple[str, str]] = [
     ("reverts", rf"(?i)^revert(?:s|ed)?:?\s+(?:commit\s+)?({_SHA})\b"),
     ("fixes", rf"(?im)^[ \t]*fixes:[ \t]*(?:commit[ \t]+)?({_SHA})\b(?:[ \t]*\(\"[^\n]*?\"\))?"),
     ("fixes", rf"(?i)\b(?:fix(?:es|ed)?|fix for|fixup for|regression (?:from|in|introduced (?:in|by)))\s+(?:commit\s+|revision\s+)?({_SHA})\b"),
+    # jq's `Fix tests/shtest broken by 2b4d51f`, `Fix tests/jq.test for c72ed135`
+    ("fixes", rf"(?i)\b(?:broken|introduced|caused|regressed)\s+(?:by|in)\s+(?:commit\s+|revision\s+)?({_SHA})\b"),
+    ("fixes", rf"(?i)^\W*fix(?:es|ed)?\b[^\n]{{0,80}}?\s(?:for|after)\s+(?:commit\s+)?({_SHA})\b"),
     ("relands", rf"(?i)\b(?:re-?land(?:s|ed|ing)?|reapply|reapplies|reapplied)(?:\s+of)?\s+(?:commit\s+)?({_SHA})\b"),
 ]
 

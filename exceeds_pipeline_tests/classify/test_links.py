@@ -62,11 +62,17 @@ def test_abbreviated_shas_resolve_by_prefix(tmp_path):
                         files={"l.py": "c\n"})
     unknown = repo.commit("Fixes: 0badc0ffee12 (\"not in this repository\")\n\nThis reverts commit deadbeef.",
                           author=ADA, date=_date(14), files={"x.py": "x\n"})
+    # jq: `Fix tests/shtest broken by 2b4d51f`, `Fix tests/jq.test for c72ed135`
+    broken = repo.commit(f"Fix tests/shtest broken by {first[:7]}", author=ADA, date=_date(15), files={"t.sh": "1\n"})
+    named = repo.commit(f"Fix tests/jq.test for {second[:8]}", author=ADA, date=_date(16), files={"t.sh": "2\n"})
+    count = repo.commit("Fix the overflow for 10000000 rows", author=ADA, date=_date(17), files={"t.sh": "3\n"})
     links = _links(repo)
     got = _as_set(links)
     assert (revert, "reverts", first) in got
     assert (fix, "fixes", second) in got
     assert (prose, "fixes", second) in got
+    assert (broken, "fixes", first) in got and (named, "fixes", second) in got
+    assert not [r for r in got if r[0] == count]
     assert not [r for r in got if r[0] == unknown]  # unresolvable references are dropped
     assert all(len(target) == 40 for _, _, target in got)
     evidence = dict(zip(links["sha"], links["evidence"]))
