@@ -1058,9 +1058,8 @@ def _with_changelog(out: pl.DataFrame, file_changes: pl.DataFrame | None, change
     """A commit its repository's changelog lists under one kind of change takes that kind,
     unless its subject declares a type (`fix: …`, the author's own label), it is a revert, or
     the changelog calls a change of only docs or only tests a feature, a fix, a refactoring or
-    a speed-up. An
-    enhancement is a feature as `listed_category` says; a chore heading only recasts a
-    feature or fix (and not one of only docs, tests or build files)."""
+    a speed-up. An enhancement is a feature as `listed_category` says; a chore heading only
+    recasts a feature or fix (and not one of only docs, tests or build files)."""
     listed = changelog_categories(out, changelog)
     if listed.is_empty():
         return out

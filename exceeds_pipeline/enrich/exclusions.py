@@ -664,13 +664,11 @@ def classify_exclusions(file_changes: pl.DataFrame, commits: pl.DataFrame | None
         # the project's own word holds under a file's older names too; a generator's header
         # may be younger than the file (hugo's template_embedded.go was written by hand for
         # years, moved twice, and only then generated)
-        stated = generated.select(
-            "repo", "path",
-            *[pl.col(c).fill_null(False).alias(f"_{c.split('_')[1]}") for c in ("linguist_generated", "linguist_vendored") if c in attr],
-        ) if attr else None
-        if stated is not None:
-            stated = stated.with_columns(*[pl.lit(False).alias(c) for c in ("_generated", "_vendored") if c not in stated.columns]) \
-                .filter(pl.col("_generated") | pl.col("_vendored")).select(marked.columns)
+        if attr:
+            def said(column: str) -> pl.Expr:
+                return (pl.col(column) if column in attr else pl.lit(None, pl.Boolean)).fill_null(False)
+            stated = generated.select("repo", "path", said("linguist_generated").alias("_generated"),
+                                      said("linguist_vendored").alias("_vendored")).filter(pl.col("_generated") | pl.col("_vendored"))
             marked = pl.concat([marked, _through_renames(stated, out).join(marked, on=["repo", "path"], how="anti")])
         out = out.join(marked, on=["repo", "path"], how="left", maintain_order="left").with_columns(
             pl.when(pl.col("exclusion_reason").is_null() & pl.col("_vendored").fill_null(False)).then(pl.lit("vendored"))

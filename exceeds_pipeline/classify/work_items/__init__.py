@@ -65,7 +65,8 @@ neither a feature nor a fix.
    (`Remove README.ja from EXTRA_DIST.`; not a name several folders use), or strongly
    overlapping subject words (at least two shared content words and a Jaccard overlap of at
    least 0.5; also with one other commit of the author between them, at most QUICK_FIX_GAP
-   apart, when the later subject says it carries on: `remove more rack::utils usage`). A component or a file relates two commits only when they also landed together
+   apart, when the later subject says it carries on: `remove more rack::utils usage`). A
+   component or a file relates two commits only when they also landed together
    (committed at most RELATED_GAP apart): written a day apart and applied weeks apart, they
    are two changes. Two unrelated commits on the same day stay two items. An author who declares
    each commit's kind (`feat:`, `fix:`) declares each feature or fix a change of its own: a

@@ -613,8 +613,8 @@ def ci_try_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
     other files but build files, when it changes a CI service's configuration
     (CI_CONFIG_PATH), or the previous one did and it is build, chore or test work itself
     (`bin/sponsors.js` of the sponsors workflow); not a release step (phoenix's `Bump to
-    v1.6.0-dev` four minutes after `Remove Cowboy v1 support (#3780)`). A relation the history states: each pull
-    request's own number is no issue that keeps the tries apart."""
+    v1.6.0-dev` four minutes after `Remove Cowboy v1 support (#3780)`). A relation the
+    history states: each pull request's own number is no issue that keeps the tries apart."""
     if file_changes is None or file_changes.height == 0 or work.height < 2:
         return _no_pairs()
     from exceeds_pipeline.classify.categories import BUILD_PATH, CI_CONFIG_PATH
@@ -628,7 +628,8 @@ def ci_try_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
         pl.col("pr_number").shift(1).over("repo", "person_id").alias("_prev_pr"),
         step.shift(1).over("repo", "person_id").alias("_prev_step"))
     cand = _consecutive_pairs(stream, ["repo", "person_id"]).filter(
-        (pl.col("_gap") <= CI_TRY_GAP) & ~pl.col("_step") & ~pl.col("_prev_step").fill_null(False) & (pl.col("pr_number").is_not_null() | pl.col("_prev_pr").is_not_null())
+        (pl.col("_gap") <= CI_TRY_GAP) & ~pl.col("_step") & ~pl.col("_prev_step").fill_null(False)
+        & (pl.col("pr_number").is_not_null() | pl.col("_prev_pr").is_not_null())
         & ~(pl.col("pr_number") == pl.col("_prev_pr")).fill_null(False)
         & (pl.col("_b").is_in(ci["_n"].implode())
            | (pl.col("_a").is_in(ci["_n"].implode()) & pl.col("category").is_in(["build", "chore", "test"])))
