@@ -14,7 +14,9 @@ languages), and a person who regenerates such a client would otherwise be credit
 
 A path is generated if that version says so; the verdict applies to every change of the path
 in the history (generated files rarely change nature). Only the first ``HEAD_BYTES`` of a file
-are read by enry (the markers sit at the top); files over ``MAX_BYTES``, binary files and paths
+are read by enry (the markers sit at the top), except a web file whose start looks minified: it
+is read in full, and is a minifier's output only when most of its lines are long (a hand-written
+script may open with a minified library pasted in); files over ``MAX_BYTES``, binary files and paths
 that the path rules already leave out are not read. A nightly run reads the tip again (one
 `git ls-tree`, fast) and the deletions of its new commits only.
 
@@ -132,17 +134,53 @@ def read_generated(git_dir: Path, repo: str, blobs: list[tuple[str, str, int]]) 
     wanted = [(p, b) for p, b, size in blobs if p not in left_out and size <= MAX_BYTES]
     verdicts: dict[str, bool] = {}
     interpreters: dict[str, str] = {}
+    minified_head: list[int] = []  # read in full: a minified start may head a file written by hand
     for i, head, size in read_blobs(git_dir, [b for _, b in wanted], HEAD_BYTES):
         if head is None or size > MAX_BYTES or b"\0" in head:
             continue
         path = wanted[i][0]
-        verdicts[path] = (verdicts.get(path, False) or bool(enry.is_generated(path, head))
-                          or _says_generated(path, head))
+        said = _says_generated(path, head)
+        by_enry = bool(enry.is_generated(path, head))
+        if by_enry and not said and path.lower().endswith(_MINIFIABLE):
+            if size > len(head):
+                minified_head.append(i)
+                verdicts.setdefault(path, False)
+            else:
+                verdicts[path] = verdicts.get(path, False) or _minified(path, head, enry)
+        else:
+            verdicts[path] = verdicts.get(path, False) or by_enry or said
         if head.startswith(b"#!") and "." not in path.rsplit("/", 1)[-1] and path not in interpreters:
             if language := enry.get_language_by_shebang(head).language:
                 interpreters[path] = language
+    checked = [wanted[i] for i in minified_head]
+    for j, content, _ in read_blobs(git_dir, [b for _, b in checked], MAX_BYTES):
+        path = checked[j][0]
+        verdicts[path] = verdicts[path] or content is None or _minified(path, content, enry)
     return pl.DataFrame({"path": list(verdicts), "generated": list(verdicts.values()),
                          "shebang_language": [interpreters.get(p) for p in verdicts]}, schema=schema)
+
+
+# Web files a minifier writes, and the line length Linguist's minified-file rule starts at
+# (enry: an average line length over 110).
+_MINIFIABLE = (".js", ".mjs", ".cjs", ".css")
+MINIFIED_LINE = 110
+# a bundler's or minifier's output by its name: `renderkatex.bundle.js`, `app.min.css`
+_BUILT_NAME = re.compile(r"(?i)[._-](?:bundle|min)[._-]")
+
+
+def _minified(path: str, content: bytes, enry) -> bool:
+    """A web file whose first bytes look minified is a minifier's output unless most of its lines
+    are of ordinary length and what they hold is no generator's either: Sidekiq's
+    web/assets/javascripts/application.js opens with the minified timeago library (3 lines,
+    21,614 characters) before 201 lines of its own code, edited by hand for a decade."""
+    if enry.is_vendor(path) or _BUILT_NAME.search(path.rsplit("/", 1)[-1]):
+        return True  # a library by its name (Linguist's: bootstrap.css, jquery.js), a bundle
+    lines = [line for line in content.split(b"\n") if line.strip()]
+    ordinary = [line for line in lines if len(line) <= MINIFIED_LINE]
+    if len(ordinary) * 2 < len(lines):
+        return True
+    rest = b"\n".join(ordinary)
+    return bool(enry.is_generated(path, rest[:HEAD_BYTES])) or _says_generated(path, rest[:HEAD_BYTES])
 
 
 def linguist_attributes(git_dir: Path, repo: str, tip: str, paths: list[str]) -> pl.DataFrame:

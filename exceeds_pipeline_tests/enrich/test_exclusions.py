@@ -490,6 +490,31 @@ def test_pages_a_documentation_generator_wrote_are_generated_and_a_new_reader_re
     assert first != tip
 
 
+def test_a_script_that_opens_with_a_minified_library_is_written_by_hand(tmp_path):
+    """Sidekiq's web/assets/javascripts/application.js opens with the minified timeago library
+    (3 lines, 21,614 characters) before 201 lines of its own code; read from its first 4 KB it
+    looked minified, and a decade of hand edits to the web UI read as chore, their lines left
+    out. A file that is minified all through stays a minifier's output, small or large."""
+    from exceeds_pipeline.enrich.generated import update_generated_paths
+    from exceeds_pipeline_tests.gitscript import GitScript
+
+    library = "!function(e,t){" + ";".join(f"var a{i}=function(n){{return n+{i}}}" for i in range(400)) + "}(this);\n"
+    own = "".join(f"function update{i}(el) {{\n  el.textContent = 'poll {i}';\n}}\n" for i in range(80))
+    repo = GitScript.init(tmp_path / "web")
+    tip = repo.commit("Add the web UI", files={
+        "web/assets/javascripts/application.js": "/* timeago.js */\n" + library * 3 + own,
+        "web/assets/javascripts/vendor.js": library * 12,
+        "web/assets/javascripts/small.js": library,
+        # a library by its name, a bundle: the minified start still says what they are
+        "web/assets/stylesheets/bootstrap.css": "/*! Bootstrap */.a{b:c}" * 300 + "\n" + ".btn {\n  color: red;\n}\n" * 60,
+        "web/assets/javascripts/katex.bundle.js": library + own})
+    table = update_generated_paths(None, tmp_path / "web" / ".git", "acme/web", tip)
+    verdict = dict(zip(table["path"], table["generated"]))
+    assert verdict == {"web/assets/javascripts/application.js": False, "web/assets/javascripts/vendor.js": True,
+                       "web/assets/javascripts/small.js": True, "web/assets/stylesheets/bootstrap.css": True,
+                       "web/assets/javascripts/katex.bundle.js": True}
+
+
 def test_html_pages_built_from_sources_beside_them_are_generated():
     """express commits docs/guide.html, which its Makefile builds from docs/guide.md (27% of TJ
     Holowaychuk's added lines); a component's template beside its .md documentation is code."""
