@@ -193,6 +193,9 @@ def test_message_rules(rules, message, skill):
         ("use CURLcode, not int, prevents picky compilers to warn", "Compilers & Bytecode"),
         ("fix compiler warnings", "Compilers & Bytecode"),
         ("urlapi: make the parser reject a port above 65535", "Compilers & Bytecode"),
+        # Sidekiq keeps every job in Redis: a data store, no cache ("Caching (87 work items)")
+        ("One redis accessor to rule them all", "Caching"),
+        ("flush redis so status is predictable", "Caching"),
     ],
 )
 def test_message_terms_match_whole_words_only(rules, message, absent):
