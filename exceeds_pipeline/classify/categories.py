@@ -146,7 +146,8 @@ RELEASE_TITLE = (rf"(?i)^\s*(?:release|releasing|release version|{_PREPARE}(?: f
                  r"|^\s*bump(?:s|ed)?\s+(?:the\s+)?(?:version\s+)?to\s+v?\d+(?:\.\d+)+\S*?[.!]?\s*$"
                  r"|^\s*(?:version\s+bump(?:ed)?|new\s+(?:version|release))(?:\s+(?:to\s+)?v?\d+(?:\.\d+)+\S*?)?[.!]?\s*$"
                  # sinatra's `bump version`, `bump version, regenerate gemspec`
-                 r"|^\s*(?:bump|increment)(?:s|ed)?\s+(?:the\s+)?version(?:\s+number)?(?:\s*(?:,|and)\s+(?:re)?generated?\s+(?:the\s+)?gemspec)?[.!]?\s*$"
+                 # (and rack's `Bump patch version.`, `Bump minor version.`, `Bump patch verison.`)
+                 r"|^\s*(?:bump|increment)(?:s|ed)?\s+(?:the\s+)?(?:(?:patch|minor|major|point)\s+)?(?:version|verison)(?:\s+number)?(?:\s*(?:,|and)\s+(?:re)?generated?\s+(?:the\s+)?gemspec)?[.!]?\s*$"
                  r"|^\s*v?\d+\.\d+(?:\.\d+)*(?:[a-z]\d*|[-.]?(?:rc|alpha|beta|pre|preview)\.?\d*)?(?:\s+release)?[.!]?\s*$"
                  # Armin Ronacher's `This is 6.0`, `This is 3.0 (clonk clonk)`, `This is 7.0-dev`,
                  # `This is actually 2.5-dev` (click, flask), `Ready for 2.4`, `Open up for 2.3-dev`

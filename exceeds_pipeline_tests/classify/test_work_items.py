@@ -1585,6 +1585,11 @@ def test_a_feature_in_code_names_its_item_over_a_larger_reformat_and_a_release_s
     ("[maven-release-plugin] prepare release parent-2.2.0", True, "Release 2.2.0"),
     ("[maven-release-plugin] prepare release gson-parent-2.8.0", True, "Release 2.8.0"),
     ("Bump version of lodash to 4.17", False, None),
+    # rack's bumps of a version part (its 3.0.x releases were split from their changelogs)
+    ("Bump patch version.", True, None),
+    ("Bump minor version.", True, None),
+    ("Bump patch verison.", True, None),
+    ("Bump minor version of lodash", False, None),
     ("Prepare version bump", False, None),
     ("[release] fix the build", False, None),
 ])
