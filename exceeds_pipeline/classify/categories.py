@@ -795,6 +795,14 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
     ported = (is_code & status.is_in(["A", "D"]) & name.str.contains(r".\.")
               & (status == "A").any().over(pair) & (status == "D").any().over(pair)
               & (name.str.extract(r"\.([^.]*)$", 1).str.to_lowercase().n_unique().over(pair) > 1))
+    # ... or recorded as a rename to the other suffix (moshi's `JsonDataException.java =>
+    # JsonDataException.kt`, when the two are alike enough for git)
+    if "old_path" in file_changes.columns:
+        old_name = pl.col("old_path").fill_null("").str.extract(r"([^/]+)$", 1)
+        ported = ported | (is_code & status.str.starts_with("R") & name.str.contains(r".\.")
+                           & (old_name.str.replace(r"\.[^.]*$", "").str.to_lowercase() == stem)
+                           & (old_name.str.extract(r"\.([^.]*)$", 1).str.to_lowercase()
+                              != name.str.extract(r"\.([^.]*)$", 1).str.to_lowercase())).fill_null(False)
     return (
         file_changes.lazy()
         .select(

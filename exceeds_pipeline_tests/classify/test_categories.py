@@ -347,8 +347,15 @@ def test_a_source_file_rewritten_in_another_language_is_a_refactoring(tmp_path):
                                    "okhttp/src/test/kotlin/okhttp3/HttpUrlTest.kt": "class HttpUrlTest {\n" + kotlin + "}\n"}),
         ("Cookie jar in Kotlin", {"okhttp/src/main/java/okhttp3/Old.java": None,
                                   "okhttp/src/main/kotlin/okhttp3/CookieJar.kt": "class CookieJar {\n" + kotlin + "}\n"}),
+        # moshi: alike enough that git records `JsonDataException.java => JsonDataException.kt`
+        ("Add the exception", {"moshi/src/main/java/com/squareup/moshi/JsonDataException.java":
+                               "public class JsonDataException {\n" + kotlin + "}\n"}),
+        ("Convert exceptions to Kotlin (#1483)", {"moshi/src/main/java/com/squareup/moshi/JsonDataException.java": None,
+                                                  "moshi/src/main/java/com/squareup/moshi/JsonDataException.kt":
+                                                  "class JsonDataException {\n" + kotlin + "}\n"}),
     ])
     assert got["HttpUrl in Kotlin"] == "refactor"
+    assert got["Convert exceptions to Kotlin (#1483)"] == "refactor"
     assert got["HttpUrlTest in Kotlin"] == "test"
     assert got["Cookie jar in Kotlin"] != "refactor"
 
