@@ -1154,6 +1154,28 @@ def test_a_commit_that_continues_the_one_before_last_joins_it(tmp_path):
     assert len({wid[apart], wid[between], wid[later], wid[first]}) == 4
 
 
+def test_a_bare_bump_of_the_version_file_makes_a_release(tmp_path):
+    """Sidekiq: Mike Perham writes `changes [ciskip]` (Changes.md), then `bump [ciskip]` a minute
+    later (lib/sidekiq/version.rb alone): one release, not a docs item beside a build item. A
+    bare `bump` of the Gemfile is a dependency, no release."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"lib/app/pager.rb": "x = 1\n", "lib/app/version.rb": "VERSION = '8.1.4'\n",
+                       "Changes.md": "## 8.1.4\n", "Gemfile": "gem 'redis'\n"})
+    feature = repo.commit("Add the pager limit, fixes #6992", author=ADA, date=_at(2, 9), files={"lib/app/pager.rb": "x = 2\n"})
+    changes = repo.commit("changes [ciskip]", author=ADA, date="2025-03-02T14:41:00+0000",
+                          files={"Changes.md": "## 8.1.5\n- pager limit\n## 8.1.4\n"})
+    bump = repo.commit("bump [ciskip]", author=ADA, date="2025-03-02T14:42:00+0000",
+                       files={"lib/app/version.rb": "VERSION = '8.1.5'\n"})
+    deps = repo.commit("bump", author=ADA, date=_at(4, 9), files={"Gemfile": "gem 'redis', '>= 5'\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    release = _item(items, wid[bump])
+    assert wid[changes] == wid[bump] != wid[feature]
+    assert (release["commits"], release["category"]) == (2, "chore")
+    assert wid[deps] != wid[bump]
+
+
 def test_a_small_typed_commit_does_not_speak_for_a_large_change(tmp_path):
     """nlohmann/json: an 8-line `:bug:` commit inside a 4,075-line UBJSON implementation made
     the item a fix. A type its subject declares speaks for the item only with a real share of

@@ -11,8 +11,13 @@ import polars as pl
 from exceeds_pipeline.classify.categories import BUILD_PATH, LEADING_MARK, REBUILT_FILES, RELEASE_TITLE, release_subject
 from exceeds_pipeline.classify.changelog import CHANGELOG_PATH
 from exceeds_pipeline.classify.work_items.shared import (
-    GENERIC_FILES, PACKAGE_MANIFEST, PR_SUFFIX, _consecutive_pairs, dependency_update,
+    GENERIC_FILES, PACKAGE_MANIFEST, PR_SUFFIX, VERSION_FILE, _consecutive_pairs, dependency_update,
 )
+
+# A bump named by the word alone, of the project's version file only, makes a release: Mike
+# Perham's `bump`, `bump, release`, `bump [ciskip]` set lib/sidekiq/version.rb (60 + 13 of them).
+BARE_BUMP = (r"(?i)^\W*bump(?:s|ed)?(?:\s*(?:,|and)\s*(?:release|prep(?:are)?(?:\s+for\s+release)?|changes)!?)?"
+             r"\W*(?:\[\s*ci\s*skip\s*\]|\[ciskip\])?\W*$")
 
 
 def makes_release() -> pl.Expr:
@@ -21,7 +26,8 @@ def makes_release() -> pl.Expr:
 
 
 def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
-    """`work` with `_release` (its subject makes a release), `_release_step` (that, or it
+    """`work` with `_release` (its subject makes a release, or it is a bare `bump` of the version
+    file alone: BARE_BUMP), `_release_step` (that, or it
     changes only changelogs, package manifests, lock files and version files: GENERIC_FILES,
     and is not a dependency update the changelog lists as a change of its own: express's
     `deps: qs@6.9.7` with its line in History.md, the night before 4.17.3; ripgrep's `deps:
@@ -49,6 +55,7 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
                             path.str.contains(CHANGELOG_PATH).alias("_changelog"), path.alias("_path"))
         .group_by("repo", "sha").agg(
             pl.col("_g").all().alias("_only_records"),
+            pl.col("_path").str.contains(VERSION_FILE).all().alias("_only_version"),
             (pl.col("_g") | pl.col("_b")).all().alias("_only_build"),
             pl.col("_changelog").any().alias("_announced"),
             pl.col("_path").sort().str.join("\n").hash().alias("_paths"),
@@ -57,12 +64,13 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
     )
     return _with_post_release(_with_announced_release(_with_rebuilt_for_release(
         work.join(steps, on=["repo", "sha"], how="left", maintain_order="left")
-        .with_columns(release.alias("_release"))
+        .with_columns((release | (pl.col("subject").fill_null("").str.contains(BARE_BUMP)
+                                  & pl.col("_only_version").fill_null(False))).alias("_release"))
         .with_columns((pl.col("_release") | makes_release() | (pl.col("_only_records").fill_null(False) & ~(
             pl.col("_announced").fill_null(False) & dependency_update(pl.col("subject"))))
             | (pl.col("_only_build").fill_null(False) & pl.col("subject").fill_null("").str.contains(NEXT_SECTION)))
             .alias("_release_step"))
-        .drop("_only_records", "_only_build")
+        .drop("_only_records", "_only_build", "_only_version")
     )).drop("_announced"))
 
 
