@@ -1157,12 +1157,16 @@ def test_a_commit_that_continues_the_one_before_last_joins_it(tmp_path):
 def test_a_bare_bump_of_the_version_file_makes_a_release(tmp_path):
     """Sidekiq: Mike Perham writes `changes [ciskip]` (Changes.md), then `bump [ciskip]` a minute
     later (lib/sidekiq/version.rb alone): one release, not a docs item beside a build item. A
-    bare `bump` of the Gemfile is a dependency, no release."""
+    bare `bump` of the Gemfile is a dependency, no release; a requirement that closes an issue
+    just before the bump is a change of its own."""
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial commit", author=ADA, date=_at(1, 8),
                 files={"lib/app/pager.rb": "x = 1\n", "lib/app/version.rb": "VERSION = '8.1.4'\n",
                        "Changes.md": "## 8.1.4\n", "Gemfile": "gem 'redis'\n"})
     feature = repo.commit("Add the pager limit, fixes #6992", author=ADA, date=_at(2, 9), files={"lib/app/pager.rb": "x = 2\n"})
+    # a requirement that closes an issue, of the package's manifest alone: a change, no release step
+    require = repo.commit("Require redis-rb 4.5.0, fixes #5394", author=ADA, date="2025-03-02T14:30:00+0000",
+                          files={"app.gemspec": "s.add_dependency 'redis', '>= 4.5.0'\n"})
     changes = repo.commit("changes [ciskip]", author=ADA, date="2025-03-02T14:41:00+0000",
                           files={"Changes.md": "## 8.1.5\n- pager limit\n## 8.1.4\n"})
     bump = repo.commit("bump [ciskip]", author=ADA, date="2025-03-02T14:42:00+0000",
@@ -1173,6 +1177,7 @@ def test_a_bare_bump_of_the_version_file_makes_a_release(tmp_path):
     release = _item(items, wid[bump])
     assert wid[changes] == wid[bump] != wid[feature]
     assert (release["commits"], release["category"]) == (2, "chore")
+    assert wid[require] != wid[bump]
     assert wid[deps] != wid[bump]
 
 

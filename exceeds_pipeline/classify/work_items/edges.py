@@ -13,7 +13,7 @@ from exceeds_pipeline.classify.conventional import declared_type
 from exceeds_pipeline.enrich.exclusions import SWEEP_FILES, excluded_as
 from exceeds_pipeline.classify.work_items.releases import release_title
 from exceeds_pipeline.classify.work_items.shared import (
-    GENERIC_FILES, MACHINE_MADE, RELATED_GAP, SERIES_GAP, _PAIRS, _SERIES, _SERIES_GROUPS,
+    CLOSING_REFS, GENERIC_FILES, MACHINE_MADE, RELATED_GAP, SERIES_GAP, _PAIRS, _SERIES, _SERIES_GROUPS,
     _STOPWORDS, _consecutive_pairs, _no_pairs, _title,
 )
 
@@ -906,9 +906,6 @@ ISSUE_REF = (r"(?i)(?:^|[^\w&/#])(?:#|gh-|issues/|pull/|cve-\d{4}-|(?:github\s+)
              r"(\d{1,7})\b")
 
 
-# A closing clause: `Fixes #3180`, `closes: #12, #13`, `Resolves GH-7 and #8`.
-CLOSING_REFS = (r"(?i)\b(?:fix(?:e[sd])?|close[sd]?|resolve[sd]?)\b\s*:?\s*"
-                r"(?:(?:#|gh-)\d{1,7}\b(?:\s*(?:,|and|&)\s*)?)+")
 
 
 def issue_refs(columns: list[str]) -> pl.Expr:

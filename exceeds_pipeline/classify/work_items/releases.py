@@ -11,7 +11,7 @@ import polars as pl
 from exceeds_pipeline.classify.categories import BUILD_PATH, LEADING_MARK, REBUILT_FILES, RELEASE_TITLE, release_subject
 from exceeds_pipeline.classify.changelog import CHANGELOG_PATH
 from exceeds_pipeline.classify.work_items.shared import (
-    GENERIC_FILES, PACKAGE_MANIFEST, PR_SUFFIX, VERSION_FILE, _consecutive_pairs, dependency_update,
+    CLOSING_REFS, GENERIC_FILES, PACKAGE_MANIFEST, PR_SUFFIX, VERSION_FILE, _consecutive_pairs, dependency_update,
 )
 
 # A bump named by the word alone, of the project's version file only, makes a release: Mike
@@ -56,6 +56,7 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
         .group_by("repo", "sha").agg(
             pl.col("_g").all().alias("_only_records"),
             pl.col("_path").str.contains(VERSION_FILE).all().alias("_only_version"),
+            pl.col("_changelog").all().alias("_only_changelog"),
             (pl.col("_g") | pl.col("_b")).all().alias("_only_build"),
             pl.col("_changelog").any().alias("_announced"),
             pl.col("_path").sort().str.join("\n").hash().alias("_paths"),
@@ -67,10 +68,15 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
         .with_columns((release | (pl.col("subject").fill_null("").str.contains(BARE_BUMP)
                                   & pl.col("_only_version").fill_null(False))).alias("_release"))
         .with_columns((pl.col("_release") | makes_release() | (pl.col("_only_records").fill_null(False) & ~(
-            pl.col("_announced").fill_null(False) & dependency_update(pl.col("subject"))))
+            pl.col("_announced").fill_null(False) & dependency_update(pl.col("subject")))
+            # a commit that closes an issue is a change of its own, unless it only writes the
+            # changelog or the version (Sidekiq's `Require redis-rb 4.5.0, fixes #5394`, the
+            # gemspec, just before a bump; not jekyll's `Update history ... Closes #1038`)
+            & ~(pl.col("subject").fill_null("").str.contains(CLOSING_REFS)
+                & ~pl.col("_only_changelog").fill_null(False) & ~pl.col("_only_version").fill_null(False)))
             | (pl.col("_only_build").fill_null(False) & pl.col("subject").fill_null("").str.contains(NEXT_SECTION)))
             .alias("_release_step"))
-        .drop("_only_records", "_only_build", "_only_version")
+        .drop("_only_records", "_only_build", "_only_version", "_only_changelog")
     )).drop("_announced"))
 
 

@@ -94,6 +94,10 @@ GENERIC_FILES = (
     + r"|" + VERSION_FILE
 )
 
+# A closing clause: `Fixes #3180`, `closes: #12, #13`, `Resolves GH-7 and #8`.
+CLOSING_REFS = (r"(?i)\b(?:fix(?:e[sd])?|close[sd]?|resolve[sd]?)\b\s*:?\s*"
+                r"(?:(?:#|gh-)\d{1,7}\b(?:\s*(?:,|and|&)\s*)?)+")
+
 # Exclusion reasons (enrich.exclusions) of files no one writes by hand.
 MACHINE_MADE = ("generated", "vendored", "lock_file")
 
