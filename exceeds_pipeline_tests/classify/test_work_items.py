@@ -1172,8 +1172,12 @@ def test_a_bare_bump_of_the_version_file_makes_a_release(tmp_path):
     bump = repo.commit("bump [ciskip]", author=ADA, date="2025-03-02T14:42:00+0000",
                        files={"lib/app/version.rb": "VERSION = '8.1.5'\n"})
     deps = repo.commit("bump", author=ADA, date=_at(4, 9), files={"Gemfile": "gem 'redis', '>= 5'\n"})
+    # a step that names the version names the release its bare bump makes
+    named = repo.commit("time for 8.1.6", author=ADA, date=_at(6, 9), files={"Changes.md": "## 8.1.6\n## 8.1.5\n"})
+    bump2 = repo.commit("bump", author=ADA, date="2025-03-06T09:01:00+0000", files={"lib/app/version.rb": "VERSION = '8.1.6'\n"})
     out, items = _run(repo)
     wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[named] == wid[bump2] and _item(items, wid[bump2])["title"] == "Release 8.1.6"
     release = _item(items, wid[bump])
     assert wid[changes] == wid[bump] != wid[feature]
     assert (release["commits"], release["category"]) == (2, "chore")

@@ -24,11 +24,11 @@ from exceeds_pipeline.classify.work_items.edges import (
 )
 from exceeds_pipeline.classify.work_items.merges import merge_pr_membership, merged_branch
 from exceeds_pipeline.classify.work_items.releases import (
-    makes_release, opening_title, release_edges, release_flags, release_title,
+    makes_release, opening_title, release_edges, release_flags, release_title, release_version,
 )
 from exceeds_pipeline.classify.work_items.shared import (
     GENERIC_FILES, MACHINE_MADE, PR_SUFFIX, SIGNIFICANCE, VAGUE_SUBJECT, WORK_ITEMS_SCHEMA,
-    _PAIRS, _component, _title,
+    _PAIRS, _component, _title, dependency_update,
 )
 
 
@@ -331,10 +331,15 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         # every commit of the item is docs, test or build work
         pl.col("category").is_in(["docs", "test", "build"]).all().alias("_paths_only"),
         (pl.col("_release_step").all() & pl.col("_release").any()).alias("_is_release"),
-        # the release it makes: its (last) release commit
-        release_title(pl.col("subject").filter(pl.col("_release")).last(),
-                      pl.col("_release_dir").filter(pl.col("_release")).last()
-                      if "_release_dir" in work.columns else None).alias("_release_title"),
+        # the release it makes: its (last) release commit, or when that names no version (Mike
+        # Perham's `bump`), the version a step names (`time for 4.0.2`), not a dependency's
+        pl.coalesce(
+            release_title(pl.col("subject").filter(pl.col("_release")).last(),
+                          pl.col("_release_dir").filter(pl.col("_release")).last()
+                          if "_release_dir" in work.columns else None),
+            pl.when(release_version(pl.col("subject").filter(pl.col("_release")).last()).is_null())
+            .then(release_title(pl.col("subject").filter(~dependency_update(pl.col("subject").fill_null("")))).drop_nulls().last()),
+        ).alias("_release_title"),
         # ... or, of release steps that make no release, the development they open (`This is
         # 7.0-dev`: "Start 7.0 development")
         pl.when(pl.col("_release_step").all() & pl.col("_opening").any())
