@@ -272,13 +272,11 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
     # ... and a subject that says it continues one with one other commit of the author between
     # them (Sidekiq's `Remove rack::utils usage, use CGI`, then `Rename example erb ...`, then
     # `remove more rack::utils usage` nine minutes after the first)
-    same2 = (pl.col("repo") == pl.col("repo").shift(2)) & (pl.col("person_id") == pl.col("person_id").shift(2))
-    skip_one = stream.with_columns(
-        pl.col("_n").shift(2).alias("_a"), pl.col("_n").alias("_b"), (pl.col("_t") - pl.col("_t").shift(2)).alias("_gap"),
-        pl.col("pr_number").shift(2).alias("_pr_a"),
-    ).filter(same2.fill_null(False) & (pl.col("_gap") <= QUICK_FIX_GAP) & pl.col("pr_number").is_null()
-             & pl.col("_pr_a").is_null() & pl.col("_prev_pr").is_null()
-             & pl.col("subject").fill_null("").str.contains(CONTINUES)).select("repo", "_a", "_b", "_gap")
+    skip_one = _consecutive_pairs(stream.with_columns(pl.col("pr_number").shift(2).alias("_pr_a")),
+                                  ["repo", "person_id"], apart=2).filter(
+        (pl.col("_gap") <= QUICK_FIX_GAP) & pl.col("pr_number").is_null()
+        & pl.col("_pr_a").is_null() & pl.col("_prev_pr").is_null()
+        & pl.col("subject").fill_null("").str.contains(CONTINUES)).select("repo", "_a", "_b", "_gap")
     shared = (
         pl.concat([pair_ids, skip_one.cast(pair_ids.schema)]).join(words.rename({"_n": "_a"}), on="_a", how="inner")
         .join(words.rename({"_n": "_b"}), on=["_b", "_w"], how="inner")
@@ -679,15 +677,13 @@ def follow_up_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
              .group_by("repo", "sha").agg(page.all().alias("_pages")))
     stream = (work.sort("repo", "person_id", "_t", "_n").select("repo", "person_id", "_n", "_t", "pr_number", "sha", "subject")
               .join(pages, on=["repo", "sha"], how="left", maintain_order="left").with_columns(pl.col("_pages").fill_null(False)))
-    same = (pl.col("repo") == pl.col("repo").shift(2)) & (pl.col("person_id") == pl.col("person_id").shift(2))
-    cand = stream.with_columns(
-        pl.col("_n").shift(2).alias("_a"), pl.col("_n").shift(1).alias("_m"), pl.col("_n").alias("_b"),
-        (pl.col("_t") - pl.col("_t").shift(2)).alias("_gap"),
-        pl.col("pr_number").shift(2).alias("_pr_a"),
+    cand = _consecutive_pairs(stream.with_columns(
+        pl.col("_n").shift(1).alias("_m"), pl.col("pr_number").shift(2).alias("_pr_a"),
         (pl.col("_pages") & pl.col("_pages").shift(2)).alias("_both_pages"),
-    ).filter(same.fill_null(False) & pl.col("pr_number").is_null() & pl.col("_pr_a").is_null()
-             & (((pl.col("_gap") <= QUICK_FIX_GAP) & pl.col("subject").fill_null("").str.contains(QUICK_FIX))
-                | ((pl.col("_gap") <= BRIDGE_GAP) & pl.col("_both_pages").fill_null(False))))
+    ), ["repo", "person_id"], apart=2).filter(
+        pl.col("pr_number").is_null() & pl.col("_pr_a").is_null()
+        & (((pl.col("_gap") <= QUICK_FIX_GAP) & pl.col("subject").fill_null("").str.contains(QUICK_FIX))
+           | ((pl.col("_gap") <= BRIDGE_GAP) & pl.col("_both_pages").fill_null(False))))
     if cand.height == 0:
         return _no_pairs()
     hand, hubs = shared_files or _shared_files(work, file_changes)
@@ -904,8 +900,6 @@ def _hub_files(work: pl.DataFrame, file_changes: pl.DataFrame) -> pl.DataFrame:
 # and a vulnerability's id (jq's "Fixes CVE-2026-43894": each CVE is a change of its own).
 ISSUE_REF = (r"(?i)(?:^|[^\w&/#])(?:#|gh-|issues/|pull/|cve-\d{4}-|(?:github\s+)?(?:issue|bug|ticket)(?:\s*:\s*|\s+)#?)"
              r"(\d{1,7})\b")
-
-
 
 
 def issue_refs(columns: list[str]) -> pl.Expr:

@@ -189,13 +189,14 @@ def _component(subject: pl.Expr) -> pl.Expr:
 # --------------------------------------------------------------------------------------------
 
 
-def _consecutive_pairs(df: pl.DataFrame, by: list[str]) -> pl.DataFrame:
-    """Pairs (_a, _b) of consecutive rows within `by` groups of a frame sorted by `by` + time."""
-    same = pl.all_horizontal([pl.col(c) == pl.col(c).shift(1) for c in by])
+def _consecutive_pairs(df: pl.DataFrame, by: list[str], apart: int = 1) -> pl.DataFrame:
+    """Pairs (_a, _b) of consecutive rows within `by` groups of a frame sorted by `by` + time
+    (with `apart=2`, of rows with one other row between them)."""
+    same = pl.all_horizontal([pl.col(c) == pl.col(c).shift(apart) for c in by])
     return df.with_columns(
-        pl.col("_n").shift(1).alias("_a"),
+        pl.col("_n").shift(apart).alias("_a"),
         pl.col("_n").alias("_b"),
-        (pl.col("_t") - pl.col("_t").shift(1)).alias("_gap"),
+        (pl.col("_t") - pl.col("_t").shift(apart)).alias("_gap"),
         same.fill_null(False).alias("_same"),
     ).filter(pl.col("_same"))
 
