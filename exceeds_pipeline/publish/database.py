@@ -9,6 +9,7 @@ the next connection sees the new data. A run killed at any point leaves the old 
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import duckdb
@@ -98,29 +99,49 @@ class WarehouseBusy(RuntimeError):
     """Another process holds the working database open for writing."""
 
 
+# A lock DuckDB finds taken but whose holder it can no longer name was let go in between: a
+# process killed a moment ago (the workers of an interrupted run) releases it as it exits. Tried
+# again this many times, this far apart, before the file counts as busy.
+RELEASING_LOCK_TRIES = 20
+RELEASING_LOCK_PAUSE = 0.1
+
+
 def ensure_warehouse(path: Path) -> str | None:
     """Make sure the working DuckDB file can be opened for writing, at once (no minutes of
     retries): a damaged one is removed (everything in it is derived from the raw store and is
     rebuilt by the run) and the reason returned; one that another process holds open raises
-    WarehouseBusy naming that process and what to do."""
-    try:
-        con = duckdb.connect(str(path))
+    WarehouseBusy naming that process and what to do. A lock being released as its holder exits
+    (RELEASING_LOCK_TRIES) is waited for, briefly."""
+    for attempt in range(RELEASING_LOCK_TRIES):
         try:
-            con.execute("SELECT count(*) FROM duckdb_tables()").fetchone()
-        finally:
-            con.close()
-        return None
-    except duckdb.IOException as exc:
-        text = str(exc)
-        if "lock" in text.lower():
-            holder = text.split("Conflicting lock is held in", 1)[-1].strip().rstrip(".") if "Conflicting" in text else "another process"
-            raise WarehouseBusy(
-                f"the working database {path} is held open by {holder}; close that program "
-                f"(or wait for it) and run again"
-            ) from None
-        reason = text.splitlines()[0]
-    except duckdb.Error as exc:
-        reason = str(exc).splitlines()[0]
+            return _open_warehouse(path)
+        except duckdb.IOException as exc:
+            text = str(exc)
+            if "lock" in text.lower() and "Conflicting" not in text and attempt + 1 < RELEASING_LOCK_TRIES:
+                time.sleep(RELEASING_LOCK_PAUSE)
+                continue
+            return _unopened_warehouse(path, text)
+        except duckdb.Error as exc:
+            return _unopened_warehouse(path, str(exc))
+
+
+def _open_warehouse(path: Path) -> None:
+    con = duckdb.connect(str(path))
+    try:
+        con.execute("SELECT count(*) FROM duckdb_tables()").fetchone()
+    finally:
+        con.close()
+
+
+def _unopened_warehouse(path: Path, text: str) -> str:
+    """A busy warehouse raises WarehouseBusy; a damaged one is removed and the reason returned."""
+    if "lock" in text.lower():
+        holder = text.split("Conflicting lock is held in", 1)[-1].strip().rstrip(".") if "Conflicting" in text else "another process"
+        raise WarehouseBusy(
+            f"the working database {path} is held open by {holder}; close that program "
+            f"(or wait for it) and run again"
+        ) from None
+    reason = text.splitlines()[0]
     for damaged in (path, path.with_name(path.name + ".wal")):
         damaged.unlink(missing_ok=True)
     return f"{path} could not be opened ({reason}); it was removed and is rebuilt from the raw store"
