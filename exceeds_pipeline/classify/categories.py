@@ -301,6 +301,7 @@ STATEMENT: str = _RULES["statement"]
 # know these verbs (hold-outs: +6 commits; `clean`/`extract` alone are often fixes/features).
 REFACTOR_LEAD: str = _RULES["refactor_lead"]
 DOCS_LEAD: str = _RULES["docs_lead"]
+LEAD_VERB: str = _RULES["lead_verb"]
 MEASURED_GAIN: str = _RULES["measured_gain"]
 SPEEDUP: str = _RULES["speedup"]
 BENCHMARK_GAIN: str = _RULES["benchmark_gain"]

@@ -1725,6 +1725,24 @@ def test_a_component_prefix_stays_in_a_title(tmp_path):
                                    "ci: fix binary discovery", "handle empty patterns", "feat: caveats"}
 
 
+def test_a_type_gives_way_before_a_two_word_verb_phrase_and_a_draft_mark_is_dropped(tmp_path):
+    """`chore: fix typos` and axum's `feat: Add \`RawPathParams::from_request_extensions\`` are
+    titled by their phrase: the verb says what the type said. Before a two-word noun phrase the
+    type is what tells a reader what happened (composer's `fix: missing parentheses`), so it
+    stays. A pull request's draft mark goes (rich's `WIP report fine grained error locations`,
+    retrofit's `WIP: Client Agnostic`); a subject about a draft keeps its word."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("chore: fix typos", author=ADA, date=_at(3, 9), files={"README.md": "1\n"})
+    repo.commit("feat: Add `RawPathParams::from_request_extensions`", author=ADA, date=_at(6, 9), files={"path.rs": "2\n"})
+    repo.commit("fix: missing parentheses", author=ADA, date=_at(9, 9), files={"calc.rs": "3\n"})
+    repo.commit("WIP report fine grained error locations", author=ADA, date=_at(12, 9), files={"trace.py": "4\n"})
+    repo.commit("WIP: Client Agnostic", author=ADA, date=_at(15, 9), files={"client.java": "5\n"})
+    repo.commit("Draft of LinkedTreeMap", author=ADA, date=_at(18, 9), files={"tree.java": "6\n"})
+    _, items = _run(repo)
+    assert set(items["title"]) == {"fix typos", "Add `RawPathParams::from_request_extensions`", "fix: missing parentheses",
+                                   "report fine grained error locations", "Client Agnostic", "Draft of LinkedTreeMap"}
+
+
 def test_a_pull_request_number_that_several_forks_merged_is_not_the_repositorys(tmp_path):
     """redis: forks' own `Merge pull request #1 from ...` came in with their branches, so
     `redis#pr-1` glued 12 commits of 2016-2020 by different people under one owner. A number

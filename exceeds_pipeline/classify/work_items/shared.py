@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import polars as pl
 
-from exceeds_pipeline.classify.categories import CI_DIRECTIVE, KIND_PREFIX, LEADING_MARK, MIN_TYPED_TITLE_WORDS
+from exceeds_pipeline.classify.categories import CI_DIRECTIVE, KIND_PREFIX, LEAD_VERB, LEADING_MARK, MIN_TYPED_TITLE_WORDS
 from exceeds_pipeline.history.counted_once import PR_SUFFIXES
 
 
@@ -148,6 +148,12 @@ _TRAILING_DIRECTIVES = (
 )
 
 
+# A pull request's draft mark left in its title (rich's `WIP report fine grained error
+# locations`, `Draft: ...`), before a phrase of two words or more (`Draft of LinkedTreeMap`
+# names a draft: it stays).
+_WORK_IN_PROGRESS = r"^\s*(?:(?i:wip)\b\s*[:-]?|(?i:draft):)\s+(\S+\s+\S)"
+
+
 def _title(subject: pl.Expr) -> pl.Expr:
     """A subject without `(#N)`, a leading list bullet, bracket tags, trailing CI directives and
     closed issues (`[ci skip]`, `[closes #416]`), series numbering and a
@@ -162,6 +168,7 @@ def _title(subject: pl.Expr) -> pl.Expr:
         subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_MARK, "")
         .str.replace_all(_SERIES_STRIP, "")
         .str.replace(r"^\s*(?:\[[^\]\n]*\]\s*)+", "")
+        .str.replace(_WORK_IN_PROGRESS, "${1}")
         .str.replace(_TRAILING_DIRECTIVES, "")
         # a YubiKey's one-time password typed into the subject by accident (44 modhex letters:
         # urfave/cli's `Add non duplicated flag checkeikdcclkkujufrdvecfbjgjjcuchtvbvuefriijgehvh`)
@@ -171,7 +178,9 @@ def _title(subject: pl.Expr) -> pl.Expr:
     # a subject that is nothing but a mark (`:hammer:`) is its own name
     base = pl.when(base == "").then(subject.str.replace(PR_SUFFIX, "").str.strip_chars()).otherwise(base)
     bare = base.str.replace(KIND_PREFIX, "").str.strip_chars()
-    return pl.when(bare.str.count_matches(r"\S+") >= MIN_TYPED_TITLE_WORDS).then(bare).otherwise(base)
+    words = bare.str.count_matches(r"\S+")
+    return (pl.when((words >= MIN_TYPED_TITLE_WORDS) | ((words == 2) & bare.str.contains(f"(?i){LEAD_VERB}")))
+            .then(bare).otherwise(base))
 
 
 def _component(subject: pl.Expr) -> pl.Expr:
