@@ -58,7 +58,12 @@ CODE_EVIDENCE_SCHEMA = {
     # code (neither comments nor blank): a change of comments alone is documentation work
     "comment_lines": pl.Int32,
     "code_lines": pl.Int32,
+    # the version of the reading (READER) a row was made by: rows of an older one are read again
+    "reader": pl.Int16,
 }
+# Raised when what is read from a diff changes (a language added to _FAMILY, a comment syntax),
+# so that stored evidence is read again with it.
+READER = 2
 
 _MISSING = re.compile(r"unable to read|missing (?:blob|tree|object)|bad object|could not read|invalid object")
 _MARK = b"\x1e\x1eEXP\x1f"
@@ -77,10 +82,15 @@ _FAMILY = {
     "rs": "rs",
     **dict.fromkeys(("java", "kt", "kts", "scala", "groovy"), "java"),
     "rb": "rb",
+    # read for their comments and code terms (no import syntax of theirs is parsed): guzzle's
+    # `Fixing docblock` commits changed PHP comments alone
+    **dict.fromkeys(("php", "swift", "cs", "dart"), "slash"),
+    **dict.fromkeys(("ex", "exs"), "hash"),
 }
 _COMMENT = {
     "py": re.compile(rb"#.*$"),
     "rb": re.compile(rb"#.*$"),
+    "hash": re.compile(rb"#.*$"),
 }
 _SLASH_COMMENT = re.compile(rb"//.*$|/\*.*?(?:\*/|$)")
 _STRINGS = re.compile(rb"'''.*?'''|\"\"\".*?\"\"\"|\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'")
@@ -176,7 +186,7 @@ _COMMENT_LINE = {
     "hash": re.compile(rb"^[+-](?!\+\+ |-- )[ \t]*#(?!!)", re.M),
     "slash": re.compile(rb"^[+-](?!\+\+ |-- )(?:[ \t]*(?://|/\*|\*(?:[ \t]|/|$))|(?:(?!/\*)[^\n])*\*/[ \t]*$)", re.M),
 }
-_COMMENT_STYLE = {"py": "hash", "rb": "hash"}
+_COMMENT_STYLE = {"py": "hash", "rb": "hash", "hash": "hash"}
 
 
 def _comment_counts(family: str, body: bytes) -> tuple[int, int]:
@@ -357,6 +367,7 @@ def code_evidence(
             "code_terms": [rows.get(s, _NOTHING)[1] for s in wanted],
             "comment_lines": [rows.get(s, _NOTHING)[2] for s in wanted],
             "code_lines": [rows.get(s, _NOTHING)[3] for s in wanted],
+            "reader": [READER] * len(wanted),
         },
         schema=CODE_EVIDENCE_SCHEMA,
     )
@@ -368,10 +379,11 @@ def update_code_evidence(
     """The evidence for exactly ``shas`` of ``repo``, reading git only for shas ``previous``
     does not have (incremental by sha); shas no longer listed (a rewritten history) drop out."""
     wanted = list(dict.fromkeys(shas))
-    # a table stored before a column was added is read again
+    # a table stored before a column was added is read again, and rows of an older reading
     current = previous is not None and previous.height and set(CODE_EVIDENCE_SCHEMA) <= set(previous.columns)
     kept = (
-        previous.filter((pl.col("repo") == repo) & pl.col("sha").is_in(wanted)).select(list(CODE_EVIDENCE_SCHEMA))
+        previous.filter((pl.col("repo") == repo) & pl.col("sha").is_in(wanted) & (pl.col("reader") == READER))
+        .select(list(CODE_EVIDENCE_SCHEMA))
         .cast(CODE_EVIDENCE_SCHEMA)
         if current else pl.DataFrame(schema=CODE_EVIDENCE_SCHEMA)
     )

@@ -225,6 +225,13 @@ def test_commits_asset_reads_a_change_of_comments_alone_as_documentation(tmp_pat
                 date="2025-03-04T10:00:00+0100", files={"src/t_zset.c": commented.replace("= 0", "= NULL")})
     repo.commit("fix: correct the comment on zero", author=BO, date="2025-03-05T10:00:00+0100",
                 files={"src/zero.c": "/* zero */\nint zero = 0;\n"})
+    # guzzle's `Fixing docblock argument order`: PHP comments are read as C's are
+    client = "<?php\n/**\n * @param array $options\n * @param string $uri\n */\nfunction send($uri, $options) {}\n"
+    repo.commit("Add the client", author=ANN, date="2025-03-06T10:00:00+0100", files={"src/Client.php": client})
+    repo.commit("Fixing docblock argument order", author=ANN, date="2025-03-07T10:00:00+0100",
+                files={"src/Client.php": client.replace("array $options\n * @param string $uri", "string $uri\n * @param array $options")})
+    repo.commit("Fixing argument order", author=ANN, date="2025-03-08T10:00:00+0100",
+                files={"src/Client.php": client.replace("send($uri, $options)", "send($options, $uri)")})
     settings, resources = _one_repository(tmp_path)
     assets = _up_to_commits(settings)
     with instance_for_test() as instance:
@@ -234,6 +241,8 @@ def test_commits_asset_reads_a_change_of_comments_alone_as_documentation(tmp_pat
     assert category["Simplify comment in util"] == "docs"
     assert category["Fix crash in zslDeleteNode, see the comment"] == "bug"
     assert category["fix: correct the comment on zero"] == "bug"
+    assert category["Fixing docblock argument order"] == "docs"
+    assert category["Fixing argument order"] == "bug"
 
 
 def test_a_file_whose_header_says_a_program_wrote_it_is_generated_and_regenerating_it_is_chore(tmp_path):

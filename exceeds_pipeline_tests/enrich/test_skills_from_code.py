@@ -150,6 +150,24 @@ def test_update_code_evidence_reads_only_new_commits(repo, monkeypatch):
     assert second.filter(pl.col("sha") == shas["kernel"])["imports"].to_list() == [["cuda_runtime.h"]]
 
 
+def test_evidence_of_an_older_reading_is_read_again(repo, monkeypatch):
+    """Rows stored by an older reading of the diffs (a language it did not read: PHP) are read
+    again; rows of this reading are kept."""
+    from exceeds_pipeline.enrich import code_evidence as ce
+
+    r, shas, _ = repo
+    first = ce.update_code_evidence(None, git_dir(r), "acme/app", [shas["flask"], shas["kernel"]])
+    older = first.with_columns(pl.when(pl.col("sha") == shas["kernel"]).then(ce.READER - 1).otherwise(pl.col("reader"))
+                               .cast(pl.Int16).alias("reader"))
+    asked = []
+    real = ce.code_evidence
+    monkeypatch.setattr(ce, "code_evidence", lambda g, name, todo, **k: asked.append(list(todo)) or real(g, name, todo, **k))
+    again = ce.update_code_evidence(older, git_dir(r), "acme/app", [shas["flask"], shas["kernel"]])
+    assert asked == [[shas["kernel"]]]
+    assert again["reader"].to_list() == [ce.READER, ce.READER]
+    assert again.filter(pl.col("sha") == shas["kernel"])["imports"].to_list() == [["cuda_runtime.h"]]
+
+
 def test_evidence_sample_is_per_author_and_a_function_of_the_history_alone():
     import polars as pl
 
@@ -179,7 +197,7 @@ def test_evidence_sample_is_per_author_and_a_function_of_the_history_alone():
 def test_code_evidence_of_no_commits_is_empty(repo):
     r, _, _ = repo
     ev = code_evidence(git_dir(r), "acme/app", [])
-    assert ev.height == 0 and ev.columns == ["repo", "sha", "imports", "code_terms", "comment_lines", "code_lines"]
+    assert ev.height == 0 and ev.columns == ["repo", "sha", "imports", "code_terms", "comment_lines", "code_lines", "reader"]
 
 
 def test_git_makes_no_text_diff_of_files_no_rule_reads_and_the_evidence_is_the_same(tmp_path):
