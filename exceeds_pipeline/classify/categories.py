@@ -1064,6 +1064,10 @@ def _build_with_entry() -> pl.Expr:
     ).fill_null(False)
 
 
+# A subject that says the change documents something: its lead (DOCS_LEAD) or its object.
+_SAYS_DOCS = rf"(?i){DOCS_LEAD}|\b(?:docs?|documentation|doc\s+comments?|docstrings?|readme)\b"
+
+
 def _with_changelog(out: pl.DataFrame, file_changes: pl.DataFrame | None, changelog: pl.DataFrame) -> pl.DataFrame:
     """A commit its repository's changelog lists under one kind of change takes that kind,
     unless its subject declares a type (`fix: …`, the author's own label), it is a revert, or
@@ -1082,6 +1086,10 @@ def _with_changelog(out: pl.DataFrame, file_changes: pl.DataFrame | None, change
     takes = (
         said.is_not_null() & declared_type(pl.col("subject")).is_null() & (pl.col("category") != "revert")
         & ~(said.is_in(["feature", "bug", "refactor", "perf"]) & pl.col("_by_paths").is_in(["docs", "test"]).fill_null(False))
+        # nor one whose subject says it documents (axum's `Expand the docs for
+        # Router::with_state` under `added`, doc comments and an example in the code)
+        & ~(said.is_in(["feature", "bug", "refactor", "perf"]) & (pl.col("category") == "docs")
+            & pl.col("subject").fill_null("").str.contains(_SAYS_DOCS))
         # a heading of tooling work (jekyll's `Development Fixes`: RuboCop, CI, flaky tests,
         # refactorings) says the change is none of the product's features or fixes, no more
         & ~((said == "chore") & (pl.col("_by_paths").is_in(["docs", "test", "build"]).fill_null(False)

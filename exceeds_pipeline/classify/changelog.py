@@ -45,19 +45,22 @@ QUALIFIERS = tuple(_RULES["changelog_qualifiers"])
 # of work or its subject says it fixes something (`listed_category`).
 ENHANCEMENT = "enhancement"
 # A subject that says it repairs something: `Fix symlinked static files not being built`.
-STATED_FIX = r"(?i)^\W*(?:bug\s*)?fix(?:e[sd]|ing)?\b"
+# (a gitmoji's variation selector, U+FE0F, is a mark: a word character to the regex)
+STATED_FIX = r"(?i)^[\W\p{M}]*(?:bug\s*)?fix(?:e[sd]|ing)?\b"
 
 
 def listed_category(listed: pl.Expr, reading: pl.Expr, subject: pl.Expr) -> pl.Expr:
     """The kind a changelog's listing gives a change read as ``reading``: an enhancement is a
     feature when the change reads as a feature, a fix its subject does not state, a chore or
     nothing; a refactoring, a speed-up, a dependency bump (jekyll's `bump i18n`), tests or docs
-    keep their reading. A speed-up listed under refactorings stays a speed-up: a changelog
-    without a performance heading files it there (FastAPI's `⚡️ Reduce memory usage in
-    dependencies` under `Refactors`), and a speed-up is a refactoring of a narrower kind. Every
-    other listing is its own kind."""
-    keeps = ~reading.is_in(["feature", "bug", "chore", "other"]) | ((reading == "bug") & subject.fill_null("").str.contains(STATED_FIX))
-    return (pl.when((listed == "refactor") & (reading == "perf")).then(reading)
+    keep their reading. A speed-up listed under refactorings or fixes stays a speed-up: a
+    changelog without a performance heading files it there (FastAPI's `⚡️ Reduce memory usage in
+    dependencies` under `Refactors`, axum's `Make Router cheaper to clone` under `fixed`, unless
+    its subject says it fixes something), and a speed-up is a refactoring of a narrower kind.
+    Every other listing is its own kind."""
+    stated_fix = subject.fill_null("").str.contains(STATED_FIX)
+    keeps = ~reading.is_in(["feature", "bug", "chore", "other"]) | ((reading == "bug") & stated_fix)
+    return (pl.when(((listed == "refactor") | ((listed == "bug") & ~stated_fix)) & (reading == "perf")).then(reading)
             .when(listed.is_null() | (listed != ENHANCEMENT)).then(listed)
             .when(keeps.fill_null(False)).then(reading)
             .otherwise(pl.lit("feature")))
@@ -235,8 +238,9 @@ def parse_changelog(text: str, repo: str | None = None) -> list[dict]:
 
 # An entry that says its kind first, under a version's heading or another kind's (okhttp's and
 # retrofit's `* Fix: Limit each HTTP/2 response ...`, `* New: RxJava 3 adapter!`, express's `*
-# perf: use loop for acceptParams`, jekyll's `Perf: Markdown#matches should avoid regexp`)
-_BULLET_KIND = re.compile(r"^\W*(?:\*\*|__)?([A-Za-z]+)(?:\*\*|__)?\s*:\s+\S")
+# perf: use loop for acceptParams`, jekyll's `Perf: Markdown#matches should avoid regexp`, axum's
+# `- **added:** Implement IntoResponseParts for ()`, the colon inside the emphasis)
+_BULLET_KIND = re.compile(r"^\W*(?:\*\*|__)?([A-Za-z]+)(?:(?:\*\*|__)?\s*:|:(?:\*\*|__))\s+\S")
 
 
 def _bullet_kind(text: str) -> str | None:

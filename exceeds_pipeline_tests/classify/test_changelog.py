@@ -605,6 +605,38 @@ def test_a_refactorings_heading_keeps_a_speed_up_and_a_change_of_docs_or_tests_o
     assert subjects["⚡️ Reduce memory usage of the dependency cache (#17)"] == "perf"
 
 
+def test_a_fixes_heading_keeps_a_speed_up_and_a_change_its_subject_says_documents(tmp_path):
+    """axum files `Make Router cheaper to clone` under `fixed` and `Expand the docs for
+    Router::with_state` (doc comments and an example in code) under `added`: a speed-up the
+    subject does not call a fix stays one, and so does documentation work. A speed-up the
+    subject calls a fix is the fix its listing says."""
+    repo = GitScript.init(tmp_path / "app")
+    repo.commit("Initial commit", author=ANN, date="2025-03-01T09:00:00+0000",
+                files={"src/router.rs": "pub struct Router { routes: Vec<Route> }\n",
+                       "src/state.rs": "pub fn with_state() {}\n", "src/path.rs": "pub fn parse() {}\n"})
+    for i, (subject, files) in enumerate([
+        ("Make `Router` faster to clone (#17)", {"src/router.rs": "pub struct Router { routes: Arc<Vec<Route>> }\n"}),
+        ("Expand the docs for `Router::with_state` (#18)",
+         {"src/state.rs": "/// Provide the state.\n///\n/// ```\n/// let app = Router::new().with_state(3);\n/// ```\n"
+                          "pub fn with_state() { let _example = 3; }\n"}),
+        ("Fix slow path parsing of long paths (#19)", {"src/path.rs": "pub fn parse() { let _fast = true; }\n"}),
+    ]):
+        repo.commit(subject, author=ANN, date=f"2025-03-0{i + 2}T10:00:00+0000", files=files)
+    repo.commit("Release 0.2.0", author=ANN, date="2025-03-09T10:00:00+0000", files={"CHANGELOG.md": (
+        "# 0.2.0\n\n- **fixed:** Make `Router` cheaper to clone ([#17])\n"
+        "- **added:** Expand the docs for `Router::with_state` ([#18])\n"
+        "- **fixed:** Fix slow path parsing of long paths ([#19])\n")})
+    commits, files = read_repo(repo)
+    git_dir = Path(repo.git("rev-parse", "--absolute-git-dir"))
+    entries = read_changelogs(git_dir, "acme/app", repo.git("rev-parse", "HEAD")).with_columns(pl.lit("acme/app").alias("repo"))
+    assert sorted(entries["category"]) == ["bug", "bug", "feature"]
+    subjects, items = _kinds(commits, files, entries)
+    assert subjects["Make `Router` faster to clone (#17)"] == "perf"
+    assert subjects["Expand the docs for `Router::with_state` (#18)"] == "docs"
+    assert subjects["Fix slow path parsing of long paths (#19)"] == "bug"
+    assert [items[f"acme/app#pr-{n}"] for n in (17, 18, 19)] == ["perf", "docs", "bug"]
+
+
 def _kinds(commits: pl.DataFrame, files: pl.DataFrame, changelog: pl.DataFrame | None = None) -> tuple[dict, dict]:
     """({subject: category} of the non-merge commits, {work_item_id: category}), as the
     pipeline derives them."""
@@ -726,6 +758,11 @@ def test_an_entry_that_says_its_kind_first_is_that_kind():
             "### Minor Enhancements\n\n  * Perf: Markdown#matches should avoid regexp (#3321)\n"
             "  * Add a `--profile` flag (#3322)\n")
     assert categories(text) == [("feature", [], []), ("bug", [8812], []), ("perf", [3321], []), ("enhancement", [3322], [])]
+    # axum's CHANGELOG.md: the colon inside the emphasis, `**breaking:**` naming no kind
+    axum = ("# 0.7.3\n\n- **added:** Implement `IntoResponseParts` for `()` ([#2471])\n"
+            "- **fixed:** Make `Router` cheaper to clone ([#1123])\n- **breaking:** Remove `B` type param ([#1751])\n"
+            "- **added**: `DefaultBodyLimit::max` ([#2875])\n")
+    assert categories(axum) == [("feature", [2471], []), ("bug", [1123], []), ("feature", [2875], [])]
 
 
 def test_an_item_no_commit_of_its_kind_names_is_named_by_its_code_change(tmp_path):
