@@ -440,8 +440,9 @@ def profile_sentences(profile: dict) -> list[dict]:
     items = [(i, e["month"]) for e in profile["work_history"] for i in e.get("key_features", [])]
     fixes = [(i, e["month"]) for e in profile["work_history"] for i in e.get("bugs_fixed", [])]
     size = lambda pair: (-(pair[0].get("lines_added", 0) + pair[0].get("lines_deleted", 0)), pair[1])  # noqa: E731
-    # a feature is as large as what it added: redis's "enable kqueue/kevent only for Mac OS X
-    # 10.6.x" changed one line of config.h and deleted 3,169 lines of pages by accident
+    # a feature or a fix is as large as what it wrote: redis's "enable kqueue/kevent only for Mac
+    # OS X 10.6.x" changed one line of config.h and deleted 3,169 lines of pages by accident;
+    # guzzle's "removing third party services from main repository" (+485 -21,818) moved code out
     built = lambda pair: (-pair[0].get("lines_added", 0), size(pair))  # noqa: E731
     features, bugs = stats["features"], stats["bugs"]
     if features or bugs:
@@ -454,7 +455,7 @@ def profile_sentences(profile: dict) -> list[dict]:
                     seen.add(title_text(i["title"]).lower())
                     out_.append(i)
             return out_[:2]
-        top_f, top_b = top(items, built), top(fixes)
+        top_f, top_b = top(items, built), top(fixes, built)
         out.append(_sentence(
             f"They finished {_plural(features, 'feature')} and {_plural(bugs, 'bug fix', 'bug fixes')}"
             f" ({percent_text(stats['feature_pct'])} features).", []))

@@ -321,7 +321,7 @@ def test_a_months_prose_names_a_change_with_its_component_as_its_title_does(tmp_
     assert "LPOS: implement the final design" in june["summary"]
 
 
-def test_the_largest_features_are_the_ones_that_added_most(tmp_path):
+def test_the_largest_features_and_fixes_are_the_ones_that_added_most(tmp_path):
     """redis: "enable kqueue/kevent only for Mac OS X 10.6.x" was antirez's second largest
     feature: one line of config.h, and 3,169 lines of pages deleted by accident. His largest,
     "first commit", says only that the history began."""
@@ -337,9 +337,18 @@ def test_the_largest_features_are_the_ones_that_added_most(tmp_path):
                 files={"src/config.h": "#define X 2\n", "doc/index.html": None})
     repo.commit("Add the LCS command", author=ADA, date="2025-05-20T10:00:00+00:00",
                 files={"src/lcs.c": "".join(f"int lcs{i}(void);\n" for i in range(120))})
+    # guzzle: "removing third party services from main repository" (+485 -21,818) moved code
+    # out of the repository and was his largest fix; a fix is as large as what it wrote
+    repo.commit("Fix the expiry of keys", author=ADA, date="2025-05-21T10:00:00+00:00",
+                files={"src/expire.c": "".join(f"int e{i};\n" for i in range(60))})
+    repo.commit("Fix the build by removing the bundled LCS", author=ADA, date="2025-05-22T10:00:00+00:00",
+                files={"src/lcs.c": None, "src/config.h": "#define X 3\n"})
+    repo.commit("Fix a leak in the parser", author=ADA, date="2025-05-23T10:00:00+00:00",
+                files={"src/parse.c": "".join(f"int p{i};\n" for i in range(30))})
     built, items = _profiles_of(repo, "acme/kv")
     summary = built[0]["summary"]
     assert "The largest features: add the server and add the LCS command." in summary, summary
+    assert "The largest fixes: the expiry of keys and a leak in the parser." in summary, summary
 
 
 def test_a_month_whose_only_commit_is_a_revert_says_it_reverted_the_change():
