@@ -135,7 +135,7 @@ KIND_PREFIX = rf"(?i)^\s*(?:{_KIND_TYPES})(?:\([^)\n]{{0,60}}\))?!?:\s+"
 # 5.0.0-beta.6` and `Added release notes to the CHANGELOG and bumped the version to 4.5.1.` (the
 # release notes and the version: sinatra's `added a method ..., and bumped the version to 1.3.2`
 # is a feature).
-_PREPARE = r"prep(?:are|ares|ared|aring)?"
+_PREPARE = r"prep(?:are|ares|ared|aring|ping|ped|s)?"
 RELEASE_TITLE = (rf"(?i)^\s*(?:release|releasing|release version|{_PREPARE}(?: for)?(?: the)? release(?: of)?|(?:bump|set|update|change)(?:s|ed)? (?:the )?version(?: number)?(?: to)?)"
                  # the Maven release plugin's `prepare release parent-2.2.0` names the artifact
                  r"\s+(?:[a-z][a-z0-9_.]*(?:-[a-z][a-z0-9_.]*)*-)?v?\d+(?:\.\d+)+\S*\s*$"
@@ -153,6 +153,9 @@ RELEASE_TITLE = (rf"(?i)^\s*(?:release|releasing|release version|{_PREPARE}(?: f
                  # `This is actually 2.5-dev` (click, flask), `Ready for 2.4`, `Open up for 2.3-dev`
                  r"|^\s*this\s+is\s+(?:actually\s+|now\s+|going\s+to\s+be\s+)?(?:version\s+)?v?\d+(?:\.\d+)+\S*?(?:\s+\([^()\n]{0,40}\))?[.!]?\s*$"
                  r"|^\s*(?:ready|open(?:ed|s)?\s+up)\s+for\s+(?:version\s+)?v?\d+(?:\.\d+)+\S*?[.!]?\s*$"
+                 # guzzle's `Tagging 3.1.2 release`, `Guzzle 3.7.4 release prep` (and `Prepping for 3.7.0`)
+                 r"|^\s*(?:tag(?:s|ged|ging)?|cut(?:s|ting)?)\s+(?:version\s+)?v?\d+(?:\.\d+)+\S*?(?:\s+release)?[.!]?\s*$"
+                 r"|^\s*(?:[a-z][\w.-]*\s+)?v?\d+(?:\.\d+)+\S*\s+release\s+prep(?:aration|ared)?[.!]?\s*$"
                  # mutt's release script: `automatic post-release commit for mutt-2.4.1`
                  r"|^\s*(?:automatic\s+)?post-?release\s+commit\s+for\s+(?:\S*?[ @-])?v?\d+(?:\.\d+)+\S*?[.!]?\s*$")
 # A commit that makes a release by its subject: a release title, or a package at its version

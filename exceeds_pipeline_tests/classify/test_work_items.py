@@ -1354,6 +1354,27 @@ def test_a_release_of_version_file_changelog_steps_and_an_empty_marker_is_one_it
     assert _item(items, wid[git])["title"] == "Release Git 2.38"
 
 
+def test_a_release_said_as_prepping_tagging_or_release_prep(tmp_path):
+    """guzzle: `Prepping for 3.7.0` (CHANGELOG.md and the version constant), `Tagging 3.1.2
+    release`, `Guzzle 3.7.4 release prep` read as fixes and were titled by their words."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"src/Client.php": "<?php\nclass Client {}\n", "src/Version.php": "<?php\nconst VERSION = '3.6.0';\n",
+                       "CHANGELOG.md": "# 3.6.0\n"})
+    shas = {}
+    for day, (subject, version) in enumerate([("Prepping for 3.7.0", "3.7.0"), ("Tagging 3.1.2 release", "3.1.2"),
+                                              ("Guzzle 3.7.4 release prep", "3.7.4")], start=3):
+        repo.commit(f"Fix the client on day {day}", author=ADA, date=_at(day, 9),
+                    files={"src/Client.php": f"<?php\nclass Client {{ public $day = {day}; }}\n"})
+        shas[subject] = repo.commit(subject, author=ADA, date=_at(day, 15),
+                                    files={"src/Version.php": f"<?php\nconst VERSION = '{version}';\n",
+                                           "CHANGELOG.md": f"# {version}\n\n* Fixed the client\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert [(_item(items, wid[sha])["category"], _item(items, wid[sha])["title"]) for sha in shas.values()] == [
+        ("chore", "Release 3.7.0"), ("chore", "Release 3.1.2"), ("chore", "Release Guzzle 3.7.4")]
+
+
 def test_a_release_said_as_this_is_and_its_development_version_opening(tmp_path):
     """click: `Release date is today` (CHANGES), then `This is 6.0` (the version in
     click/__init__.py) 32 seconds later: one release, chore, titled by its version, not a fix;
