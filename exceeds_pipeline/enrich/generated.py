@@ -139,7 +139,7 @@ def read_generated(git_dir: Path, repo: str, blobs: list[tuple[str, str, int]]) 
         if head is None or size > MAX_BYTES or b"\0" in head:
             continue
         path = wanted[i][0]
-        said = _says_generated(path, head)
+        said = _says_generated(path, head) or _data_table(path, head, size)
         by_enry = bool(enry.is_generated(path, head))
         if by_enry and not said and path.lower().endswith(_MINIFIABLE):
             if size > len(head):
@@ -158,6 +158,30 @@ def read_generated(git_dir: Path, repo: str, blobs: list[tuple[str, str, int]]) 
         verdicts[path] = verdicts[path] or content is None or _minified(path, content, enry)
     return pl.DataFrame({"path": list(verdicts), "generated": list(verdicts.values()),
                          "shebang_language": [interpreters.get(p) for p in verdicts]}, schema=schema)
+
+
+# A module of code that is a table of literals, too long to be typed (rich's _emoji_codes.py,
+# 3,600 lines of `"smile": "😄",` written by tools/make_emoji.py without a header saying so, had
+# been its author's largest file): what its first lines hold is string and number literals and
+# the punctuation between them, a line naming the table aside.
+_TABLE_SUFFIXES = (".py", ".js", ".mjs", ".cjs", ".ts", ".go", ".rb", ".java", ".kt", ".swift", ".php", ".rs", ".c",
+                   ".h", ".cc", ".cpp", ".hpp", ".cs", ".scala", ".ex", ".exs", ".lua", ".dart")
+_LITERALS = re.compile(rb"[bru]?\"(?:[^\"\\\n]|\\.)*\"|[bru]?'(?:[^'\\\n]|\\.)*'|-?0[xX][0-9a-fA-F]+|-?\d+(?:\.\d+)?"
+                       rb"|\b(?:true|false|True|False|None|null|nil)\b|=>")
+_PUNCTUATION = re.compile(rb"^[\s,:;=()\[\]{}]*$")
+TABLE_BYTES = 32 * 1024  # a file this large at least
+TABLE_LINES = 40  # non-blank lines of its head, at least
+TABLE_SHARE = 0.9  # of which literals
+
+
+def _data_table(path: str, head: bytes, size: int) -> bool:
+    """A code file of at least TABLE_BYTES whose head is nearly all literal lines: literals
+    (_LITERALS) and punctuation alone."""
+    if size < TABLE_BYTES or not path.lower().endswith(_TABLE_SUFFIXES):
+        return False
+    lines = [line for line in head.split(b"\n")[:-1] if line.strip()]  # (the last line may be cut)
+    literal = sum(1 for line in lines if _PUNCTUATION.match(_LITERALS.sub(b"", line)) and _LITERALS.search(line))
+    return len(lines) >= TABLE_LINES and literal >= TABLE_SHARE * len(lines)
 
 
 # Web files a minifier writes, and the line length Linguist's minified-file rule starts at

@@ -515,6 +515,24 @@ def test_a_script_that_opens_with_a_minified_library_is_written_by_hand(tmp_path
                        "web/assets/javascripts/katex.bundle.js": True}
 
 
+def test_a_module_that_is_a_long_table_of_literals_is_generated(tmp_path):
+    """rich's _emoji_codes.py: 3,600 lines of `"smile": "😄",` that tools/make_emoji.py wrote,
+    with no header saying so, had been Will McGugan's largest file (8,825 of his lines). A short
+    table, and a long module of code with a table in it, are written by hand."""
+    from exceeds_pipeline.enrich.generated import update_generated_paths
+    from exceeds_pipeline_tests.gitscript import GitScript
+
+    table = "EMOJI = {\n" + "".join(f'    "emoji_{i}": "\\U0001f{i % 1000:03x}",\n' for i in range(1500)) + "}\n"
+    code = "".join(f"def render_{i}(console, options):\n    return console.render(options, width={i})\n\n" for i in range(500))
+    repo = GitScript.init(tmp_path / "lib")
+    tip = repo.commit("Add emoji", files={
+        "rich/_emoji_codes.py": table, "rich/_palettes.py": table[:3000] + "}\n",
+        "rich/console.py": code[:2000] + table + code[2000:], "benchmarks/list_huge.py": "DATA = [\n" + "    1,\n" * 9000 + "]\n"})
+    verdict = dict(zip(*update_generated_paths(None, tmp_path / "lib" / ".git", "acme/lib", tip).select("path", "generated")))
+    assert verdict == {"rich/_emoji_codes.py": True, "rich/_palettes.py": False, "rich/console.py": False,
+                       "benchmarks/list_huge.py": True}
+
+
 def test_html_pages_built_from_sources_beside_them_are_generated():
     """express commits docs/guide.html, which its Makefile builds from docs/guide.md (27% of TJ
     Holowaychuk's added lines); a component's template beside its .md documentation is code."""
