@@ -179,8 +179,9 @@ def _data_table(path: str, head: bytes, size: int) -> bool:
     (_LITERALS) and punctuation alone."""
     if size < TABLE_BYTES or not path.lower().endswith(_TABLE_SUFFIXES):
         return False
-    lines = [line for line in head.split(b"\n")[:-1] if line.strip()]  # (the last line may be cut)
-    literal = sum(1 for line in lines if _PUNCTUATION.match(_LITERALS.sub(b"", line)) and _LITERALS.search(line))
+    # (the last line may be cut; a line of brackets alone, `{` or `},`, says nothing either way)
+    lines = [line for line in head.split(b"\n")[:-1] if not _PUNCTUATION.match(line)]
+    literal = sum(1 for line in lines if _PUNCTUATION.match(_LITERALS.sub(b"", line)))
     return len(lines) >= TABLE_LINES and literal >= TABLE_SHARE * len(lines)
 
 

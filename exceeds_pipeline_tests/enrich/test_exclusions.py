@@ -527,10 +527,13 @@ def test_a_module_that_is_a_long_table_of_literals_is_generated(tmp_path):
     repo = GitScript.init(tmp_path / "lib")
     tip = repo.commit("Add emoji", files={
         "rich/_emoji_codes.py": table, "rich/_palettes.py": table[:3000] + "}\n",
-        "rich/console.py": code[:2000] + table + code[2000:], "benchmarks/list_huge.py": "DATA = [\n" + "    1,\n" * 9000 + "]\n"})
+        "rich/console.py": code[:2000] + table + code[2000:], "benchmarks/list_huge.py": "DATA = [\n" + "    1,\n" * 9000 + "]\n",
+        # a table of records: its lines of brackets alone say nothing either way
+        "rich/colors.py": "TERM_COLORS = [\n" + "".join(f'    {{\n        "colorId": {i},\n        "rgb": {{"r": {i}, "g": 0}},\n'
+                                                       f'        "name": "Grey{i}",\n    }},\n' for i in range(600)) + "]\n"})
     verdict = dict(zip(*update_generated_paths(None, tmp_path / "lib" / ".git", "acme/lib", tip).select("path", "generated")))
     assert verdict == {"rich/_emoji_codes.py": True, "rich/_palettes.py": False, "rich/console.py": False,
-                       "benchmarks/list_huge.py": True}
+                       "benchmarks/list_huge.py": True, "rich/colors.py": True}
 
 
 def test_html_pages_built_from_sources_beside_them_are_generated():
