@@ -63,7 +63,7 @@ CODE_EVIDENCE_SCHEMA = {
 }
 # Raised when what is read from a diff changes (a language added to _FAMILY, a comment syntax),
 # so that stored evidence is read again with it.
-READER = 2
+READER = 3
 
 _MISSING = re.compile(r"unable to read|missing (?:blob|tree|object)|bad object|could not read|invalid object")
 _MARK = b"\x1e\x1eEXP\x1f"
@@ -189,10 +189,26 @@ _COMMENT_LINE = {
 _COMMENT_STYLE = {"py": "hash", "rb": "hash", "hash": "hash"}
 
 
+# A comment a test runner or coverage tool reads, not a person: PHPUnit's `@covers`,
+# `@expectedExceptionMessage`, `@group`, `@dataProvider`, `@codeCoverageIgnore` (guzzle's `Fixing
+# PHPUnit @covers annotation` changes what a test checks): code. (Linters' and type checkers'
+# directives stay comments: RuboCop's cop documentation quotes `# rubocop:disable` in its examples.)
+_DIRECTIVE = re.compile(
+    rb"@(?:covers\w*|expectedException\w*|group|dataProvider|depends|requires|runInSeparateProcess"
+    rb"|runTestsInSeparateProcesses|preserveGlobalState|backupGlobals|doesNotPerformAssertions|codeCoverageIgnore\w*)\b")
+
+
 def _comment_counts(family: str, body: bytes) -> tuple[int, int]:
-    """(comment lines, code lines) among the changed lines of one file section."""
+    """(comment lines, code lines) among the changed lines of one file section; a comment a
+    test runner reads (_DIRECTIVE) is code."""
     changed = len(_CHANGED.findall(body))
-    comments = len(_COMMENT_LINE[_COMMENT_STYLE.get(family, "slash")].findall(body)) if changed else 0
+    if not changed:
+        return 0, 0
+    comments = 0
+    for m in _COMMENT_LINE[_COMMENT_STYLE.get(family, "slash")].finditer(body):
+        end = body.find(b"\n", m.end())
+        if not _DIRECTIVE.search(body, m.start(), end if end >= 0 else len(body)):
+            comments += 1
     return comments, changed - comments
 
 

@@ -232,6 +232,11 @@ def test_commits_asset_reads_a_change_of_comments_alone_as_documentation(tmp_pat
                 files={"src/Client.php": client.replace("array $options\n * @param string $uri", "string $uri\n * @param array $options")})
     repo.commit("Fixing argument order", author=ANN, date="2025-03-08T10:00:00+0100",
                 files={"src/Client.php": client.replace("send($uri, $options)", "send($options, $uri)")})
+    # ... but PHPUnit's annotations are read by the test runner: `@covers` says what a test checks
+    test = "<?php\n/**\n * @covers Client::get\n */\nfunction testSend() { send('/', []); }\n"
+    repo.commit("Add a client test", author=ANN, date="2025-03-09T10:00:00+0100", files={"tests/ClientTest.php": test})
+    repo.commit("Fixing PHPUnit @covers annotation", author=ANN, date="2025-03-10T10:00:00+0100",
+                files={"tests/ClientTest.php": test.replace("Client::get", "Client::send")})
     settings, resources = _one_repository(tmp_path)
     assets = _up_to_commits(settings)
     with instance_for_test() as instance:
@@ -243,6 +248,7 @@ def test_commits_asset_reads_a_change_of_comments_alone_as_documentation(tmp_pat
     assert category["fix: correct the comment on zero"] == "bug"
     assert category["Fixing docblock argument order"] == "docs"
     assert category["Fixing argument order"] == "bug"
+    assert category["Fixing PHPUnit @covers annotation"] == "test"
 
 
 def test_a_file_whose_header_says_a_program_wrote_it_is_generated_and_regenerating_it_is_chore(tmp_path):
