@@ -45,6 +45,9 @@ QUALIFIERS = tuple(_RULES["changelog_qualifiers"])
 # of work or its subject says it fixes something (`listed_category`).
 ENHANCEMENT = "enhancement"
 # A subject that says it repairs something: `Fix symlinked static files not being built`.
+# A subject that says it moves something: an `added` listing in the crate it moved to names no
+# new feature (axum's `Move TypedHeader to axum-extra`, listed as added there).
+_STATED_MOVE = r"(?i)^[\W\p{M}]*mov(?:e|es|ed|ing)\b"
 # (a gitmoji's variation selector, U+FE0F, is a mark: a word character to the regex)
 STATED_FIX = r"(?i)^[\W\p{M}]*(?:bug\s*)?fix(?:e[sd]|ing)?\b"
 
@@ -56,11 +59,14 @@ def listed_category(listed: pl.Expr, reading: pl.Expr, subject: pl.Expr) -> pl.E
     keep their reading. A speed-up listed under refactorings or fixes stays a speed-up: a
     changelog without a performance heading files it there (FastAPI's `⚡️ Reduce memory usage in
     dependencies` under `Refactors`, axum's `Make Router cheaper to clone` under `fixed`, unless
-    its subject says it fixes something), and a speed-up is a refactoring of a narrower kind.
+    its subject says it fixes something), and a speed-up is a refactoring of a narrower kind. A
+    refactoring whose subject says it moves code keeps its reading where it is listed as added.
     Every other listing is its own kind."""
     stated_fix = subject.fill_null("").str.contains(STATED_FIX)
     keeps = ~reading.is_in(["feature", "bug", "chore", "other"]) | ((reading == "bug") & stated_fix)
+    moved = subject.fill_null("").str.contains(_STATED_MOVE)
     return (pl.when(((listed == "refactor") | ((listed == "bug") & ~stated_fix)) & (reading == "perf")).then(reading)
+            .when((listed == "feature") & (reading == "refactor") & moved).then(reading)
             .when(listed.is_null() | (listed != ENHANCEMENT)).then(listed)
             .when(keeps.fill_null(False)).then(reading)
             .otherwise(pl.lit("feature")))

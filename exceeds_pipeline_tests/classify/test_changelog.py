@@ -609,7 +609,8 @@ def test_a_fixes_heading_keeps_a_speed_up_and_a_change_its_subject_says_document
     """axum files `Make Router cheaper to clone` under `fixed` and `Expand the docs for
     Router::with_state` (doc comments and an example in code) under `added`: a speed-up the
     subject does not call a fix stays one, and so does documentation work. A speed-up the
-    subject calls a fix is the fix its listing says."""
+    subject calls a fix is the fix its listing says; code moved to another crate, listed as added
+    there (axum's `Move TypedHeader to axum-extra`), stays a refactoring."""
     repo = GitScript.init(tmp_path / "app")
     repo.commit("Initial commit", author=ANN, date="2025-03-01T09:00:00+0000",
                 files={"src/router.rs": "pub struct Router { routes: Vec<Route> }\n",
@@ -620,21 +621,23 @@ def test_a_fixes_heading_keeps_a_speed_up_and_a_change_its_subject_says_document
          {"src/state.rs": "/// Provide the state.\n///\n/// ```\n/// let app = Router::new().with_state(3);\n/// ```\n"
                           "pub fn with_state() { let _example = 3; }\n"}),
         ("Fix slow path parsing of long paths (#19)", {"src/path.rs": "pub fn parse() { let _fast = true; }\n"}),
+        ("Move `TypedHeader` to acme-extra (#20)", {"src/path.rs": None, "extra/src/path.rs": "pub fn parse() { let _fast = true; }\n"}),
     ]):
         repo.commit(subject, author=ANN, date=f"2025-03-0{i + 2}T10:00:00+0000", files=files)
     repo.commit("Release 0.2.0", author=ANN, date="2025-03-09T10:00:00+0000", files={"CHANGELOG.md": (
         "# 0.2.0\n\n- **fixed:** Make `Router` cheaper to clone ([#17])\n"
         "- **added:** Expand the docs for `Router::with_state` ([#18])\n"
-        "- **fixed:** Fix slow path parsing of long paths ([#19])\n")})
+        "- **fixed:** Fix slow path parsing of long paths ([#19])\n- **added:** `TypedHeader`, which used to be in acme ([#20])\n")})
     commits, files = read_repo(repo)
     git_dir = Path(repo.git("rev-parse", "--absolute-git-dir"))
     entries = read_changelogs(git_dir, "acme/app", repo.git("rev-parse", "HEAD")).with_columns(pl.lit("acme/app").alias("repo"))
-    assert sorted(entries["category"]) == ["bug", "bug", "feature"]
+    assert sorted(entries["category"]) == ["bug", "bug", "feature", "feature"]
     subjects, items = _kinds(commits, files, entries)
     assert subjects["Make `Router` faster to clone (#17)"] == "perf"
     assert subjects["Expand the docs for `Router::with_state` (#18)"] == "docs"
     assert subjects["Fix slow path parsing of long paths (#19)"] == "bug"
-    assert [items[f"acme/app#pr-{n}"] for n in (17, 18, 19)] == ["perf", "docs", "bug"]
+    assert subjects["Move `TypedHeader` to acme-extra (#20)"] == "refactor"
+    assert [items[f"acme/app#pr-{n}"] for n in (17, 18, 19, 20)] == ["perf", "docs", "bug", "refactor"]
 
 
 def _kinds(commits: pl.DataFrame, files: pl.DataFrame, changelog: pl.DataFrame | None = None) -> tuple[dict, dict]:
