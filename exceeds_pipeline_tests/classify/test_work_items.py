@@ -1356,14 +1356,17 @@ def test_a_release_of_version_file_changelog_steps_and_an_empty_marker_is_one_it
 
 def test_a_release_said_as_prepping_tagging_or_release_prep(tmp_path):
     """guzzle: `Prepping for 3.7.0` (CHANGELOG.md and the version constant), `Tagging 3.1.2
-    release`, `Guzzle 3.7.4 release prep` read as fixes and were titled by their words."""
+    release`, `Guzzle 3.7.4 release prep`, `Tagging for 3.0.7`, `Tagging 2.8.1 (small release
+    mainly for composer.json fixes)` read as fixes and were titled by their words."""
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial commit", author=ADA, date=_at(1, 8),
                 files={"src/Client.php": "<?php\nclass Client {}\n", "src/Version.php": "<?php\nconst VERSION = '3.6.0';\n",
                        "CHANGELOG.md": "# 3.6.0\n"})
     shas = {}
     for day, (subject, version) in enumerate([("Prepping for 3.7.0", "3.7.0"), ("Tagging 3.1.2 release", "3.1.2"),
-                                              ("Guzzle 3.7.4 release prep", "3.7.4")], start=3):
+                                              ("Guzzle 3.7.4 release prep", "3.7.4"),
+                                              ("Tagging for 3.0.8 (small release mainly for composer.json fixes)", "3.0.8")],
+                                             start=3):
         repo.commit(f"Fix the client on day {day}", author=ADA, date=_at(day, 9),
                     files={"src/Client.php": f"<?php\nclass Client {{ public $day = {day}; }}\n"})
         shas[subject] = repo.commit(subject, author=ADA, date=_at(day, 15),
@@ -1372,7 +1375,7 @@ def test_a_release_said_as_prepping_tagging_or_release_prep(tmp_path):
     out, items = _run(repo)
     wid = dict(out.select("sha", "work_item_id").rows())
     assert [(_item(items, wid[sha])["category"], _item(items, wid[sha])["title"]) for sha in shas.values()] == [
-        ("chore", "Release 3.7.0"), ("chore", "Release 3.1.2"), ("chore", "Release Guzzle 3.7.4")]
+        ("chore", "Release 3.7.0"), ("chore", "Release 3.1.2"), ("chore", "Release Guzzle 3.7.4"), ("chore", "Release 3.0.8")]
 
 
 def test_a_release_said_as_this_is_and_its_development_version_opening(tmp_path):
