@@ -153,9 +153,9 @@ RELEASE_TITLE = (rf"(?i)^\s*(?:release|releasing|release version|{_PREPARE}(?: f
                  # `This is actually 2.5-dev` (click, flask), `Ready for 2.4`, `Open up for 2.3-dev`
                  r"|^\s*this\s+is\s+(?:actually\s+|now\s+|going\s+to\s+be\s+)?(?:version\s+)?v?\d+(?:\.\d+)+\S*?(?:\s+\([^()\n]{0,40}\))?[.!]?\s*$"
                  r"|^\s*(?:ready|open(?:ed|s)?\s+up)\s+for\s+(?:version\s+)?v?\d+(?:\.\d+)+\S*?[.!]?\s*$"
-                 # guzzle's `Tagging 3.1.2 release`, `Guzzle 3.7.4 release prep` (and `Prepping for 3.7.0`)
-                 # (`Tagging for 3.0.7`, `Preparing to tag 3.1.0`, `Tagging 2.8.1 (small release mainly for
-                 # composer.json fixes)`)
+                 # guzzle's `Tagging 3.1.2 release`, `Tagging for 3.0.7`, `Preparing to tag 3.1.0`, `Tagging
+                 # 2.8.1 (small release mainly for composer.json fixes)`; then `Guzzle 3.7.4 release prep`
+                 # (its `Prepping for 3.7.0` is a _PREPARE)
                  rf"|^\s*(?:{_PREPARE}\s+to\s+)?(?:tag(?:s|ged|ging)?|cut(?:s|ting)?)(?:\s+for)?\s+(?:version\s+)?v?\d+(?:\.\d+)+\S*?(?:\s+release)?[.!]?(?:\s+\([^()\n]{{0,80}}\))?\s*$"
                  r"|^\s*(?:[a-z][\w.-]*\s+)?v?\d+(?:\.\d+)+\S*\s+release\s+prep(?:aration|ared)?[.!]?\s*$"
                  # mutt's release script: `automatic post-release commit for mutt-2.4.1`

@@ -45,11 +45,11 @@ QUALIFIERS = tuple(_RULES["changelog_qualifiers"])
 # of work or its subject says it fixes something (`listed_category`).
 ENHANCEMENT = "enhancement"
 # A subject that says it repairs something: `Fix symlinked static files not being built`.
+# (a gitmoji's variation selector, U+FE0F, is a mark: a word character to the regex)
+STATED_FIX = r"(?i)^[\W\p{M}]*(?:bug\s*)?fix(?:e[sd]|ing)?\b"
 # A subject that says it moves something: an `added` listing in the crate it moved to names no
 # new feature (axum's `Move TypedHeader to axum-extra`, listed as added there).
 _STATED_MOVE = r"(?i)^[\W\p{M}]*mov(?:e|es|ed|ing)\b"
-# (a gitmoji's variation selector, U+FE0F, is a mark: a word character to the regex)
-STATED_FIX = r"(?i)^[\W\p{M}]*(?:bug\s*)?fix(?:e[sd]|ing)?\b"
 
 
 def listed_category(listed: pl.Expr, reading: pl.Expr, subject: pl.Expr) -> pl.Expr:

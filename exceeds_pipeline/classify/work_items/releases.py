@@ -301,7 +301,7 @@ def release_version(subject: pl.Expr) -> pl.Expr:
 
 def _release_text(subject: pl.Expr) -> pl.Expr:
     """A release subject as its package and version are read from: its PR suffix, a leading
-    mark, a trailing `release` (`1.4.3 release`: the version before the word; `3.7.4 release prep`) and a trailing
-    aside with no number (`This is 3.0 (clonk clonk)`) left out."""
+    mark, a trailing `release` (`1.4.3 release`: the version before the word; `3.7.4 release
+    prep`) and a trailing aside with no number (`This is 3.0 (clonk clonk)`) left out."""
     return (subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_MARK, "").str.replace(r"\s+\([^()\d\n]*\)\s*$", "")
             .str.replace(r"(?i)\s+release(?:\s+prep(?:aration|ared)?)?[.!]?\s*$", ""))
