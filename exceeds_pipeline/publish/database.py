@@ -117,12 +117,18 @@ def ensure_warehouse(path: Path) -> str | None:
             return _open_warehouse(path)
         except duckdb.IOException as exc:
             text = str(exc)
-            if "lock" in text.lower() and "Conflicting" not in text and attempt + 1 < RELEASING_LOCK_TRIES:
+            if "lock" not in text.lower():
+                return _damaged_warehouse(path, text)
+            if "Conflicting" not in text and attempt + 1 < RELEASING_LOCK_TRIES:
                 time.sleep(RELEASING_LOCK_PAUSE)
                 continue
-            return _unopened_warehouse(path, text)
+            holder = text.split("Conflicting lock is held in", 1)[-1].strip().rstrip(".") if "Conflicting" in text else "another process"
+            raise WarehouseBusy(
+                f"the working database {path} is held open by {holder}; close that program "
+                f"(or wait for it) and run again"
+            ) from None
         except duckdb.Error as exc:
-            return _unopened_warehouse(path, str(exc))
+            return _damaged_warehouse(path, str(exc))
 
 
 def _open_warehouse(path: Path) -> None:
@@ -133,14 +139,8 @@ def _open_warehouse(path: Path) -> None:
         con.close()
 
 
-def _unopened_warehouse(path: Path, text: str) -> str:
-    """A busy warehouse raises WarehouseBusy; a damaged one is removed and the reason returned."""
-    if "lock" in text.lower():
-        holder = text.split("Conflicting lock is held in", 1)[-1].strip().rstrip(".") if "Conflicting" in text else "another process"
-        raise WarehouseBusy(
-            f"the working database {path} is held open by {holder}; close that program "
-            f"(or wait for it) and run again"
-        ) from None
+def _damaged_warehouse(path: Path, text: str) -> str:
+    """Remove a warehouse DuckDB cannot open, and say why (`text`: DuckDB's error)."""
     reason = text.splitlines()[0]
     for damaged in (path, path.with_name(path.name + ".wal")):
         damaged.unlink(missing_ok=True)
