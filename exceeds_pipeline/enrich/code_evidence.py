@@ -40,7 +40,8 @@ from typing import Iterable, Sequence
 import polars as pl
 
 from exceeds_pipeline.common.chunks import contiguous_chunks
-from exceeds_pipeline.ingest.gitcmd import GitError, attributes_config, stream_git
+from exceeds_pipeline.enrich import docstrings
+from exceeds_pipeline.ingest.gitcmd import GitError, attributes_config, read_blobs, stream_git
 
 __all__ = ["CODE_EVIDENCE_SCHEMA", "MAX_BYTES", "MAX_TERMS", "code_evidence", "evidence_from_patch", "update_code_evidence"]
 
@@ -55,7 +56,9 @@ CODE_EVIDENCE_SCHEMA = {
     "imports": pl.List(pl.String),
     "code_terms": pl.List(pl.String),
     # the changed lines (added and deleted) of the files read that are comments, and that are
-    # code (neither comments nor blank): a change of comments alone is documentation work
+    # code (neither comments nor blank): a change of comments alone is documentation work.
+    # Docstrings count as comments in a commit whose code lines could all be docstrings
+    # (docstrings.candidates: Python and Elixir files, at most 200 lines, no plain statement)
     "comment_lines": pl.Int32,
     "code_lines": pl.Int32,
     # the version of the reading (READER) a row was made by: rows of an older one are read again
@@ -63,7 +66,7 @@ CODE_EVIDENCE_SCHEMA = {
 }
 # Raised when what is read from a diff changes (a language added to _FAMILY, a comment syntax),
 # so that stored evidence is read again with it.
-READER = 3
+READER = 4
 
 _MISSING = re.compile(r"unable to read|missing (?:blob|tree|object)|bad object|could not read|invalid object")
 _MARK = b"\x1e\x1eEXP\x1f"
@@ -184,7 +187,9 @@ _COMMENT_LINE = {
     # (a `#!` line names the interpreter: redis's "fix file permissions for scripts" added
     # `#!/usr/bin/env ruby` and was no documentation)
     "hash": re.compile(rb"^[+-](?!\+\+ |-- )[ \t]*#(?!!)", re.M),
-    "slash": re.compile(rb"^[+-](?!\+\+ |-- )(?:[ \t]*(?://|/\*|\*(?:[ \t]|/|$))|(?:(?!/\*)[^\n])*\*/[ \t]*$)", re.M),
+    # (a block comment with code after it on its line is code: webpack's `/** @type {X} */ (expr),`)
+    "slash": re.compile(rb"^[+-](?!\+\+ |-- )(?:[ \t]*(?://|/\*(?:[^*\n]|\*(?!/))*(?:\*/[ \t\r]*)?$|\*(?:[ \t]|/|$))"
+                        rb"|(?:(?!/\*)[^\n])*\*/[ \t]*$)", re.M),
 }
 _COMMENT_STYLE = {"py": "hash", "rb": "hash", "hash": "hash"}
 
@@ -303,8 +308,10 @@ def _diff_only_read_files(folder: Path) -> dict[str, str]:
 
 
 def _one_pass(git_dir: Path, shas: list[str], max_bytes: int, rows: dict,
-              config: dict[str, str] | None = None) -> tuple[int, str | None]:
-    """Read ``shas`` in order into ``rows``; (complete records, error text or None)."""
+              config: dict[str, str] | None = None, docs: dict | None = None) -> tuple[int, str | None]:
+    """Read ``shas`` in order into ``rows``, and into ``docs`` the changed lines of those whose
+    code lines could all be docstrings (docstrings.candidates); (complete records, error text or
+    None)."""
     args = ["log", "--no-walk=unsorted", "--stdin", f"--format={_FORMAT}", *_OPTIONS]
     proc = stream_git(git_dir, args, shas, config=config)
     # stderr drained on its own thread: a chatty git must not block on a full pipe.
@@ -315,6 +322,10 @@ def _one_pass(git_dir: Path, shas: list[str], max_bytes: int, rows: dict,
     try:
         for sha, body in _records(proc.stdout):
             rows[sha] = evidence_from_patch(body, max_bytes)
+            if docs is not None and rows[sha][3]:
+                found = docstrings.candidates(body)
+                if found:
+                    docs[sha] = found
             seen.append(sha)
     finally:
         proc.stdout.close()
@@ -328,9 +339,9 @@ def _one_pass(git_dir: Path, shas: list[str], max_bytes: int, rows: dict,
 
 
 def _read_all(git_dir: Path, repo: str, todo: list[str], max_bytes: int, rows: dict,
-              config: dict[str, str] | None = None) -> None:
+              config: dict[str, str] | None = None, docs: dict | None = None) -> None:
     while todo:
-        done, error = _one_pass(git_dir, todo, max_bytes, rows, config)
+        done, error = _one_pass(git_dir, todo, max_bytes, rows, config, docs)
         if error is None:
             break
         # git stops at a commit it cannot diff (a missing blob in a partial clone or a damaged
@@ -343,6 +354,43 @@ def _read_all(git_dir: Path, repo: str, todo: list[str], max_bytes: int, rows: d
 
 
 _NOTHING: tuple[list[str], list[str], int | None, int | None] = ([], [], None, None)  # a commit git could not read
+
+
+MAX_DOC_FILE = 1 << 20  # bytes of a file read for its docstrings; lines past them count as code
+
+
+def _count_docstrings_as_comments(git_dir: Path, rows: dict, docs: dict) -> None:
+    """Changed lines inside docstrings (docstrings.docstring_lines of the file after the commit
+    for added lines, before it for deleted ones) move from ``rows``' code lines to its comment
+    lines, for the commits in ``docs``: one `git cat-file --batch` over their files."""
+    names: list[str] = []
+    wanted: list[tuple[str, str, bool]] = []  # (sha, path, before the commit)
+    for sha, files in docs.items():
+        for path, old_lines, new_lines in files:
+            if old_lines:
+                names.append(f"{sha}^:{path}")
+                wanted.append((sha, path, True))
+            if new_lines:
+                names.append(f"{sha}:{path}")
+                wanted.append((sha, path, False))
+    if not names:
+        return
+    inside: dict[tuple[str, str, bool], set[int]] = {}
+    for i, text, size in read_blobs(git_dir, names, MAX_DOC_FILE):
+        if text is None:
+            continue
+        if size > len(text):  # (a cut file: its last, partial line is not judged)
+            text = text.rsplit(b"\n", 1)[0]
+        sha, path, before = wanted[i]
+        inside[wanted[i]] = docstrings.docstring_lines(docstrings.language_of(path.encode()), text)
+    for sha, files in docs.items():
+        moved = 0
+        for path, old_lines, new_lines in files:
+            moved += sum(n in inside.get((sha, path, True), ()) for n in old_lines)
+            moved += sum(n in inside.get((sha, path, False), ()) for n in new_lines)
+        if moved:
+            imports, terms, comments, code = rows[sha]
+            rows[sha] = (imports, terms, comments + moved, code - moved)
 
 
 def code_evidence(
@@ -364,17 +412,20 @@ def code_evidence(
     workers = max(1, min(workers or os.cpu_count() or 1, len(wanted) // MIN_CHUNK))
     chunks = contiguous_chunks(wanted, workers)  # runs of the history: git reads them fastest
     rows: dict[str, tuple[list[str], list[str], int, int]] = {}
+    docs: dict[str, list[tuple[str, list[int], list[int]]]] = {}
     with tempfile.TemporaryDirectory(prefix="exceeds-evidence-") as tmp:
         config = _diff_only_read_files(Path(tmp))
         if workers == 1:
-            _read_all(Path(git_dir), repo, wanted, max_bytes, rows, config)
+            _read_all(Path(git_dir), repo, wanted, max_bytes, rows, config, docs)
         else:  # git computes the diffs of each chunk in its own process, in parallel
-            parts = [dict() for _ in chunks]
+            parts = [(dict(), dict()) for _ in chunks]
             with ThreadPoolExecutor(max_workers=workers) as pool:
-                list(pool.map(lambda i: _read_all(Path(git_dir), repo, chunks[i], max_bytes, parts[i], config),
+                list(pool.map(lambda i: _read_all(Path(git_dir), repo, chunks[i], max_bytes, parts[i][0], config, parts[i][1]),
                               range(len(chunks))))
-            for part in parts:
+            for part, part_docs in parts:
                 rows.update(part)
+                docs.update(part_docs)
+    _count_docstrings_as_comments(Path(git_dir), rows, docs)
     return pl.DataFrame(
         {
             "repo": [repo] * len(wanted),

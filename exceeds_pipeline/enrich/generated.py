@@ -62,9 +62,14 @@ _TEMPLATE_PATH = re.compile(r"(?i)(?:^|/)templates?/|tmpl|template")
 _TEMPLATE_TEXT = re.compile(rb"\{\{|\{%|<%")
 _GENERATED = rb"(?:auto-?generated|automatically\s+generated|generated\s+(?:automatically|by|from|with)|code\s+generated)"
 _DO_NOT_EDIT = rb"(?:do\s+not|don'?t)\s+(?:edit|modify)"
+_COMMENT_OPEN = rb"^[ \t]*(?://+|/\*+|\*|#+|--|;+|<!--|%+|\(\*|\{-)"
 _GENERATED_MARKER = re.compile(
-    rb"(?im)^[ \t]*(?://+|/\*+|\*|#+|--|;+|<!--|%+|\(\*|\{-)[^\n\"'`]{0,200}?"
-    rb"(?:" + _GENERATED + rb"[^\n\"'`]{0,200}?" + _DO_NOT_EDIT + rb"|" + _DO_NOT_EDIT + rb"[^\n\"'`]{0,200}?" + _GENERATED + rb")")
+    rb"(?im)" + _COMMENT_OPEN + rb"[^\n\"'`]{0,200}?"
+    rb"(?:" + _GENERATED + rb"[^\n\"'`]{0,200}?" + _DO_NOT_EDIT + rb"|" + _DO_NOT_EDIT + rb"[^\n\"'`]{0,200}?" + _GENERATED + rb")"
+    # ... or the two on consecutive comment lines (webpack's types.d.ts: ` * This file was
+    # automatically generated.` then ` * DO NOT MODIFY BY HAND.`)
+    rb"|" + _COMMENT_OPEN + rb"[^\n\"'`]{0,200}?" + _GENERATED + rb"[^\n\"'`]{0,200}\r?\n"
+    + _COMMENT_OPEN + rb"[^\n\"'`]{0,200}?" + _DO_NOT_EDIT)
 
 
 # A page a documentation generator wrote: its signature in the page's head (gson's committed
