@@ -306,6 +306,7 @@ STATEMENT: str = _RULES["statement"]
 # know these verbs (hold-outs: +6 commits; `clean`/`extract` alone are often fixes/features).
 REFACTOR_LEAD: str = _RULES["refactor_lead"]
 DOCS_LEAD: str = _RULES["docs_lead"]
+SECURITY_WORDS: str = _RULES["security_words"]
 LEAD_VERB: str = _RULES["lead_verb"]
 MEASURED_GAIN: str = _RULES["measured_gain"]
 SPEEDUP: str = _RULES["speedup"]
@@ -1206,8 +1207,14 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
     # A declared feat/fix that changes only docs or only tests is documentation or test work
     # (`fix: typo in the README`, `feat: add e2e tests for 2FA`), as a reader calls it; so is a
     # declared chore, the type of whatever is no other (axios's `chore(docs): add fetch adapter
-    # docs` of the README, `chore: added progress capturing section to the docs`).
-    docs_or_tests_only = by_paths.is_in(["docs", "test"]).fill_null(False)
+    # docs` of the README, `chore: added progress capturing section to the docs`). Likewise
+    # the project's own build and CI files alone are build work (hyper's `feat: add cargo-c
+    # support`, `fix: require correct bytes minimum version`, `chore(ci): ...`), unless it
+    # says it closes a vulnerability (jekyll's `fix(security): CVE-2021-28834`, a Gemfile bump)
+    # or changes a copy of another project (a fix in redis's deps/lua, bat's vendored assets).
+    build_only = ((by_paths == "build") & (pl.col("_n_vendored").fill_null(0) == 0)
+                  & ~pl.col("_text").str.contains(SECURITY_WORDS))
+    docs_or_tests_only = (by_paths.is_in(["docs", "test"]) | build_only).fill_null(False)
 
     def holds(label: pl.Expr) -> pl.Expr:
         return label.is_not_null() & ~(label.is_in(["feature", "bug", "chore"]) & docs_or_tests_only)

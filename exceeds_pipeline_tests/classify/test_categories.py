@@ -615,13 +615,22 @@ def test_a_declared_feature_or_fix_that_changes_only_docs_or_tests_is_docs_or_te
         # axios: a chore, the type of whatever is no other, of the README alone is docs work
         ("chore(docs): add fetch adapter docs; (#6407)", {"README.md": "# the app\n\n## fetch adapter\n"}),
         ("chore: bump the parser", {"app/openapi/spec/enums.py": "IRI = 'iri'\nURI = 'uri'\nURN = 'urn'\n"}),
+        # hyper: the project's own build and CI files alone are build work, whatever the type
+        ("feat(lib): add cargo-c support", {"Cargo.toml": "[package]\nname = 'app'\n[features]\ncapi = []\n"}),
+        ("chore(ci): run the tests on macOS", {".github/workflows/ci.yml": "on: push\nruns-on: macos\n"}),
+        # ... unless it closes a vulnerability, or fixes a copy of another project
+        ("fix(security): bump nokogiri for CVE-2021-28834", {"Gemfile": "gem 'nokogiri', '>= 1.11'\n"}),
+        ("fix: overflow in the vendored lua", {"vendor/lua/lstrlib.c": "int n = 1;\n"}),
     ])
     assert got == {"Initial import": got["Initial import"],
                    "fix: docs links (#2008)": "docs", "fix: resolve flaky password settings tests": "test",
                    "feat: add e2e tests for 2FA": "test", "[fix] typo in README": "docs",
                    "fix(openapi): IRI value matches the spec": "bug", "fix: user spec": "test",
                    "fix: parser crash": "bug", "chore(docs): add fetch adapter docs; (#6407)": "docs",
-                   "chore: bump the parser": "chore"}
+                   "chore: bump the parser": "chore", "feat(lib): add cargo-c support": "build",
+                   "chore(ci): run the tests on macOS": "build",
+                   "fix(security): bump nokogiri for CVE-2021-28834": "bug",
+                   "fix: overflow in the vendored lua": "bug"}
 
 
 def test_man_page_sources_and_an_old_changelog_are_docs(tmp_path):
