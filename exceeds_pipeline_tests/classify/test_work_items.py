@@ -2985,3 +2985,23 @@ def test_a_commit_its_own_item_reverted_neither_names_nor_decides_it(tmp_path):
     wid = by_subject(out, "work_item_id")
     assert wid["Add a delegate for every session"] == wid["Support streaming downloads in sessions"]
     assert _item(items, wid["Add a delegate for every session"])["title"] == "Support streaming downloads in sessions"
+
+
+def test_a_pull_request_belongs_to_who_opened_it_not_to_who_added_most_commits(tmp_path):
+    """webpack: tanhauhau's "show which singleton loaded version" with two follow-ups of the
+    maintainer's was the maintainer's feature, and tanhauhau had no work item. The owner of a
+    pull request is the author of its first commit; an item of pushed commits is still its most
+    frequent author's."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"lib/share.js": "module.exports = 1;\n"})
+    repo.branch("singleton-version", checkout=True)
+    repo.commit("Show which singleton version was loaded", author=CAT, date=_at(2, 9),
+                files={"lib/share.js": "module.exports = 2;\nconst version = 'x';\n"})
+    repo.commit("Update the snapshot", author=BOB, date=_at(2, 12), files={"lib/share.js": "module.exports = 2;\nconst version = 'y';\n"})
+    repo.commit("Fix the lint", author=BOB, date=_at(2, 13), files={"lib/share.js": "module.exports = 2;\nconst version = 'z';\n"})
+    repo.checkout("main")
+    repo.merge("singleton-version", "Merge pull request #14782 from cat/singleton-version\n\nshow which singleton loaded version",
+               author=BOB, date=_at(2, 20))
+    out, items = _run(repo)
+    item = _item(items, "acme/app#pr-14782")
+    assert item["person_id"] == "cat" and item["commits"] == 3

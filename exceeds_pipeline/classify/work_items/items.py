@@ -424,8 +424,14 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         .group_by("_root", maintain_order=True).first()
         .select("_root", pl.col("category").alias("_common_cat"))
     )
+    # The owner: of a pull request, who wrote its first commit (who opened it: tanhauhau's
+    # webpack PR with two follow-ups of the maintainer's is tanhauhau's feature); of other items,
+    # who wrote most of its commits.
+    opened = pl.col("pr_number").is_not_null().any().over("_root") if "pr_number" in core.columns else pl.lit(False)
     people = (
-        core.group_by("_root", "person_id").agg(pl.len().alias("_c"), pl.col("_t").min().alias("_pt"))
+        core.with_columns(opened.alias("_opened"))
+        .group_by("_root", "person_id").agg(pl.len().alias("_c"), pl.col("_t").min().alias("_pt"), pl.col("_opened").first())
+        .with_columns(pl.when(pl.col("_opened")).then(pl.lit(0, pl.UInt32)).otherwise(pl.col("_c")).alias("_c"))
         .sort("_root", "_c", "_pt", descending=[False, True, False])
         .group_by("_root", maintain_order=True).first()
         .select("_root", pl.col("person_id").alias("_main_person"))
