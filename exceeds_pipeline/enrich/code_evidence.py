@@ -379,16 +379,16 @@ def _count_docstrings_as_comments(git_dir: Path, rows: dict, docs: dict) -> None
     for i, text, size in read_blobs(git_dir, names, MAX_DOC_FILE):
         if text is None:
             continue
+        path = wanted[i][1]
         if size > len(text):  # (a cut file: its last, partial line is not judged)
             text = text.rsplit(b"\n", 1)[0]
-        sha, path, before = wanted[i]
         inside[wanted[i]] = docstrings.docstring_lines(docstrings.language_of(path.encode()), text)
     for sha, files in docs.items():
         moved = 0
         for path, old_lines, new_lines in files:
             moved += sum(n in inside.get((sha, path, True), ()) for n in old_lines)
             moved += sum(n in inside.get((sha, path, False), ()) for n in new_lines)
-        if moved:
+        if moved and sha in rows:  # (a commit git could not read, dropped from rows, has no evidence)
             imports, terms, comments, code = rows[sha]
             rows[sha] = (imports, terms, comments + moved, code - moved)
 
