@@ -233,15 +233,15 @@ def ingest(path: Path, name: str, cache: Path | None) -> tuple[pl.DataFrame, pl.
 def diff_lines(path: Path, name: str, commits: pl.DataFrame, cache: Path | None) -> pl.DataFrame:
     """What the code_evidence asset reads of the diffs for the categories: the changed lines
     that are comments and code of each commit it samples (`evidence_sample`, by the subjects
-    the classifier sees), cached by the list of commits read."""
+    the classifier sees), cached by the list of commits read and the version of the reading."""
     import hashlib
 
-    from exceeds_pipeline.enrich.code_evidence import code_evidence, evidence_sample
+    from exceeds_pipeline.enrich.code_evidence import READER, code_evidence, evidence_sample
 
     git_dir = Path(subprocess.run(["git", "-C", str(path), "rev-parse", "--absolute-git-dir"],
                                   capture_output=True, text=True, check=True).stdout.strip())
     shas = evidence_sample(commits.select("sha", "is_merge", "mailmap_email", "subject", "lines_added", "lines_deleted"))
-    key = cache / f"{name.replace('/', '+')}-diff-{hashlib.sha1(' '.join(shas).encode()).hexdigest()[:12]}.parquet" \
+    key = cache / f"{name.replace('/', '+')}-diff{READER}-{hashlib.sha1(' '.join(shas).encode()).hexdigest()[:12]}.parquet" \
         if cache is not None else None
     if key is not None and key.exists():
         return pl.read_parquet(key)
