@@ -379,10 +379,17 @@ def month_sentences(name: str, entry: dict, used: set[str] | None = None,
         out.append(_sentence(text[0].upper() + text[1:], _ids(reverted[:MAX_TITLES])))
     reverts = entry.get("reverts") or []
     if reverts and not only_one:
-        out.append(_sentence(
-            f"Reverted {_plural(len(reverts), 'change')}: " + _join([_inline(i["title"], revert_word=False) for i in reverts[:MAX_TITLES]])
-            + (f" and {len(reverts) - MAX_TITLES} more" if len(reverts) > MAX_TITLES else "") + ".",
-            _ids(reverts[:MAX_TITLES])))
+        # a revert titled in its own words names why, not what it undid (hyper's "fix consuming
+        # extra CPU from previous change" had read "Reverted 1 change: fix consuming extra CPU
+        # ...", as if a CPU fix had been undone): those are listed as reverts, by their titles
+        wrapped = [i for i in reverts if clean_title(i["title"]).wrapper == "revert"]
+        worded = [i for i in reverts if clean_title(i["title"]).wrapper != "revert"]
+        for part, text in ((wrapped, f"Reverted {_plural(len(wrapped), 'change')}: "),
+                           (worded, f"{_plural(len(worded), 'more revert' if wrapped else 'revert')}: ")):
+            if part:
+                more = f" and {len(part) - MAX_TITLES} more" if len(part) > MAX_TITLES else ""
+                names = _join([_inline(i["title"], revert_word=False) for i in part[:MAX_TITLES]])
+                out.append(_sentence(text[0].upper() + text[1:] + names + more + ".", _ids(part[:MAX_TITLES])))
     for s in out:
         if s["text"] in used:  # every shape already used for another month: say which month
             text = s["text"]
@@ -442,8 +449,11 @@ def profile_sentences(profile: dict) -> list[dict]:
     size = lambda pair: (-(pair[0].get("lines_added", 0) + pair[0].get("lines_deleted", 0)), pair[1])  # noqa: E731
     # a feature or a fix is as large as what it wrote: redis's "enable kqueue/kevent only for Mac
     # OS X 10.6.x" changed one line of config.h and deleted 3,169 lines of pages by accident;
-    # guzzle's "removing third party services from main repository" (+485 -21,818) moved code out
-    built = lambda pair: (-pair[0].get("lines_added", 0), size(pair))  # noqa: E731
+    # guzzle's "removing third party services from main repository" (+485 -21,818) moved code out;
+    # and by the code it wrote, not its tests or pages (webpack's 10-line fix with a 3,105-line
+    # test file pasted in)
+    built = lambda pair: (-pair[0].get("code_lines_added", pair[0].get("lines_added", 0)),  # noqa: E731
+                          -pair[0].get("lines_added", 0), size(pair))
     features, bugs = stats["features"], stats["bugs"]
     if features or bugs:
         def top(pairs, key=size):

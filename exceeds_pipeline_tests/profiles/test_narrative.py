@@ -345,9 +345,13 @@ def test_the_largest_features_and_fixes_are_the_ones_that_added_most(tmp_path):
                 files={"src/lcs.c": None, "src/config.h": "#define X 3\n"})
     repo.commit("Fix a leak in the parser", author=ADA, date="2025-05-23T10:00:00+00:00",
                 files={"src/parse.c": "".join(f"int p{i};\n" for i in range(30))})
+    # ... and by the code it wrote, not its tests or pages: webpack's largest fix had been a
+    # 10-line fix with a 3,105-line test file pasted in ("Add the server" wrote 500 lines of pages)
+    repo.commit("Fix the tokenizer", author=ADA, date="2025-05-24T10:00:00+00:00",
+                files={"src/token.c": "int t;\nint u;\n", "tests/test_token.c": "".join(f"int c{i};\n" for i in range(400))})
     built, items = _profiles_of(repo, "acme/kv")
     summary = built[0]["summary"]
-    assert "The largest features: add the server and add the LCS command." in summary, summary
+    assert "The largest features: add the LCS command and add the server." in summary, summary
     assert "The largest fixes: the expiry of keys and a leak in the parser." in summary, summary
 
 
@@ -460,3 +464,22 @@ def test_a_fix_or_feature_that_reverts_something_keeps_the_word():
     text = " ".join(s["text"] for s in month_sentences("Parker", entry, set()))
     assert "revert Commands::Serve#server_address signature change" in text
     assert "Reverted 1 change: add a cache for layouts" in text
+
+
+def test_a_revert_titled_in_its_own_words_is_not_named_as_the_change_it_undid():
+    """hyper: the revert `fix(http1): fix consuming extra CPU from previous change` (of "fix rare
+    missed write wakeup") read "Reverted 1 change: fix consuming extra CPU ...", as if a CPU fix
+    had been undone."""
+    from exceeds_pipeline.profiles.narrative import month_sentences
+
+    own = {"title": "fix consuming extra CPU from previous change", "repo": "hyperium/hyper", "work_item_id": "r1"}
+    undone = {"title": 'Revert "Add a cache for layouts"', "repo": "hyperium/hyper", "work_item_id": "r2"}
+    entry = {"month": "2025-11", "commits": 3, "repos": ["hyperium/hyper"], "themes": [], "key_features": [],
+             "bugs_fixed": [], "features": 0, "bugs": 0, "work_items": {"revert": 2, "docs": 1},
+             "reverts": [own, undone]}
+    text = " ".join(s["text"] for s in month_sentences("Sean", entry, set()))
+    assert "Reverted 1 change: add a cache for layouts. 1 more revert: fix consuming extra CPU from previous change." in text, text
+    entry["reverts"] = [own]
+    entry["work_items"] = {"revert": 1, "docs": 1}
+    text = " ".join(s["text"] for s in month_sentences("Sean", entry, set()))
+    assert "Reverted" not in text and "1 revert: fix consuming extra CPU from previous change." in text, text
