@@ -3005,3 +3005,22 @@ def test_a_pull_request_belongs_to_who_opened_it_not_to_who_added_most_commits(t
     out, items = _run(repo)
     item = _item(items, "acme/app#pr-14782")
     assert item["person_id"] == "cat" and item["commits"] == 3
+
+
+def test_an_item_titled_by_the_issue_it_closes_alone_says_where_it_changed_things(tmp_path):
+    """jq's `Fix #549`, `Fix #702` and fmt's `Fix https://github.com/cppformat/cppformat/issues/55.`
+    told a reader nothing of the change: the title names the file the item changed most. A
+    subject that says more keeps its words."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"src/builtin.c": "int a;\n", "src/lexer.c": "int b;\n"})
+    repo.commit("Fix #549", author=ADA, date=_at(8, 9), files={"src/builtin.c": "int a = 1;\n"})
+    repo.commit("Fix https://github.com/acme/app/issues/55.", author=ADA, date=_at(15, 9),
+                files={"src/lexer.c": "int b = 2;\n", "src/builtin.c": "int a = 3;\nint c;\nint d;\n"})
+    repo.commit("Fix #60: the lexer skips a quote", author=ADA, date=_at(22, 9), files={"src/lexer.c": "int b = 4;\n"})
+    # (the code it changed, not the longer CHANGELOG line beside it)
+    repo.commit("Fix #937", author=ADA, date=_at(29, 9), files={"src/lexer.c": "int b = 5;\n",
+                                                                "CHANGELOG.md": "- the lexer reads a quote inside a comment\n"})
+    out, items = _run(repo)
+    titles = set(items["title"].to_list())
+    assert {"Fix #549 in src/builtin.c", "Fix https://github.com/acme/app/issues/55 in src/builtin.c",
+            "Fix #60: the lexer skips a quote", "Fix #937 in src/lexer.c"} <= titles, titles

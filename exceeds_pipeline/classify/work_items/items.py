@@ -236,20 +236,26 @@ def assign_work_items(
 
 
 def unnamed_titles(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
-    """(_root, _files_title) for the items of `work` none of whose commits has a message: the
-    file the item changed most (`Change to lib/orm/query.py and 3 other files`)."""
-    schema = {"_root": pl.UInt32, "_files_title": pl.String}
+    """(_root, _files_title, _main_path) for the items of `work` none of whose commits has a
+    message, or whose messages only name an issue (`Fix #549`): the file the item changed most
+    (`Change to lib/orm/query.py and 3 other files`; jq's `Fix #549` is "Fix #549 in builtin.c")."""
+    schema = {"_root": pl.UInt32, "_files_title": pl.String, "_main_path": pl.String}
     if work.height == 0 or "_root" not in work.columns or file_changes is None or file_changes.height == 0:
         return pl.DataFrame(schema=schema)
+    headline = pl.col("_headline").fill_null("").str.strip_chars()
     silent = work.group_by("_root").agg(
-        (pl.col("_headline").fill_null("").str.strip_chars() == "").all().alias("_silent")).filter("_silent")
+        ((headline == "") | _title(headline).str.contains(ISSUE_ONLY_NAME)).all().alias("_silent")).filter("_silent")
     if silent.height == 0:
         return pl.DataFrame(schema=schema)
+    from exceeds_pipeline.classify.categories import DOCS_PATH, TEST_PATH
+
+    # (code first: fzf's `Fix #937` is named by src/, not by the CHANGELOG line beside it)
     files = (
         work.join(silent, on="_root", how="semi").select("repo", "sha", "_root")
         .join(file_changes.select("repo", "sha", "path", "lines_added", "lines_deleted"), on=["repo", "sha"])
         .group_by("_root", "path").agg((pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)).sum().alias("_n"))
-        .sort("_root", "_n", "path", descending=[False, True, False])
+        .with_columns((~pl.col("path").str.contains(TEST_PATH) & ~pl.col("path").str.contains(DOCS_PATH)).alias("_code"))
+        .sort("_root", "_code", "_n", "path", descending=[False, True, True, False])
         .group_by("_root", maintain_order=True).agg(pl.col("path").first().alias("_path"), pl.len().alias("_files"))
     )
     others = pl.col("_files") - 1
@@ -258,6 +264,7 @@ def unnamed_titles(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.
         pl.concat_str(pl.lit("Change to "), pl.col("_path"),
                       pl.when(others == 1).then(pl.lit(" and 1 other file"))
                       .when(others > 1).then(pl.format(" and {} other files", others)).otherwise(pl.lit(""))).alias("_files_title"),
+        pl.col("_path").alias("_main_path"),
     ).cast(schema)
 
 
@@ -266,7 +273,7 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
     """Item table from `work` (with `_root`); returns (items, work with work_item_id).
     `unnamed`: (_root, _files_title) of items none of whose commits has a message."""
     if unnamed is None:
-        unnamed = pl.DataFrame(schema={"_root": pl.UInt32, "_files_title": pl.String})
+        unnamed = pl.DataFrame(schema={"_root": pl.UInt32, "_files_title": pl.String, "_main_path": pl.String})
     if work.height == 0:
         return pl.DataFrame(schema=WORK_ITEMS_SCHEMA), work.with_columns(pl.lit(None, pl.String).alias("work_item_id"))
     reverting = set(undoing_commits(links)["sha"].to_list())
@@ -617,10 +624,14 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
     )
     # Commits without a message (Subversion allowed them: 333 of SQLAlchemy's early items): the
     # item is named by what it changed.
+    # ... and an item titled by the issue it closes alone says where it changed things
     items = items.join(unnamed, on="_root", how="left").with_columns(
         pl.when(pl.col("title").fill_null("").str.strip_chars() == "")
-        .then(pl.coalesce("_files_title", pl.lit("Change without a message"))).otherwise(pl.col("title")).alias("title")
-    ).drop("_files_title")
+        .then(pl.coalesce("_files_title", pl.lit("Change without a message")))
+        .when(pl.col("title").str.contains(ISSUE_ONLY_NAME) & pl.col("_main_path").is_not_null())
+        .then(pl.format("{} in {}", pl.col("title").str.strip_chars().str.strip_chars_end(".!"), pl.col("_main_path")))
+        .otherwise(pl.col("title")).alias("title")
+    ).drop("_files_title", "_main_path")
     items = _with_pointed_titles(items)
     ids = items.select("_root", "work_item_id")
     items = items.join(chain_status(work, links, df), on="_root", how="left").with_columns(
@@ -707,6 +718,9 @@ MERGE_RESTATED = (r"(?i)^\s*merge\s+(?:pull\s+request|pr|branch|remote-tracking\
                   r"|^\s*#?\s*conflicts:\s*$")
 # A title that names nothing but the issue it is about: `Fix #2180.`, `Issue #526`, `Fixes: #11083`.
 ISSUE_ONLY_TITLE = r"(?i)^\s*(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?|issue|for|re|gh)\s*:?\s*)?#?\d+[.!]?\s*$"
+# ... or its link (fmt's `Fix https://github.com/cppformat/cppformat/issues/55.`)
+ISSUE_ONLY_NAME = (ISSUE_ONLY_TITLE + r"|^\s*(?:(?:fix(?:es|ed)?|close[sd]?|resolve[sd]?)\s*:?\s*)?"
+                   r"https?://\S+/(?:issues|pull)/\d+[.!]?\s*$")
 
 
 # A merged branch's name as a label: `fix/…`, `bugfix-…`, `hotfix/…`, `feature/…`, `feat-…`.
