@@ -621,6 +621,8 @@ def test_a_declared_feature_or_fix_that_changes_only_docs_or_tests_is_docs_or_te
         # ... unless it closes a vulnerability, or fixes a copy of another project
         ("fix(security): bump nokogiri for CVE-2021-28834", {"Gemfile": "gem 'nokogiri', '>= 1.11'\n"}),
         ("fix: overflow in the vendored lua", {"vendor/lua/lstrlib.c": "int n = 1;\n"}),
+        # a folder of tests named by its kind (ecto's integration_test/cases/)
+        ("fix: flaky integration case", {"integration_test/cases/repo.exs": "assert true\n"}),
     ])
     assert got == {"Initial import": got["Initial import"],
                    "fix: docs links (#2008)": "docs", "fix: resolve flaky password settings tests": "test",
@@ -630,7 +632,7 @@ def test_a_declared_feature_or_fix_that_changes_only_docs_or_tests_is_docs_or_te
                    "chore: bump the parser": "chore", "feat(lib): add cargo-c support": "build",
                    "chore(ci): run the tests on macOS": "build",
                    "fix(security): bump nokogiri for CVE-2021-28834": "bug",
-                   "fix: overflow in the vendored lua": "bug"}
+                   "fix: overflow in the vendored lua": "bug", "fix: flaky integration case": "test"}
 
 
 def test_man_page_sources_and_an_old_changelog_are_docs(tmp_path):
