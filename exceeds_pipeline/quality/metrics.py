@@ -33,7 +33,8 @@ is null with a ``Pending:`` method text, never a partial value.
 * **architecture** = mean of the available parts of (a) the mean ``dmm_unit_interfacing`` of the
   person's measured commits (needs :data:`MIN_MEASURED`) and (b) tests beside code: over the
   person's code-changing work items (features, fixes, refactors and speed-ups that change
-  source files other than build files and version files) in repositories that keep tests beside code (at least
+  source files, lizard's or of any programming language, other than build files, version files
+  and glue scripts) in repositories that keep tests beside code (at least
   :data:`TESTS_BESIDE_CODE_MIN_RATE` of all their code-changing items also change a test file),
   (tested + K * base) / (items + K), K = :data:`TESTS_PRIOR_ITEMS`, base = those repositories'
   rate for the person's items; needs :data:`MIN_TEST_ITEMS` items. A repository that keeps
@@ -260,6 +261,24 @@ def _maintainability(measured: pl.LazyFrame, cap: int) -> tuple[pl.LazyFrame, pl
     return per_person, _evidence(scored, ["_score", "authored_at", "sha"], [False, True, False], cap)
 
 
+# Languages of glue around a program, not of the program: their scripts need no test beside them.
+_GLUE_LANGUAGES = ("Shell", "Batchfile", "PowerShell", "Dockerfile", "Makefile", "CMake", "Nix", "Just")
+
+
+def _programming(files: pl.DataFrame) -> pl.Series:
+    """Whether each file is in a programming language by Linguist's types (Elixir, Haskell,
+    OCaml: source that lizard cannot read still asks for tests beside it; ecto's 2,300-commit
+    maintainer had no architecture value at all), glue scripts left out."""
+    from exceeds_pipeline.enrich.exclusions import linguist_type
+
+    if "language" not in files.columns:
+        return pl.Series([False] * files.height, dtype=pl.Boolean)
+    language = files["language"]
+    table = {lang: linguist_type(lang) == "programming" and lang not in _GLUE_LANGUAGES
+             for lang in language.drop_nulls().unique().to_list()}
+    return language.replace_strict(table, default=False, return_dtype=pl.Boolean).fill_null(False)
+
+
 def _architecture(measured, commits, work_items, file_changes, cap, credit=None) -> tuple[pl.LazyFrame, pl.LazyFrame]:
     inter = measured.filter(pl.col("dmm_unit_interfacing").is_not_null())
     part_i = inter.group_by("person_id").agg(
@@ -273,10 +292,12 @@ def _architecture(measured, commits, work_items, file_changes, cap, credit=None)
         credit.filter(pl.col("category").is_in(PRODUCT_CATEGORIES)).select("work_item_id", "person_id", "repo", "shas")
         .explode("shas", empty_as_null=False).rename({"shas": "sha"}).drop_nulls("sha")
     )
-    files = file_changes.filter(~pl.col("excluded").fill_null(False)).select("repo", "sha", "path")
+    files = file_changes.filter(~pl.col("excluded").fill_null(False)).select(
+        "repo", "sha", "path", *(["language"] if "language" in file_changes.columns else []))
     is_test = pl.col("path").fill_null("").str.contains(TEST_PATH)
     not_code = pl.col("path").fill_null("").str.contains(BUILD_PATH) | pl.col("path").fill_null("").str.contains(VERSION_FILE)
-    files = files.with_columns(is_test.alias("_test"), (lizard_supported(files["path"]) & ~not_code).alias("_src"))
+    files = files.with_columns(is_test.alias("_test"),
+                               ((lizard_supported(files["path"]) | _programming(files)) & ~not_code).alias("_src"))
     per_item = (
         item_commits.lazy()
         .join(files.lazy(), on=["repo", "sha"], how="inner")

@@ -156,3 +156,31 @@ def test_only_product_changes_are_asked_for_tests_beside_them():
     assert a["evidence_count"] == 3
     assert a["value"] == pytest.approx((1 + 5 * (1 / 3)) / (3 + 5))
     assert sorted(a["evidence_shas"]) == ["a", "b", "e"]
+
+
+def test_source_that_lizard_cannot_read_still_asks_for_tests_beside_it():
+    """ecto: Elixir, which lizard cannot read, left its 2,300-commit maintainer without any
+    architecture value, though the tests-beside-code part needs no parser. A shell script of
+    the tooling asks for no test."""
+    from exceeds_pipeline_tests.rollups.frames import wi
+
+    commits = commits_frame([
+        commit("a", "ada", "2025-01-01T10:00", item="A", category="feature"),
+        commit("b", "ada", "2025-01-02T10:00", item="B", category="bug"),
+        commit("c", "ada", "2025-01-03T10:00", item="C", category="bug"),
+        commit("d", "ada", "2025-01-04T10:00", item="D", category="refactor"),
+    ])
+    files = files_frame([
+        fc("a", "lib/ecto/repo.ex", 10, language="Elixir"), fc("a", "test/ecto/repo_test.exs", 10, language="Elixir"),
+        fc("b", "lib/ecto/query.ex", 2, language="Elixir"),
+        fc("c", "scripts/release.sh", 3, language="Shell"),
+        fc("d", "lib/ecto/schema.ex", 4, language="Elixir"),
+    ])
+    items = items_frame([wi(i, "ada", cat, i) for i, cat in [("A", "feature"), ("B", "bug"), ("C", "bug"), ("D", "refactor")]])
+    dmm = pl.DataFrame(schema={"sha": pl.String, "dmm_unit_size": pl.Float64, "dmm_unit_complexity": pl.Float64,
+                               "dmm_unit_interfacing": pl.Float64})
+    a = metric(quality_metrics(commits, items, None, files, dmm=dmm), "ada", "architecture")
+    # A, B and D: one tested of three, shrunk toward the repository's 1/3 with 5 prior items
+    assert a["evidence_count"] == 3
+    assert a["value"] == pytest.approx((1 + 5 * (1 / 3)) / (3 + 5))
+    assert sorted(a["evidence_shas"]) == ["a", "b", "d"]
