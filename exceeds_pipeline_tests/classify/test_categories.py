@@ -19,7 +19,7 @@ def _categorize_cases(repo: GitScript, cases: list[tuple[str, dict[str, str]]]) 
     """Commit each (message, files) hourly from 09:00 on 2025-01-01; {subject: category} of the
     whole history, diffs included."""
     for i, (message, files) in enumerate(cases):
-        repo.commit(message, author=ADA, date=f"2025-01-01T{9 + i:02d}:00:00+0000", files=files)
+        repo.commit(message, author=ADA, date=f"2025-01-{1 + (9 + i) // 24:02d}T{(9 + i) % 24:02d}:00:00+0000", files=files)
     commits, files = read_repo(repo)
     return by_subject(categorize_commits(commits, files), "category")
 
@@ -623,6 +623,11 @@ def test_a_declared_feature_or_fix_that_changes_only_docs_or_tests_is_docs_or_te
         ("fix: overflow in the vendored lua", {"vendor/lua/lstrlib.c": "int n = 1;\n"}),
         # a folder of tests named by its kind (ecto's integration_test/cases/)
         ("fix: flaky integration case", {"integration_test/cases/repo.exs": "assert true\n"}),
+        # a CI job named for security audits closes no vulnerability (hyper's `security-audit`)
+        ("chore(ci): fix security-audit job", {".github/workflows/audit.yml": "on: schedule\n"}),
+        # Elixir's manifest is a build file; ExDoc's cheatsheets are pages (ecto)
+        ("feat: require Elixir v1.9+", {"mix.exs": "elixir: \"~> 1.9\"\n"}),
+        ("feat: add the associations cheatsheet", {"guides/cheatsheets/associations.cheatmd": "# Associations\n"}),
     ])
     assert got == {"Initial import": got["Initial import"],
                    "fix: docs links (#2008)": "docs", "fix: resolve flaky password settings tests": "test",
@@ -632,7 +637,9 @@ def test_a_declared_feature_or_fix_that_changes_only_docs_or_tests_is_docs_or_te
                    "chore: bump the parser": "chore", "feat(lib): add cargo-c support": "build",
                    "chore(ci): run the tests on macOS": "build",
                    "fix(security): bump nokogiri for CVE-2021-28834": "bug",
-                   "fix: overflow in the vendored lua": "bug", "fix: flaky integration case": "test"}
+                   "fix: overflow in the vendored lua": "bug", "fix: flaky integration case": "test",
+                   "chore(ci): fix security-audit job": "build", "feat: require Elixir v1.9+": "build",
+                   "feat: add the associations cheatsheet": "docs"}
 
 
 def test_man_page_sources_and_an_old_changelog_are_docs(tmp_path):
