@@ -3029,26 +3029,37 @@ def test_an_item_titled_by_the_issue_it_closes_alone_says_where_it_changed_thing
 def test_patches_a_maintainer_committed_for_different_people_are_different_changes(tmp_path):
     """tmux (OpenBSD's convention): "Do not log when logging is off, from Michael Grant." and
     "Add pane_private_modes format ..., from George Nachman." were committed together and share
-    format.c, and "Add T key to change pane title, from Fouad Wahabi ..." shared key-bindings.c
-    with the maintainer's own change 21 hours before: each was one item. The maintainer's quick
-    touch-up of a patch stays with it."""
+    format.c: they were one item, and so was the maintainer's own change with a patch 21 hours
+    later that shared key-bindings.c. The maintainer completing a patch stays with it, and so does
+    a quick touch-up; an issue's reporter ("GitHub issue 5441 from X") is no patch's author."""
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial import", author=ADA, date=_at(1, 8),
-                files={"format.c": "int f;\n", "key-bindings.c": "int k;\n", "tmux.1": ".Sh NAME\n"})
+                files={"format.c": "int f;\n", "options.c": "int o;\n", "tmux.1": ".Sh NAME\n", "tty.c": "int t;\n"})
     repo.commit("Do not log when logging is off, from Michael Grant.", author=ADA, date=_at(5, 7),
                 files={"format.c": "int f;\nint log_off;\n"})
-    repo.commit("Add pane_private_modes format with list of DEC private modes, from George Nachman.",
+    repo.commit("Add pane_private_modes format with list of DEC private modes. From George Nachman.",
                 author=ADA, date="2025-03-05T07:03:00+0000", files={"format.c": "int f;\nint log_off;\nint modes;\n"})
+    repo.commit("Add an option (scroll-on-clear) to scroll on clear, from Robert Lange.", author=ADA,
+                date=_at(10, 12), files={"options.c": "int o;\nint scroll_on_clear;\n"})
+    repo.commit("Check scroll-on-clear for ED also.", author=ADA, date=_at(10, 14),
+                files={"options.c": "int o;\nint scroll_on_clear = 1;\n"})
     repo.commit("Add a refresh-now command and change the r binding back to it in copy mode.", author=ADA,
-                date=_at(10, 12), files={"key-bindings.c": "int k;\nint r;\n"})
+                date=_at(15, 12), files={"options.c": "int o;\nint scroll_on_clear = 1;\nint refresh_now;\n"})
     repo.commit("Add T key to change pane title, from Fouad Wahabi in GitHub issue 5461.", author=ADA,
-                date="2025-03-11T09:05:00+0000", files={"key-bindings.c": "int k;\nint r;\nint t;\n"})
+                date="2025-03-16T09:05:00+0000", files={"options.c": "int o;\nint scroll_on_clear = 1;\nint refresh_now;\nint t;\n"})
     repo.commit("More man page updates from Tiago Cunha.", author=ADA, date=_at(20, 9), files={"tmux.1": ".Sh NAME\n.Sh SYNOPSIS\n"})
     repo.commit("Tweak.", author=ADA, date="2025-03-20T09:02:00+0000", files={"tmux.1": ".Sh NAME\n.Sh SYNOPSIS\n.Nm\n"})
+    repo.commit("Redraw the cursor after tabs, GitHub issue 5441 from Ayman Bagabas.", author=ADA, date=_at(25, 9),
+                files={"tty.c": "int t;\nint tabs;\n"})
+    repo.commit("Also redraw after a clear, from Ben Boeckel.", author=ADA, date="2025-03-25T09:20:00+0000",
+                files={"tty.c": "int t;\nint tabs;\nint clear;\n"})
     out, items = _run(repo)
     item = by_subject(out, "work_item_id")
     assert item["Do not log when logging is off, from Michael Grant."] != item[
-        "Add pane_private_modes format with list of DEC private modes, from George Nachman."]
+        "Add pane_private_modes format with list of DEC private modes. From George Nachman."]
+    assert item["Add an option (scroll-on-clear) to scroll on clear, from Robert Lange."] == item["Check scroll-on-clear for ED also."]
+    assert item["More man page updates from Tiago Cunha."] == item["Tweak."]
     assert item["Add a refresh-now command and change the r binding back to it in copy mode."] != item[
         "Add T key to change pane title, from Fouad Wahabi in GitHub issue 5461."]
-    assert item["More man page updates from Tiago Cunha."] == item["Tweak."]
+    assert item["Redraw the cursor after tabs, GitHub issue 5441 from Ayman Bagabas."] == item[
+        "Also redraw after a clear, from Ben Boeckel."]

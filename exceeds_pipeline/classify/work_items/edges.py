@@ -293,7 +293,7 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
     related = pl.concat([landed_together, similar.cast(_PAIRS)]).unique()
     if file_changes is not None and file_changes.height:
         related = _apart_by_changelog(work, file_changes, related)
-    return _one_declared_change_each(stream, _apart_by_credit(work, _apart_by_issue(work, _apart_by_release(work, related))))
+    return _one_declared_change_each(stream, _apart_by_credit(work, _apart_by_issue(work, _apart_by_release(work, related)), rare))
 
 
 def _apart_by_changelog(work: pl.DataFrame, file_changes: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame:
@@ -468,7 +468,7 @@ def batch_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
                .select("_a", "_b").unique()
                .join(rare.rename({"_n": "_a"}), on="_a").join(rare.rename({"_n": "_b"}), on=["_b", "_w"], how="semi"))
     related = pl.concat([shared.select("_a", "_b"), by_test, by_word.select("_a", "_b")]).unique().cast(_PAIRS)
-    return _apart_by_credit(work, _apart_by_issue(work, _apart_by_release(work, _nearest_only(related, shallow, work))))
+    return _apart_by_credit(work, _apart_by_issue(work, _apart_by_release(work, _nearest_only(related, shallow, work))), rare)
 
 
 # A file's name as a subject writes it: `README.ja`, `format.c`, `INTERNALS`, `test524`; a plain
@@ -947,32 +947,40 @@ def _apart_by_issue(work: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame:
 # to change pane title, from Fouad Wahabi in GitHub issue 5461.", "Do not log when logging is
 # off, from Michael Grant."; "patch by Jane Doe"): a name of two or three capitalised words
 # ending the clause.
-CREDITED = (r"(?:\bfrom|\b(?:patch|diff|fix|based\s+on\s+a\s+(?:patch|diff))\s+(?:by|from))\s+"
+CREDITED = (r"(?i:\bfrom|\b(?:patch|diff|fix|based\s+on\s+a\s+(?:patch|diff))\s+(?:by|from))\s+"
             r"((?-i:\p{Lu}\p{Ll}[\p{Ll}'-]*(?:\s+(?:\p{Lu}[\p{L}'-]*|de|van|von|der|da|di|le)){1,2}))"
             r"\s*(?:[.,;)]|$|\s+(?:in|on|at|for|via)\s+(?:GitHub|GitLab|bug|issue|PR|pull|the\s+mailing)\b)")
 
 
-def _apart_by_credit(work: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame:
+def _apart_by_credit(work: pl.DataFrame, related: pl.DataFrame, rare: pl.DataFrame) -> pl.DataFrame:
     """The related pairs less those whose commits credit different people's patches: tmux's
     "Do not log when logging is off, from Michael Grant." and "Add pane_private_modes format
-    ..., from George Nachman." three minutes apart in format.c are two people's changes; so are
-    a credited patch and the committer's own change more than FOLLOW_UP_GAP away ("Add a
-    refresh-now command ..." and "Add T key to change pane title, from Fouad Wahabi ..." 21 hours
-    apart), not the committer's quick touch-up of the patch ("More man page updates from Tiago
-    Cunha." then "Tweak." two minutes later)."""
+    ..., from George Nachman." three minutes apart in format.c are two people's changes. So are
+    a credited patch and the committer's own commit more than FOLLOW_UP_GAP apart whose subjects
+    share no word the repository rarely uses ("Add a refresh-now command ..." and "Add T key to
+    change pane title, from Fouad Wahabi ...", 21 hours apart in key-bindings.c); not the
+    committer completing the patch ("Add an option (scroll-on-clear) ..., from Robert Lange."
+    then "Check scroll-on-clear for ED also." two hours later) or touching it up at once ("More
+    man page updates from Tiago Cunha." then "Tweak."). (`rare`: `_n, _w` of
+    _subject_word_sets.)"""
     if "message" not in work.columns:
         return related
     # (its first paragraph: the subject wrapped over lines, not a story of who proposed what:
-    # redis's "Yoav Steinberg from Redis Labs, that proposed ..." deep in a body)
+    # redis's "Yoav Steinberg from Redis Labs, that proposed ..." deep in a body; and not who
+    # reported an issue: "GitHub issue 5441 from Ayman Bagabas")
     text = (pl.coalesce("message", "subject").fill_null("").str.replace(r"\r?\n[ \t]*\r?\n[\s\S]*$", "")
-            .str.replace_all(r"\s+", " "))
+            .str.replace_all(r"\s+", " ").str.replace_all(r"(?i)\b(?:issue|bug|ticket)\s+#?\d+\s+from\s+", "issue "))
     credit = work.select("_n", "_t", text.str.extract(CREDITED, 1).alias("_who"))
     pairs = (related.join(credit.rename({"_n": "_a", "_who": "_wa", "_t": "_ta"}), on="_a", how="left")
              .join(credit.rename({"_n": "_b", "_who": "_wb", "_t": "_tb"}), on="_b", how="left"))
+    named = (pairs.select("_a", "_b").join(rare.rename({"_n": "_a"}), on="_a")
+             .join(rare.rename({"_n": "_b"}), on=["_b", "_w"], how="semi").select("_a", "_b").unique()
+             .with_columns(pl.lit(True).alias("_named")))
+    pairs = pairs.join(named, on=["_a", "_b"], how="left")
     both = pl.col("_wa").is_not_null() & pl.col("_wb").is_not_null()
     one = pl.col("_wa").is_not_null() ^ pl.col("_wb").is_not_null()
     apart = ((both & (pl.col("_wa") != pl.col("_wb")))
-             | (one & ((pl.col("_tb") - pl.col("_ta")).abs() > FOLLOW_UP_GAP))).fill_null(False)
+             | (one & ((pl.col("_tb") - pl.col("_ta")).abs() > FOLLOW_UP_GAP) & pl.col("_named").is_null())).fill_null(False)
     return pairs.filter(~apart).select("_a", "_b")
 
 
