@@ -40,6 +40,7 @@ _CREDIT = re.compile(r"(?:[,.;:]|\s-)?\s*(?:\b(?:reported|suggested|requested|no
                      r"(?-i:(?:from|by)\s+[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)+)\s*\.?$"
                      # ... or an address spelled out against spam ("from shik dot chen at gmail dot com")
                      r"|[,.;]?\s*\b(?:from|by)\s+(?:\S+\s+){1,4}at\s+\S+(?:\s+dot\s+\S+)+\s*\.?$", re.I)
+_IN_PATH = re.compile(r"\s+in\s+[\w.+-]*(?:/[\w.+-]+)+\s*$|\s+in\s+[\w+-]+\.[A-Za-z0-9]{1,6}\s*$")
 _PR_REFS = re.compile(r"\s*(?:[(\[](?:fixes|closes|refs?|see)\s+#\d+(?:\s*,\s*#\d+)*[)\]]|" + CI_DIRECTIVE +
                       r"|\b(?:fixes|closes|refs?)\s+#\d+\.?"
                       r"|,?\s*\[ticket:\d+\]|\(ticket\s*#\d+\))\s*", re.I)  # and Trac's `[ticket:742]`
@@ -158,6 +159,9 @@ def clean_title(raw: str | None) -> CleanTitle:
     # prose names the change with its area, as its title does (redis's "LPOS: implement the
     # final design.", not "Implement the final design")
     prose = _SPACES.sub(" ", component + as_written).strip() if component and as_written else text
+    # the file a title names as where it changed things (`Fix #14610 in lib/dependencies/X.js`)
+    # is no theme: webpack's "lib dependencies" had become a theme of 20 items
+    text = _IN_PATH.sub("", text).strip() or text
     return CleanTitle(text=text, tags=kept, wrapper=wrapper, prose=prose)
 
 

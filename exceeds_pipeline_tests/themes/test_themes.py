@@ -228,6 +228,10 @@ def test_module_names(path, name):
     ("Revert back to an OnSubscribe-based RxJava adapter.", "Revert back to an OnSubscribe-based RxJava adapter", (), None),
     ("Revert to the old parser", "Revert to the old parser", (), None),
     ("revert map/zip changes", "Map/zip changes", (), "revert"),
+    # webpack: the file a title names as where it changed things is no theme ("lib dependencies")
+    ("fix #14610 in lib/dependencies/CommonJsFullRequireDependency.js", "Fix #14610", (), None),
+    ("Fix #549 in builtin.c", "Fix #549", (), None),
+    ("Support tabs in the grid", "Support tabs in the grid", (), None),
 ])
 def test_clean_titles(raw, text, tags, wrapper):
     clean = clean_title(raw)
