@@ -47,6 +47,8 @@ __all__ = ["DEFINITIONS", "MAX_ITEMS_PER_MONTH", "SCHEMA_VERSION", "build_profil
 SCHEMA_VERSION = "1.0.0"
 MAX_ITEMS_PER_MONTH = 10
 MAX_MONTH_NAMES = 10
+# The title work items give a release (classify.work_items.releases.release_title)
+RELEASE_ITEM_TITLE = r"^Release \S"
 
 DEFINITIONS = {
     "counted_commit": "A non-merge commit by a person who is not a bot, with its author date inside the window.",
@@ -161,9 +163,14 @@ def _month_items(credit: pl.DataFrame, loc: pl.DataFrame, links: pl.DataFrame | 
         items = items.join(reverted, on="work_item_id", how="left")
     else:
         items = items.with_columns(pl.lit(None, _EMPTY_STR_LIST).alias("reverted_by"))
+    # releases are listed too (hyper's 109 release items had read "1 chore change" a month):
+    # the chore items titled `Release <version>`, newest first (their size says nothing)
+    released = (pl.col("category") == "chore") & pl.col("title").fill_null("").str.contains(RELEASE_ITEM_TITLE)
     items = (
-        items.filter(pl.col("category").is_in(["feature", "bug", "revert", "perf"]))
-        .with_columns((pl.col("lines_added") + pl.col("lines_deleted")).alias("_size"))
+        items.filter(pl.col("category").is_in(["feature", "bug", "revert", "perf"]) | released)
+        .with_columns(pl.when(released).then(pl.lit("release")).otherwise(pl.col("category")).alias("category"),
+                      pl.when(released).then(pl.lit(0, pl.Int64))
+                      .otherwise(pl.col("lines_added") + pl.col("lines_deleted")).alias("_size"))
         .sort(["person_id", "month", "category", "_size", "landed_at", "work_item_id"],
               descending=[False, False, False, True, True, False])
         .filter(pl.int_range(pl.len()).over("person_id", "month", "category") < MAX_ITEMS_PER_MONTH)
@@ -348,6 +355,7 @@ def build_profiles(
                 "bugs_fixed": month_items.get((pid, m["month"], "bug"), []),
                 "reverts": month_items.get((pid, m["month"], "revert"), []),
                 "performance": month_items.get((pid, m["month"], "perf"), []),
+                "releases": month_items.get((pid, m["month"], "release"), []),
             }
             work_history.append(entry)
         features = sum(e["features"] for e in work_history)

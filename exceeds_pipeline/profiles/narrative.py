@@ -112,6 +112,12 @@ def title_text(title: str | None) -> str:
     return cut.rstrip(" ,;:-") + "…"
 
 
+def _release_name(title: str | None) -> str:
+    """What a release item released: `Release 5.75.0` -> "5.75.0", `Release grep-cli 0.1.10` ->
+    "grep-cli 0.1.10"."""
+    return re.sub(r"^Release\s+", "", title or "").strip() or "a release"
+
+
 def _inline(title: str | None, revert_word: bool = True) -> str:
     """A clean title inside a sentence: first letter lower-cased unless it is an acronym or a name.
     A title that reverts something keeps its word (jekyll's fix `Revert Commands::Serve#server_address
@@ -367,6 +373,12 @@ def month_sentences(name: str, entry: dict, used: set[str] | None = None,
             # its commits belong to items that landed in another month (click, 2024-12: "4 commits"
             # above "No work item was finished this month." read as a contradiction)
             out.append(_sentence("These commits are part of work finished in another month.", []))
+    # a release is work a reader wants named (hyper's 109 releases had read "1 chore change")
+    releases = entry.get("releases") or []
+    if releases:
+        names = _join([_release_name(i["title"]) for i in releases[:MAX_TITLES]])
+        more = f" and {len(releases) - MAX_TITLES} more" if len(releases) > MAX_TITLES else ""
+        out.append(_sentence(f"Released {names}{more}.", _ids(releases[:MAX_TITLES])))
     reverted = [i for i in features + bugs if i.get("reverted_by")]
     if reverted:
         names = _join([_inline(i["title"]) for i in reverted[:MAX_TITLES]])
@@ -475,6 +487,12 @@ def profile_sentences(profile: dict) -> list[dict]:
             out.append(_sentence(f"The largest fixes: {_join([_fix_text(i['title']) for i in top_b])}.", _ids(top_b)))
     else:
         out.append(_sentence("No feature or bug-fix work item is credited to them.", []))
+    releases = [i for e in profile["work_history"] for i in e.get("releases", [])]  # newest first
+    if releases:
+        out.append(_sentence(
+            f"They made {_plural(len(releases), 'release')}" + (f", the latest {_release_name(releases[0]['title'])}"
+                                                               if len(releases) > 1 else f": {_release_name(releases[0]['title'])}")
+            + ".", _ids(releases[:1])))
     loc = stats["lines_of_code"]
     langs = _main_languages(profile["skills"]["languages"])
     out.append(_sentence(

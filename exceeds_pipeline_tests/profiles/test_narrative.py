@@ -483,3 +483,22 @@ def test_a_revert_titled_in_its_own_words_is_not_named_as_the_change_it_undid():
     entry["work_items"] = {"revert": 1, "docs": 1}
     text = " ".join(s["text"] for s in month_sentences("Sean", entry, set()))
     assert "Reverted" not in text and "1 revert: fix consuming extra CPU from previous change." in text, text
+
+
+def test_releases_are_named_in_the_month_and_counted_in_the_summary(tmp_path):
+    """hyper: Sean McArthur's 109 release items read "1 chore change" in their months and nowhere
+    else; webpack's 35 releases of Tobias Koppers' last year likewise."""
+    from exceeds_pipeline_tests.gitscript import GitScript
+
+    repo = GitScript.init(tmp_path / "lib")
+    repo.commit("Add the parser", author=ADA, date="2025-05-01T10:00:00+00:00",
+                files={"src/parse.py": "def parse():\n    return 1\n", "setup.py": "version = '1.1.0'\n"})
+    repo.commit("v1.2.0", author=ADA, date="2025-05-10T10:00:00+00:00", files={"setup.py": "version = '1.2.0'\n"})
+    repo.commit("Add the printer", author=ADA, date="2025-05-20T10:00:00+00:00",
+                files={"src/printer.py": "def show():\n    return 2\n"})
+    repo.commit("v1.3.0", author=ADA, date="2025-05-28T10:00:00+00:00", files={"setup.py": "version = '1.3.0'\n"})
+    built, items = _profiles_of(repo, "acme/lib")
+    may = next(m for m in built[0]["work_history"] if m["month"] == "2025-05")
+    assert [i["title"] for i in may["releases"]] == ["Release 1.3.0", "Release 1.2.0"]
+    assert "Released 1.3.0 and 1.2.0." in may["summary"], may["summary"]
+    assert "They made 2 releases, the latest 1.3.0." in built[0]["summary"], built[0]["summary"]
