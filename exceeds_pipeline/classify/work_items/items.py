@@ -271,7 +271,8 @@ def unnamed_titles(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.
 def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
            changelog: pl.DataFrame | None = None, unnamed: pl.DataFrame | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Item table from `work` (with `_root`); returns (items, work with work_item_id).
-    `unnamed`: (_root, _files_title) of items none of whose commits has a message."""
+    `unnamed`: (_root, _files_title, _main_path) of items none of whose commits has a message or
+    says more than the issue it closes (unnamed_titles)."""
     if unnamed is None:
         unnamed = pl.DataFrame(schema={"_root": pl.UInt32, "_files_title": pl.String, "_main_path": pl.String})
     if work.height == 0:
