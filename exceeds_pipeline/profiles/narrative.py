@@ -347,6 +347,9 @@ def month_sentences(name: str, entry: dict, used: set[str] | None = None,
             out.append(_sentence(text, _ids(shown)))
         other = {c: n for c, n in (entry.get("work_items") or {}).items()
                  if c not in ("feature", "bug", "revert") and n}
+        # (the releases named below are chore items: "1 chore change. Released 1.9.0." said it twice)
+        other["chore"] = other.get("chore", 0) - len(entry.get("releases") or [])
+        other = {c: n for c, n in other.items() if n > 0}
         if other:
             label = {"perf": "performance"}
             # performance work is named, as features and fixes are (ripgrep, August 2026: "1
@@ -369,7 +372,7 @@ def month_sentences(name: str, entry: dict, used: set[str] | None = None,
                                          "Alongside: {l}.", "Plus {l}.", "{m} also saw {l}."],
                              used, lambda s: s.format(l=listed, m=month))
             out.append(_sentence(text, _ids(perf)))
-        elif not features and not bugs and not entry.get("reverts"):
+        elif not features and not bugs and not entry.get("reverts") and not entry.get("releases"):
             # its commits belong to items that landed in another month (click, 2024-12: "4 commits"
             # above "No work item was finished this month." read as a contradiction)
             out.append(_sentence("These commits are part of work finished in another month.", []))

@@ -497,8 +497,12 @@ def test_releases_are_named_in_the_month_and_counted_in_the_summary(tmp_path):
     repo.commit("Add the printer", author=ADA, date="2025-05-20T10:00:00+00:00",
                 files={"src/printer.py": "def show():\n    return 2\n"})
     repo.commit("v1.3.0", author=ADA, date="2025-05-28T10:00:00+00:00", files={"setup.py": "version = '1.3.0'\n"})
+    # a month of one release says it once, not as "1 chore change" beside it
+    repo.commit("v1.3.1", author=ADA, date="2025-06-02T10:00:00+00:00", files={"setup.py": "version = '1.3.1'\n"})
     built, items = _profiles_of(repo, "acme/lib")
     may = next(m for m in built[0]["work_history"] if m["month"] == "2025-05")
     assert [i["title"] for i in may["releases"]] == ["Release 1.3.0", "Release 1.2.0"]
     assert "Released 1.3.0 and 1.2.0." in may["summary"], may["summary"]
-    assert "They made 2 releases, the latest 1.3.0." in built[0]["summary"], built[0]["summary"]
+    june = next(m for m in built[0]["work_history"] if m["month"] == "2025-06")
+    assert "Released 1.3.1." in june["summary"] and "chore" not in june["summary"], june["summary"]
+    assert "They made 3 releases, the latest 1.3.1." in built[0]["summary"], built[0]["summary"]
