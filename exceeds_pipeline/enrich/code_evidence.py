@@ -58,7 +58,7 @@ CODE_EVIDENCE_SCHEMA = {
     # the changed lines (added and deleted) of the files read that are comments, and that are
     # code (neither comments nor blank): a change of comments alone is documentation work.
     # Docstrings count as comments in a commit whose code lines could all be docstrings
-    # (docstrings.candidates: Python and Elixir files, at most 200 lines, no plain statement)
+    # (_docstring_candidates: Python and Elixir files, at most 200 lines, no plain statement)
     "comment_lines": pl.Int32,
     "code_lines": pl.Int32,
     # the version of the reading (READER) a row was made by: rows of an older one are read again
@@ -310,7 +310,7 @@ def _diff_only_read_files(folder: Path) -> dict[str, str]:
 def _one_pass(git_dir: Path, shas: list[str], max_bytes: int, rows: dict,
               config: dict[str, str] | None = None, docs: dict | None = None) -> tuple[int, str | None]:
     """Read ``shas`` in order into ``rows``, and into ``docs`` the changed lines of those whose
-    code lines could all be docstrings (docstrings.candidates); (complete records, error text or
+    code lines could all be docstrings (_docstring_candidates); (complete records, error text or
     None)."""
     args = ["log", "--no-walk=unsorted", "--stdin", f"--format={_FORMAT}", *_OPTIONS]
     proc = stream_git(git_dir, args, shas, config=config)
@@ -323,7 +323,7 @@ def _one_pass(git_dir: Path, shas: list[str], max_bytes: int, rows: dict,
         for sha, body in _records(proc.stdout):
             rows[sha] = evidence_from_patch(body, max_bytes)
             if docs is not None and rows[sha][3]:
-                found = docstrings.candidates(body)
+                found = _docstring_candidates(body)
                 if found:
                     docs[sha] = found
             seen.append(sha)
@@ -354,6 +354,64 @@ def _read_all(git_dir: Path, repo: str, todo: list[str], max_bytes: int, rows: d
 
 
 _NOTHING: tuple[list[str], list[str], int | None, int | None] = ([], [], None, None)  # a commit git could not read
+
+
+# A commit with more changed code lines than this is not read for docstrings: a docstring edit
+# is small, and reading the files of every large change would cost more than its diff.
+MAX_DOCSTRING_LINES = 200
+_HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@", re.M)
+
+
+def _docstring_candidates(patch: bytes, max_lines: int = MAX_DOCSTRING_LINES) -> list[tuple[str, list[int], list[int]]] | None:
+    """For one commit's ``git log -p -U0`` text: (path, old line numbers, new line numbers) of the
+    changed code lines (as _comment_counts counts them) of each Python or Elixir file, when every
+    changed code line of the commit is in such a file, none of them docstrings.PLAIN_CODE, and
+    there are at most ``max_lines`` of them; else None (no docstring can make the change
+    documentation alone)."""
+    out: list[tuple[str, list[int], list[int]]] = []
+    total = 0
+    heads = list(_SECTION.finditer(patch))
+    for n, head in enumerate(heads):
+        raw = head.group(1).rstrip(b"\r")
+        body = patch[head.end(): heads[n + 1].start() if n + 1 < len(heads) else len(patch)]
+        if docstrings.language_of(raw) is None or raw.startswith(b'"'):  # (a quoted path: git escaped it)
+            if _CHANGED.search(body):  # (its comments and code are counted by their own syntax)
+                return None
+            continue
+        old_lines: list[int] = []
+        new_lines: list[int] = []
+        for hunk in _HUNK.finditer(body):
+            old, old_n = int(hunk.group(1)), int(hunk.group(2) or 1)
+            new, new_n = int(hunk.group(3)), int(hunk.group(4) or 1)
+            pos = body.find(b"\n", hunk.end()) + 1
+            # -U0: the hunk's old_n deleted lines, then its new_n added ones ("\ No newline" aside)
+            while (old_n or new_n) and 0 < pos < len(body):
+                end = body.find(b"\n", pos)
+                end = len(body) if end < 0 else end
+                line = body[pos:end]
+                pos = end + 1
+                if line.startswith(b"-") and old_n:
+                    if _CHANGED.match(line) and not _COMMENT_LINE["hash"].match(line):
+                        if docstrings.PLAIN_CODE.match(line[1:]):
+                            return None
+                        old_lines.append(old)
+                    old, old_n = old + 1, old_n - 1
+                elif line.startswith(b"+") and new_n:
+                    if _CHANGED.match(line) and not _COMMENT_LINE["hash"].match(line):
+                        if docstrings.PLAIN_CODE.match(line[1:]):
+                            return None
+                        new_lines.append(new)
+                    new, new_n = new + 1, new_n - 1
+                elif not line.startswith(b"\\"):
+                    break
+        if not old_lines and not new_lines:
+            continue
+        total += len(old_lines) + len(new_lines)
+        if total > max_lines:
+            return None
+        out.append((raw.decode("utf-8", "replace"), old_lines, new_lines))
+    return out or None
+
 
 
 MAX_DOC_FILE = 1 << 20  # bytes of a file read for its docstrings; lines past them count as code
