@@ -104,23 +104,14 @@ def _ranked(frame: pl.DataFrame, keys: list[str], value: str, weight: str, alias
     return ranked_list(frame.lazy(), keys, value, weight, alias, limit=MAX_MONTH_NAMES).collect()
 
 
-def _code_added(file_changes: pl.DataFrame) -> pl.DataFrame:
-    """(repo, sha, code_added): per commit, lines added to the files a profile counts that are
-    neither tests nor pages: what a change built, by which the largest are named (webpack's
-    "largest fix" had been a 10-line fix with a 3,105-line test file pasted in; ecto's largest
-    feature a 4,729-line copy of integration tests)."""
+def _code_file() -> pl.Expr:
+    """A file change of neither tests nor pages: what a change built, by which the largest are
+    named (webpack's "largest fix" had been a 10-line fix with a 3,105-line test file pasted in;
+    ecto's largest feature a 4,729-line copy of integration tests)."""
     from exceeds_pipeline.classify.categories import BENCHMARKS_PATH, DOCS_PATH, TEST_PATH
 
-    if file_changes.height == 0:
-        return pl.DataFrame(schema={"repo": pl.String, "sha": pl.String, "code_added": pl.Int64})
     path = pl.col("path").fill_null("")
-    kept = ~pl.col("excluded").fill_null(False) if "excluded" in file_changes.columns else pl.lit(True)
-    code = kept & ~path.str.contains(TEST_PATH) & ~path.str.contains(BENCHMARKS_PATH) & ~path.str.contains(DOCS_PATH)
-    return (
-        file_changes.lazy().group_by("repo", "sha")
-        .agg(pl.col("lines_added").fill_null(0).filter(code).sum().cast(pl.Int64).alias("code_added"))
-        .collect()
-    )
+    return ~path.str.contains(TEST_PATH) & ~path.str.contains(BENCHMARKS_PATH) & ~path.str.contains(DOCS_PATH)
 
 
 def _month_items(credit: pl.DataFrame, loc: pl.DataFrame, links: pl.DataFrame | None,
@@ -131,9 +122,8 @@ def _month_items(credit: pl.DataFrame, loc: pl.DataFrame, links: pl.DataFrame | 
     if credit.height == 0:
         return {}
     per_sha = credit.select("work_item_id", "shas").explode("shas", empty_as_null=False).rename({"shas": "sha"})
-    code = pl.col("code_added") if "code_added" in loc.columns else pl.col("loc_added")
     item_loc = (
-        per_sha.join(loc.select("sha", "loc_added", "loc_deleted", code.alias("code_added")).unique("sha"), on="sha", how="left")
+        per_sha.join(loc.select("sha", "loc_added", "loc_deleted", "code_added").unique("sha"), on="sha", how="left")
         .group_by("work_item_id")
         .agg(pl.col("loc_added").fill_null(0).sum().alias("lines_added"),
              pl.col("loc_deleted").fill_null(0).sum().alias("lines_deleted"),
@@ -247,7 +237,7 @@ def build_profiles(
     win = normalize_window(window)
     stamp = _timestamp(generated_at)
     counted = counted.filter(pl.col("person_id").is_in(person_ids))
-    loc = commit_profile_loc(file_changes).join(_code_added(file_changes), on=["repo", "sha"], how="left")
+    loc = commit_profile_loc(file_changes, code=_code_file())
     credit = credit if credit is not None else work_item_credit(commits, work_items)
     month_items = _month_items(credit, loc, commit_links, work_items)
     month_categories: dict = {}

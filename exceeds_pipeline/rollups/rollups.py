@@ -110,10 +110,14 @@ def counted_commits(commits: pl.DataFrame) -> pl.DataFrame:
     return commits.filter(pl.col("is_counted").fill_null(False) & pl.col("person_id").is_not_null())
 
 
-def commit_profile_loc(file_changes: pl.DataFrame) -> pl.DataFrame:
-    """``[repo, sha, loc_added, loc_deleted]``: per commit, lines over files not excluded."""
+def commit_profile_loc(file_changes: pl.DataFrame, code: pl.Expr | None = None) -> pl.DataFrame:
+    """``[repo, sha, loc_added, loc_deleted]``: per commit, lines over files not excluded; with
+    ``code`` (a condition on a file change), also ``code_added``: the lines added to those of
+    them it holds for, in the same pass."""
+    extra = [] if code is None else [
+        pl.col("lines_added").fill_null(0).filter(code).sum().cast(pl.Int64).alias("code_added")]
     if file_changes.height == 0:
-        return pl.DataFrame(schema=_LOC_SCHEMA)
+        return pl.DataFrame(schema={**_LOC_SCHEMA, **({} if code is None else {"code_added": pl.Int64})})
     kept = ~pl.col("excluded").fill_null(False) if "excluded" in file_changes.columns else pl.lit(True)
     return (
         file_changes.lazy()
@@ -122,6 +126,7 @@ def commit_profile_loc(file_changes: pl.DataFrame) -> pl.DataFrame:
         .agg(
             pl.col("lines_added").fill_null(0).sum().cast(pl.Int64).alias("loc_added"),
             pl.col("lines_deleted").fill_null(0).sum().cast(pl.Int64).alias("loc_deleted"),
+            *extra,
         )
         .collect()
     )
