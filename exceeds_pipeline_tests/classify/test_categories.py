@@ -99,6 +99,10 @@ VERBS = {
     "Import ssl on demand": "perf",  # httpx: a feature by its leading verb
     "Fast path returns for normalize_path cases": "perf",
     "Fix crash in the fast path for empty headers": "bug",
+    "Improve integer formatting performance": "perf",  # fmt: two words between
+    "fix quadratic evaluation performance": "perf",
+    "Fix slow server startup of very big content trees": "perf",  # hugo
+    "Fix bugs in Performance/Sample cop": "bug",  # rubocop: a cop's department, not speed
     "Fix compiler warnings": "chore",
     "Reformat code": "chore",
 }
