@@ -1129,6 +1129,32 @@ def test_tries_of_a_ci_workflow_in_pull_requests_are_one_change(tmp_path):
     assert items.filter(pl.col("work_item_id") == wid[add])["commits"].item() == 3
 
 
+def test_two_pull_requests_on_the_ci_config_are_tries_only_when_the_later_says_so(tmp_path):
+    """urfave/cli: `Switch branch references from master to main (#1358)`, then `Update
+    dependencies and go.mod spec (#1359)` an hour later, both editing the CI workflow: two merged
+    pull requests, two changes. A later one worded as another go (`fix ...`, `chore(ci): try
+    ...`) is a try of the first; so is one that names what the first did by a rare word."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"cli.go": "package cli\n", "go.mod": "module cli\n"})
+    wf = ".github/workflows/cli.yml"
+    switch = repo.commit("Switch branch references from master to main (#1358)", author=ADA,
+                         date="2025-03-02T10:00:00+0000", files={wf: "on: [push]\nbranches: [main]\n", "README.md": "main\n"})
+    deps = repo.commit("Update dependencies and go.mod spec (#1359)", author=ADA, date="2025-03-02T11:00:00+0000",
+                       files={wf: "on: [push]\nbranches: [main]\ngo: 1.18\n", "go.mod": "module cli\ngo 1.18\n"})
+    retry = repo.commit("chore(ci): try the go 1.18 matrix again (#1360)", author=ADA, date="2025-03-02T11:40:00+0000",
+                        files={wf: "on: [push]\nbranches: [main]\ngo: [1.18]\n"})
+    gate = repo.commit("Add semver approval gate (#1400)", author=ADA, date="2025-03-05T10:00:00+0000",
+                       files={wf: "on: [push]\njobs: {gate: {}}\n"})
+    named = repo.commit("Run the semver gate on tags only (#1401)", author=ADA, date="2025-03-05T11:30:00+0000",
+                        files={wf: "on: [push]\njobs: {gate: {if: tag}}\n"})
+    out, _ = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[switch] != wid[deps]
+    assert wid[deps] == wid[retry]
+    assert wid[gate] == wid[named]
+    assert wid[gate] != wid[retry]
+
+
 def test_a_commit_that_continues_the_one_before_last_joins_it(tmp_path):
     """Sidekiq: `Remove rack::utils usage, use CGI`, then `Rename example erb ...`, then `remove
     more rack::utils usage` nine minutes after the first, in another file. Without a word that

@@ -53,7 +53,9 @@ neither a feature nor a fix.
    changes a file written by hand the previous one changed (and otherwise only build files),
    when it changes a CI service's configuration or the previous one did and it is build,
    chore or test work (axios's `Add action to update sponsor list` and four `fix sponsors
-   action` pull requests); not a release step. (`ci_try_edges`)
+   action` pull requests); two merged pull requests only when the later one is worded as
+   another go (`fix ...`, `try ... again`) or shares a rare subject word with the earlier; not
+   a release step. (`ci_try_edges`)
 4. *Closely related consecutive commits* of one author in one repo: consecutive commits (by
    author time) of the same person, no more than RELATED_GAP (48 hours) apart, neither in a
    pull request (a PR is its own item), AND evidently related: the same component tag or

@@ -601,10 +601,15 @@ FOLLOW_UP = r"(?i)\b(?:oops|typos?|undo|leftovers?|forgot|forgotten|missed|fixup
 # then `Preserve pytest exit code in regression check` 15 minutes later and `Accept any base
 # test failure as regression` 16 minutes after that).
 CI_TRY_GAP = timedelta(hours=3)
+# A gitmoji or a Conventional-Commit type before what a subject says (`chore(action): fix ...`).
+DECLARED_TYPE = r"^[^\w]*(?:[A-Za-z]+(?:\([^)]*\))?!?:\s*)?"
+# A subject that says it has another go at what was just tried.
+CI_RETRY = r"(?i)\b(?:try|tries|retry|attempt|again|another|tweak|tweaks|adjust|adjusts|rework|reworks|reworked)\b|^\s*(?:make|get)\s+\S+(?:\s+\S+)?\s+(?:work|pass|green)\b"
 
 
 def ci_try_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
-                 shared_files: tuple[pl.DataFrame, pl.DataFrame] | None = None) -> pl.DataFrame:
+                 shared_files: tuple[pl.DataFrame, pl.DataFrame] | None = None,
+                 subject_words: tuple[pl.DataFrame, pl.DataFrame] | None = None) -> pl.DataFrame:
     """An author's commit at most CI_TRY_GAP after their previous one, one of them in a pull
     request (the other's or none: consecutive commits outside pull requests are
     `related_edges`'), that changes a file written by hand the previous one changed and no
@@ -612,7 +617,13 @@ def ci_try_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
     (CI_CONFIG_PATH), or the previous one did and it is build, chore or test work itself
     (`bin/sponsors.js` of the sponsors workflow); not a release step (phoenix's `Bump to
     v1.6.0-dev` four minutes after `Remove Cowboy v1 support (#3780)`). A relation the
-    history states: each pull request's own number is no issue that keeps the tries apart."""
+    history states: each pull request's own number is no issue that keeps the tries apart. Two
+    merged pull requests are tries of one change only when the later one says so (worded as a
+    repair or another go: `fix sponsors action`, CI_RETRY) or names what the earlier one did
+    with a word the repository rarely uses; otherwise each is its own change (urfave/cli's
+    `Switch branch references from master to main` and `Update dependencies and go.mod spec`,
+    Newtonsoft.Json's nullable annotations and `Move dependency version numbers to shared
+    file`, both touching a project file beside the CI's)."""
     if file_changes is None or file_changes.height == 0 or work.height < 2:
         return _no_pairs()
     from exceeds_pipeline.classify.categories import BUILD_PATH, CI_CONFIG_PATH
@@ -622,7 +633,7 @@ def ci_try_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
     ci = fc.filter(pl.col("path").str.contains(CI_CONFIG_PATH)).select("_n").unique()
     step = pl.col("_release_step").fill_null(False) if "_release_step" in work.columns else pl.lit(False)
     stream = work.sort("repo", "person_id", "_t", "_n").select(
-        "repo", "person_id", "_n", "_t", "pr_number", "category", step.alias("_step"),
+        "repo", "person_id", "_n", "_t", "pr_number", "category", "subject", step.alias("_step"),
         pl.col("pr_number").shift(1).over("repo", "person_id").alias("_prev_pr"),
         step.shift(1).over("repo", "person_id").alias("_prev_step"))
     cand = _consecutive_pairs(stream, ["repo", "person_id"]).filter(
@@ -631,7 +642,17 @@ def ci_try_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
         & ~(pl.col("pr_number") == pl.col("_prev_pr")).fill_null(False)
         & (pl.col("_b").is_in(ci["_n"].implode())
            | (pl.col("_a").is_in(ci["_n"].implode()) & pl.col("category").is_in(["build", "chore", "test"])))
-    ).select("_a", "_b")
+    )
+    two_prs = cand.filter(pl.col("pr_number").is_not_null() & pl.col("_prev_pr").is_not_null())
+    if two_prs.height:
+        _, rare = subject_words or _subject_word_sets(work)
+        named = (two_prs.select("_a", "_b").join(rare.rename({"_n": "_a"}), on="_a")
+                 .join(rare.rename({"_n": "_b"}), on=["_b", "_w"], how="semi").select("_a", "_b").unique())
+        unsaid = (two_prs.filter(~pl.col("subject").fill_null("").str.replace(DECLARED_TYPE, "")
+                                   .str.contains(f"{QUICK_FIX}|{CI_RETRY}"))
+                  .select("_a", "_b").join(named, on=["_a", "_b"], how="anti"))
+        cand = cand.join(unsaid, on=["_a", "_b"], how="anti")
+    cand = cand.select("_a", "_b")
     if cand.height == 0:
         return _no_pairs()
     # the later one shares a file with the earlier one, and its other files are build files

@@ -179,7 +179,7 @@ def assign_work_items(
         issue_edges(work).cast(_PAIRS),
         releases,
         changelog_edges(work, file_changes, releases).cast(_PAIRS),
-        ci_try_edges(work, file_changes, shared).cast(_PAIRS),
+        ci_try_edges(work, file_changes, shared, words).cast(_PAIRS),
     ])
     # ... and what only relates them (files, words, time): such a chain never joins two changes
     # that each name issues and share none (hugo: `Fix some recently introduced Position issues,
