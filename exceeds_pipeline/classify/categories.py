@@ -1021,6 +1021,9 @@ def _by_paths() -> pl.Expr:
               & (2 * (pl.col("_l_docs").fill_null(0) - pl.col("_l_changelog").fill_null(0)) >= pl.col("_l_all").fill_null(0)))
         .then(pl.lit("docs"))
         .when(pl.col("_n_build") == n).then(pl.lit("build"))
+        # build files with what a build step writes from them (coil's `Add binary compatibility
+        # validator plugin`: build.gradle.kts and the api/*.api dumps it generates): build work
+        .when((pl.col("_n_build") > 0) & (pl.col("_n_build") + pl.col("_n_generated") == n)).then(pl.lit("build"))
         .when((pl.col("_n_scripts") > 0) & (pl.col("_n_build") + pl.col("_n_scripts") == n)).then(pl.lit("build"))
         # build files with the page that documents them, the build files holding most of the
         # lines (fzf's "Add GitHub Actions release workflow" with RELEASE.md): build work; not a

@@ -227,6 +227,9 @@ GENERATED_FILE_GLOBS: tuple[str, ...] = (
     "*.g.dart",  # Dart build_runner
     "*.freezed.dart",
     "*.designer.cs",  # Visual Studio designers
+    # the public API as the binary-compatibility validator dumps it (`apiDump`; coil's
+    # coil-core/api/android/coil-core.api and *.klib.api: 6,448 lines had been its author's code)
+    "*.api",
     "UpgradeLog*.htm",  # Visual Studio's project upgrade report (with _UpgradeReport_Files/)
     "UpgradeLog*.xml",
     # the build tools' wrapper scripts, written by `gradle wrapper` and `mvn wrapper:wrapper`

@@ -1185,6 +1185,36 @@ def test_other_forges_ci_files_and_a_cis_own_scripts_are_build_files(tmp_path):
     assert got["Fix the exit status"] == "bug"
 
 
+def test_tool_settings_and_the_dumps_a_build_step_writes_are_build_work(tmp_path):
+    """coil: `Disable Renovate's dependency dashboard.` (renovate.json5) and `Fix ignoring Gradle
+    wrapper updates.` had read as fixes, `Add work-around for flaky jsTest task.`
+    (karma.config.d/) and `Add binary compatibility validator plugin.` (build.gradle.kts with
+    the api/*.api dumps it writes) as features; Newtonsoft.Json's `Migrate from sln to slnx`."""
+    from exceeds_pipeline.enrich.exclusions import classify_exclusions
+
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date="2024-12-31T09:00:00+0000",
+                files={"renovate.json5": "{}\n", "build.gradle.kts": "plugins {}\n", "Json.sln": "x\n",
+                       "core/src/Image.kt": "class Image\n"})
+    for i, (message, files) in enumerate([
+        ("Disable Renovate's dependency dashboard.", {"renovate.json5": "{dependencyDashboard: false}\n"}),
+        ("Add work-around for flaky jsTest task.", {"karma.config.d/timeout.js": "config.set({timeout: 10000})\n"}),
+        ("Add binary compatibility validator plugin.",
+         {"build.gradle.kts": "plugins { id(\"bcv\") }\n",
+          "core/api/core.api": "public final class coil3/Image {\n\tpublic fun <init> ()V\n}\n"}),
+        ("Migrate from sln to slnx", {"Json.slnx": "<Solution />\n"}),
+        ("Fix the image size", {"core/src/Image.kt": "class Image(val size: Int)\n"}),
+    ]):
+        repo.commit(message, author=ADA, date=f"2025-01-01T{9 + i:02d}:00:00+0000", files=files)
+    commits, files = read_repo(repo)
+    got = by_subject(categorize_commits(commits, classify_exclusions(files, commits)), "category")
+    assert got["Disable Renovate's dependency dashboard."] == "build"
+    assert got["Add work-around for flaky jsTest task."] == "build"
+    assert got["Add binary compatibility validator plugin."] == "build"
+    assert got["Migrate from sln to slnx"] == "build"
+    assert got["Fix the image size"] == "bug"
+
+
 def test_dropping_a_language_version_is_build_work(tmp_path):
     """click: 'drop support for python 3.7' (requires-python in the project's and the examples'
     manifests, tox, and the compat code it no longer needs) read as docs."""
