@@ -485,6 +485,18 @@ def test_a_compilers_ui_tests_and_rusts_debug_trait_are_no_skill_words(rules):
     assert "Debugging" in skills_of(rules, message="Debug the hang on shutdown")
 
 
+def test_async_in_a_name_and_mutually_exclusive_flags_are_no_concurrency(rules):
+    """vue's async components (`hmr reload should work with async component`: 105 of Evan You's
+    commits), coil's AsyncImage, webpack's async chunks and urfave/cli's flag_mutex_test.go
+    (mutually exclusive flags) had made Concurrency a top skill; threads in a path and locks in
+    the code still say it."""
+    assert "Concurrency" not in skills_of(rules, message="fix(hmr): hmr reload should work with async component")
+    assert "Concurrency" not in skills_of(rules, path="packages/runtime-core/src/apiAsyncComponent.ts")
+    assert "Concurrency" not in skills_of(rules, path="flag_mutex_test.go")
+    assert "Concurrency" in skills_of(rules, path="src/util/thread_pool.cc")
+    assert "Concurrency" in skills_of(rules, message="Make the cache thread-safe")
+
+
 def test_the_name_of_a_build_file_is_no_skill_evidence(rules):
     """jq: "Fix autoreconf warnings" changed configure.ac and m4/ax_pthread.m4 and showed
     Concurrency (the `*thread*` glob): a build file's name says what the build checks for. The
