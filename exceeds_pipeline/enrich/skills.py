@@ -390,7 +390,12 @@ def skills_per_commit(
 
     # --- files: paths and languages, each evaluated once per distinct value -----------------
     # a changelog entry records the change; writing one is no documentation skill
-    files = file_changes.filter(~pl.col("excluded").fill_null(False) & ~pl.col("path").str.contains(CHANGELOG_PATH)) \
+    # Data and prose files are left out of lines of code, not out of what a person worked on: a
+    # CI workflow (YAML) shows CI/CD, a page (Markdown) Documentation (vue: 12 of Evan You's items
+    # edit .github/workflows, CI/CD had shown 1).
+    written = pl.col("exclusion_reason").is_in(["data_file", "prose_file"]).fill_null(False) \
+        if "exclusion_reason" in file_changes.columns else pl.lit(False)
+    files = file_changes.filter((~pl.col("excluded").fill_null(False) | written) & ~pl.col("path").str.contains(CHANGELOG_PATH)) \
         .select("repo", "sha", "path", "language")
     # A sweep over the tree (a formatter run, a package renamed, a directory moved) touches every
     # area and shows none: jinja's "apply black" and "rename directory to jinja" made David Lord

@@ -216,6 +216,21 @@ def test_excluded_files_give_no_skills(rules):
     assert got == {"a": [], "b": [], "c": []}
 
 
+def test_data_and_prose_files_left_out_of_lines_of_code_still_show_skills(rules):
+    """vue: 12 of Evan You's items edit .github/workflows (YAML, a data file left out of lines
+    of code), yet CI/CD had shown 1; a page (Markdown, prose) is documentation work. Files a
+    program wrote still show nothing."""
+    c = pl.DataFrame({"repo": ["r"] * 3, "sha": ["a", "b", "c"], "message": ["Update"] * 3})
+    f = pl.DataFrame({"repo": ["r"] * 3, "sha": ["a", "b", "c"],
+                      "path": [".github/workflows/release.yml", "docs/guide.md", ".github/workflows/gen.yml"],
+                      "language": ["YAML", "Markdown", "YAML"], "excluded": [True, True, True],
+                      "exclusion_reason": ["data_file", "prose_file", "generated"]})
+    got = dict(skills_per_commit(c, f, rules).select("sha", "skills").iter_rows())
+    assert "CI/CD" in got["a"]
+    assert "Documentation" in got["b"]
+    assert got["c"] == []
+
+
 def test_a_vendored_copy_dropped_in_shows_no_skill_by_its_words_either(rules):
     """requests: "Vendor idna v2.1" (all of it a vendored tree) read as Text Processing work
     by its words; a change of the project's own code that also updates the copy keeps them."""
