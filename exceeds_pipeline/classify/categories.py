@@ -168,11 +168,23 @@ RELEASE_SUBJECT = RELEASE_TITLE + r"|(?i)^\s*[a-z0-9_.@/-]+[ @-]v?\d+\.\d+(?:\.\
 _NEXT_VERSION = r"(?i)^\s*(?:next|now|for|to|towards|after|since|until|before|start(?:ing)?(?: version)?)[\s@-]+v?\d"
 
 
+def without_release_type(subject: pl.Expr) -> pl.Expr:
+    """A subject without the type that says a release follows: a Conventional-Commit type or
+    scope `release` (vue's `release: v3.5.41`, standard-version's `chore(release): 1.2.3`), a
+    chore that says `release` first (`chore: release v1.2.3` -> `release v1.2.3`), and a
+    directive to the CI after it (`[skip ci]`); not `build: ejs@2.4.1`, a dependency at its
+    version."""
+    return (subject.str.replace(r"(?i)^\s*(?:release(?:\([^)\n]*\))?|[a-z]+\(release\))!?:\s*", "")
+            .str.replace(r"(?i)^\s*(?:chore|build):\s+(release\s)", "$1")
+            .str.replace(rf"(?i)\s*{CI_DIRECTIVE}\s*$", ""))
+
+
 def release_subject(subject: pl.Expr) -> pl.Expr:
     """The subject makes a release (RELEASE_SUBJECT; `(#N)` aside). Read as written: `build:
     ejs@2.4.1` bumps a dependency, `grep-regex-0.1.2` is a release."""
     # a release tool's tag says what follows is its step: `[maven-release-plugin] prepare release parent-2.2.0`
     subject = subject.str.replace(PR_SUFFIXES, "").str.replace(r"(?i)^\s*\[[^\]\n]*\brelease\b[^\]\n]*\]\s*", "")
+    subject = without_release_type(subject)
     # after a gitmoji only a release title (`:bookmark: set version to 3.11.0`): the bare
     # package form would read `:construction_worker: clang-3.6` as a release of clang
     # (a mark inside a release title reads as nothing: jekyll's `Release :gem: 3.5.2`)

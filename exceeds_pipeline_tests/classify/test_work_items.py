@@ -1673,6 +1673,14 @@ def test_a_feature_in_code_names_its_item_over_a_larger_reformat_and_a_release_s
     ("Bump minor version of lodash", False, None),
     ("Prepare version bump", False, None),
     ("[release] fix the build", False, None),
+    # a release said by its Conventional-Commit type or scope (vue, webpack, axios, ripgrep)
+    ("release: v3.5.41", True, "Release 3.5.41"),
+    ("chore(release): 5.94.0", True, "Release 5.94.0"),
+    ("chore(release): v2.0.0 [skip ci]", True, "Release 2.0.0"),
+    ("chore: release v1.1.0", True, "Release 1.1.0"),
+    ("release: globset 0.4.3", True, "Release globset 0.4.3"),
+    ("release: fix the publish script", False, None),
+    ("chore: bump deps", False, None),
 ])
 def test_release_subjects(subject, release, title):
     from exceeds_pipeline.classify.work_items import release_title

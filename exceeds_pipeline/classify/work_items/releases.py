@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import polars as pl
 
-from exceeds_pipeline.classify.categories import BUILD_PATH, LEADING_MARK, REBUILT_FILES, RELEASE_TITLE, release_subject
+from exceeds_pipeline.classify.categories import BUILD_PATH, LEADING_MARK, REBUILT_FILES, RELEASE_TITLE, release_subject, without_release_type
 from exceeds_pipeline.classify.changelog import CHANGELOG_PATH
 from exceeds_pipeline.classify.work_items.shared import (
     CLOSING_REFS, GENERIC_FILES, PACKAGE_MANIFEST, PR_SUFFIX, VERSION_FILE, _consecutive_pairs, dependency_update,
@@ -303,5 +303,5 @@ def _release_text(subject: pl.Expr) -> pl.Expr:
     """A release subject as its package and version are read from: its PR suffix, a leading
     mark, a trailing `release` (`1.4.3 release`: the version before the word; `3.7.4 release
     prep`) and a trailing aside with no number (`This is 3.0 (clonk clonk)`) left out."""
-    return (subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_MARK, "").str.replace(r"\s+\([^()\d\n]*\)\s*$", "")
+    return (without_release_type(subject.str.replace(PR_SUFFIX, "")).str.replace(LEADING_MARK, "").str.replace(r"\s+\([^()\d\n]*\)\s*$", "")
             .str.replace(r"(?i)\s+release(?:\s+prep(?:aration|ared)?)?[.!]?\s*$", ""))
