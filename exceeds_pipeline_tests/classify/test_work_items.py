@@ -1211,6 +1211,35 @@ def test_a_bare_bump_of_the_version_file_makes_a_release(tmp_path):
     assert wid[deps] != wid[bump]
 
 
+def test_a_version_set_alone_makes_a_release_and_build_scripts_are_build_work(tmp_path):
+    """Newtonsoft.Json: `Update to 13.0.4` and `Remove prerelease for 13.0.3` (Build/version.json
+    alone, the commits its tags name) had been build work, not releases; `Add code and package
+    signing` (Build/Sign-Package.ps1, the pipeline) a feature. `Update to 2.0` of code is no
+    release, nor is a dependency named before `to`."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"Build/version.json": '{"Major": 13, "Release": 2, "Prerelease": "beta1"}\n',
+                       "Build/build.ps1": "Invoke-Build\n", "azure-pipelines.yml": "steps: []\n",
+                       "Src/JsonReader.cs": "class JsonReader {}\n", "Src/Json.csproj": "<Project />\n"})
+    prerelease = repo.commit("Remove prerelease for 13.0.3", author=ADA, date=_at(2, 9),
+                             files={"Build/version.json": '{"Major": 13, "Release": 3}\n'})
+    update = repo.commit("Update to 13.0.4", author=ADA, date=_at(4, 9),
+                         files={"Build/version.json": '{"Major": 13, "Release": 4}\n', "Build/build.ps1": "Invoke-Build -v 13.0.4\n"})
+    signing = repo.commit("Add code and package signing (#1895)", author=ADA, date=_at(6, 9),
+                          files={"Build/Sign-Package.ps1": "Sign-File $args\n", "azure-pipelines.yml": "steps: [sign]\n"})
+    code = repo.commit("Update to 2.0", author=ADA, date=_at(8, 9), files={"Src/JsonReader.cs": "class JsonReader { int v2; }\n"})
+    dep = repo.commit("Update Newtonsoft.Json.Schema to 3.0.1", author=ADA, date=_at(10, 9),
+                      files={"Src/Json.csproj": '<Project><PackageReference Version="3.0.1" /></Project>\n'})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert _item(items, wid[prerelease])["title"] == "Release 13.0.3"
+    assert _item(items, wid[update])["title"] == "Release 13.0.4"
+    assert _item(items, wid[update])["category"] == "chore"
+    assert _item(items, wid[signing])["category"] == "build"
+    assert _item(items, wid[code])["title"] != "Release 2.0"
+    assert _item(items, wid[dep])["title"] != "Release 3.0.1"
+
+
 def test_a_small_typed_commit_does_not_speak_for_a_large_change(tmp_path):
     """nlohmann/json: an 8-line `:bug:` commit inside a 4,075-line UBJSON implementation made
     the item a fix. A type its subject declares speaks for the item only with a real share of

@@ -20,6 +20,14 @@ BARE_BUMP = (r"(?i)^\W*bump(?:s|ed)?(?:\s*(?:,|and)\s*(?:release|prep(?:are)?(?:
              r"\W*(?:\[\s*ci\s*skip\s*\]|\[ciskip\])?\W*$")
 
 
+# The project's version set, said as an update to it alone (Newtonsoft.Json's `Update to
+# 13.0.4`, the commit tagged 13.0.4) or as its prerelease label dropped (`Remove prerelease for
+# 13.0.3`, tagged 13.0.3): a release when it changes only the version's files and build files
+# (a dependency is named before `to`: `Update mocha to 10.2.0`).
+UPDATE_TO_VERSION = (r"(?i)^\W*(?:(?:update[sd]?|set|change[sd]?)\s+to|remove[sd]?\s+(?:the\s+)?pre-?release(?:\s+(?:suffix|label|tag))?\s+(?:for|from))"
+                     r"\s+v?\d+(?:\.\d+)+(?:[-+.]?[0-9a-z][0-9a-z.+-]*)?[.!]?\s*(?:\(#\d+\))?\s*$")
+
+
 def makes_release() -> pl.Expr:
     """The commit's subject makes a release (categories.release_subject)."""
     return release_subject(pl.col("subject"))
@@ -66,7 +74,9 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
     return _with_post_release(_with_announced_release(_with_rebuilt_for_release(
         work.join(steps, on=["repo", "sha"], how="left", maintain_order="left")
         .with_columns((release | (pl.col("subject").fill_null("").str.contains(BARE_BUMP)
-                                  & pl.col("_only_version").fill_null(False))).alias("_release"))
+                                  & pl.col("_only_version").fill_null(False))
+                       | (pl.col("subject").fill_null("").str.contains(UPDATE_TO_VERSION)
+                          & pl.col("_only_build").fill_null(False))).alias("_release"))
         .with_columns((pl.col("_release") | makes_release() | (pl.col("_only_records").fill_null(False) & ~(
             pl.col("_announced").fill_null(False) & dependency_update(pl.col("subject")))
             # a commit that closes an issue is a change of its own, unless it only writes the
