@@ -100,6 +100,8 @@ VERBS = {
     "Fast path returns for normalize_path cases": "perf",
     "Fix crash in the fast path for empty headers": "bug",
     "Improve integer formatting performance": "perf",  # fmt: two words between
+    "Collapse `uint` and `uint64` flag types": "refactor",  # urfave/cli: a fix by a model
+    "Consolidate the glob case logic": "refactor",  # hugo
     "fix quadratic evaluation performance": "perf",
     "Fix slow server startup of very big content trees": "perf",  # hugo
     "Fix bugs in Performance/Sample cop": "bug",  # rubocop: a cop's department, not speed
