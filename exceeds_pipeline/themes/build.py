@@ -205,14 +205,23 @@ def _meaningful_dirs(dirs: list[str], own: frozenset[str]) -> list[str]:
     source_set = {i for i in range(1, len(lower) - 1) if lower[i - 1] == "src" and lower[i + 1] in roots}
     return [d for i, (d, low) in enumerate(zip(dirs, lower))
             if low not in lex["generic_dirs"] and not _is_test_dir(d)
-            and low not in own and low.rstrip("0123456789") not in own
+            and low not in own and low.rstrip("0123456789") not in own and not _named_as_repo(low, own)
             and i not in organisation and i not in source_set]
 
 
+def _named_as_repo(low: str, own: frozenset[str]) -> bool:
+    """A directory named by the repository's words alone, in any punctuation: .NET's project
+    folder `Newtonsoft.Json/` in JamesNK/Newtonsoft.Json ("works mainly on ... Newtonsoft.Json")."""
+    words = [w for w in re.split(r"[^a-z0-9]+", low) if w]
+    return len(words) > 1 and all(w in own for w in words)
+
+
 def _is_test_dir(name: str) -> bool:
-    """A directory of tests: by name (`tests/`), or a Gradle test source set (`jvmTest/`,
-    `androidUnitTest/`: camel case ending in Test, so `latest/` is none)."""
-    return name.lower() in lexicon()["test_dirs"] or bool(re.fullmatch(r"[a-z][A-Za-z0-9]*Test", name))
+    """A directory of tests: by name (`tests/`), a Gradle test source set (`jvmTest/`,
+    `androidUnitTest/`: camel case ending in Test, so `latest/` is none), or a .NET test project
+    (`Newtonsoft.Json.Tests/`, `Foo.UnitTests/`)."""
+    return (name.lower() in lexicon()["test_dirs"] or bool(re.fullmatch(r"[a-z][A-Za-z0-9]*Test", name))
+            or bool(re.fullmatch(r"(?i).+\.(?:unit|integration)?tests?", name)))
 
 
 def _repo_words(repo: str) -> frozenset[str]:

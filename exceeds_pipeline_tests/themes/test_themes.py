@@ -267,6 +267,20 @@ def test_words_for_everything_are_no_themes_and_acronyms_are_written_as_such():
     assert module_name("serde/src/ser/impls.rs", "serde-rs/serde") == "Serialization impls"
 
 
+def test_a_dotnet_project_named_as_the_repository_and_its_test_project_name_no_theme():
+    """Newtonsoft.Json: "works mainly on Serialization, Linq and Newtonsoft.Json", with themes
+    "Newtonsoft.Json.Tests" and "Serialization JsonSerializerTest": the project folder is the
+    repository, the test project's files are tests, Properties/ is where .NET keeps assembly info."""
+    repo = "JamesNK/Newtonsoft.Json"
+    assert module_name("Src/Newtonsoft.Json/JsonReader.cs", repo) == "JsonReader"
+    assert module_name("Src/Newtonsoft.Json/Serialization/JsonSerializerInternalReader.cs", repo).startswith("Serialization")
+    assert module_name("Src/Newtonsoft.Json.Tests/Serialization/JsonSerializerTest.cs", repo) is None
+    assert module_name("Src/Newtonsoft.Json.Tests/Issues/Issue2504.cs", repo) is None
+    assert module_name("Src/Newtonsoft.Json/Properties/AssemblyInfo.cs", repo) == "AssemblyInfo"
+    # a folder with one word of the repository's and others of its own is an area
+    assert module_name("Src/Json.Schema/Validator.cs", repo) == "Json.Schema Validator"
+
+
 def test_title_ngrams_per_text_positions_written_forms_and_terms():
     frame = pl.DataFrame({"id": [1, 2], "text": ["Speed up CUDA graphs", "Cygwin: CUDA graphs on Python 3.14"]})
     grams = title_ngrams(frame, "id", "text")
