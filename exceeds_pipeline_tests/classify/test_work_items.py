@@ -1990,6 +1990,25 @@ def test_a_fixup_joins_the_commit_it_names(tmp_path):
     assert _item(items, wid[target])["title"] == "add gha-update"
 
 
+def test_a_commit_without_a_message_is_named_by_a_file_of_its_own(tmp_path):
+    """Newtonsoft.Json's first commit, no message, had been titled "Change to
+    Src/Lib/nunit.framework.xml and 42 other files" (a copied tool's data, its largest file): a
+    file left out of lines of code names it only when nothing else does."""
+    from exceeds_pipeline.enrich.exclusions import classify_exclusions
+
+    repo = GitScript.init(tmp_path / "r")
+    lock = "".join(f'"dep{i}": "1.0.{i}",\n' for i in range(400))
+    repo.commit("", author=ADA, date=_at(1, 9), files={"package-lock.json": lock, "src/reader.js": "export const read = 1\n"})
+    repo.commit("", author=ADA, date=_at(3, 9), files={"package-lock.json": lock + '"x": "2",\n'})
+    commits, files = read_repo(repo)
+    links = commit_links(commits)
+    files = classify_exclusions(files, commits)
+    _, items = assign_work_items(categorize_commits(commits, files, links), links, files)
+    titles = set(items["title"].to_list())
+    assert "Change to src/reader.js and 1 other file" in titles
+    assert "Change to package-lock.json" in titles
+
+
 def test_titles_of_subversion_era_commits(tmp_path):
     """A log copied from a CHANGES file opens with a list bullet, which names nothing; a commit
     without a message is named by what it changed."""

@@ -249,13 +249,17 @@ def unnamed_titles(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.
         return pl.DataFrame(schema=schema)
     from exceeds_pipeline.classify.categories import DOCS_PATH, TEST_PATH
 
-    # (code first: fzf's `Fix #937` is named by src/, not by the CHANGELOG line beside it)
+    # (code first: fzf's `Fix #937` is named by src/, not by the CHANGELOG line beside it; and
+    # the person's own files before those lines of code leave out: Newtonsoft.Json's first
+    # commit had been "Change to Src/Lib/nunit.framework.xml", a copied tool's data)
+    kept = (pl.col("exclusion_reason").is_null() if "exclusion_reason" in file_changes.columns else pl.lit(True)).alias("_kept")
     files = (
         work.join(silent, on="_root", how="semi").select("repo", "sha", "_root")
-        .join(file_changes.select("repo", "sha", "path", "lines_added", "lines_deleted"), on=["repo", "sha"])
-        .group_by("_root", "path").agg((pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)).sum().alias("_n"))
+        .join(file_changes.select("repo", "sha", "path", "lines_added", "lines_deleted", kept), on=["repo", "sha"])
+        .group_by("_root", "path").agg((pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)).sum().alias("_n"),
+                                       pl.col("_kept").all())
         .with_columns((~pl.col("path").str.contains(TEST_PATH) & ~pl.col("path").str.contains(DOCS_PATH)).alias("_code"))
-        .sort("_root", "_code", "_n", "path", descending=[False, True, True, False])
+        .sort("_root", "_kept", "_code", "_n", "path", descending=[False, True, True, True, False])
         .group_by("_root", maintain_order=True).agg(pl.col("path").first().alias("_path"), pl.len().alias("_files"))
     )
     others = pl.col("_files") - 1
