@@ -112,7 +112,7 @@ def test_shipped_language_names_are_linguist_names(rules):
         ("notebooks/explore.ipynb", "Machine Learning"),
         ("torch/distributed/fsdp/api.py", "Distributed Systems"),
         ("src/auth/login.py", "Security"),
-        ("SECURITY.md", "Security"),
+        ("SECURITY.md", "Documentation"),  # a policy page, no security work
         ("CMakeLists.txt", "Build Systems"),
         ("tools/build_defs.bzl", "Build Systems"),
         ("pyproject.toml", "Build Systems"),
@@ -229,6 +229,13 @@ def test_data_and_prose_files_left_out_of_lines_of_code_still_show_skills(rules)
     assert "CI/CD" in got["a"]
     assert "Documentation" in got["b"]
     assert got["c"] == []
+    # ... but a security policy page and a bot's settings are no security work (coil, urfave/cli)
+    c2 = pl.DataFrame({"repo": ["r"] * 2, "sha": ["d", "e"], "message": ["Update"] * 2})
+    f2 = pl.DataFrame({"repo": ["r"] * 2, "sha": ["d", "e"], "path": ["SECURITY.md", ".github/dependabot.yml"],
+                       "language": ["Markdown", "YAML"], "excluded": [True, True],
+                       "exclusion_reason": ["prose_file", "data_file"]})
+    got2 = dict(skills_per_commit(c2, f2, rules).select("sha", "skills").iter_rows())
+    assert "Security" not in got2["d"] and "Security" not in got2["e"]
 
 
 def test_a_vendored_copy_dropped_in_shows_no_skill_by_its_words_either(rules):
