@@ -17,7 +17,7 @@ commit. Figures:
 * ``work_history``: one entry per active month, newest first; ``key_features`` /
   ``bugs_fixed`` / ``reverts`` list that month's work items of that category, largest first
   (profile lines changed, then newest), at most :data:`MAX_ITEMS_PER_MONTH` each (the counts are
-  the full numbers). ``reverted_by`` lists commits that reverted one of the item's commits
+  the full numbers); ``releases`` lists every release item of the month, newest first. ``reverted_by`` lists commits that reverted one of the item's commits
   (from ``commit_links``).
 * ``work_history[].work_items``: that month's work items by category (all categories).
 * ``activity``: counted commits per author-local date.
@@ -163,7 +163,10 @@ def _month_items(credit: pl.DataFrame, loc: pl.DataFrame, links: pl.DataFrame | 
                       .otherwise(pl.col("lines_added") + pl.col("lines_deleted")).alias("_size"))
         .sort(["person_id", "month", "category", "_size", "landed_at", "work_item_id"],
               descending=[False, False, False, True, True, False])
-        .filter(pl.int_range(pl.len()).over("person_id", "month", "category") < MAX_ITEMS_PER_MONTH)
+        # (every release: the month and the summary count them from this list; vue's September
+        # 2024, eleven releases, had read "and 7 more" and "27 releases" for 28)
+        .filter((pl.int_range(pl.len()).over("person_id", "month", "category") < MAX_ITEMS_PER_MONTH)
+                | (pl.col("category") == "release"))
     )
     out: dict = {}
     for row in items.iter_rows(named=True):  # at most MAX_ITEMS_PER_MONTH per person-month-category

@@ -506,3 +506,22 @@ def test_releases_are_named_in_the_month_and_counted_in_the_summary(tmp_path):
     june = next(m for m in built[0]["work_history"] if m["month"] == "2025-06")
     assert "Released 1.3.1." in june["summary"] and "chore" not in june["summary"], june["summary"]
     assert "They made 3 releases, the latest 1.3.1." in built[0]["summary"], built[0]["summary"]
+
+
+def test_every_release_of_a_month_is_counted(tmp_path):
+    """vue: Evan You's September 2024 had eleven releases; the month read "3.5.10, 3.5.9 and
+    3.5.8 and 7 more" and the summary "27 releases" for 28 (the lists kept ten a month)."""
+    from exceeds_pipeline.profiles.build import MAX_ITEMS_PER_MONTH
+    from exceeds_pipeline_tests.gitscript import GitScript
+
+    repo = GitScript.init(tmp_path / "lib")
+    repo.commit("Add the parser", author=ADA, date="2025-05-01T10:00:00+00:00",
+                files={"src/parse.py": "def parse():\n    return 1\n", "setup.py": "version = '1.0.0'\n"})
+    n = MAX_ITEMS_PER_MONTH + 2
+    for i in range(1, n + 1):
+        repo.commit(f"v1.0.{i}", author=ADA, date=f"2025-05-{1 + 2 * i:02d}T10:00:00+00:00", files={"setup.py": f"version = '1.0.{i}'\n"})
+    built, _ = _profiles_of(repo, "acme/lib")
+    may = next(m for m in built[0]["work_history"] if m["month"] == "2025-05")
+    assert len(may["releases"]) == n
+    assert f"and {n - 3} more" in may["summary"], may["summary"]
+    assert f"They made {n} releases, the latest 1.0.{n}." in built[0]["summary"], built[0]["summary"]
