@@ -1240,6 +1240,29 @@ def test_a_version_set_alone_makes_a_release_and_build_scripts_are_build_work(tm
     assert _item(items, wid[dep])["title"] != "Release 3.0.1"
 
 
+def test_a_repair_or_a_revert_just_before_a_release_is_a_change_of_its_own(tmp_path):
+    """vue: `fix(deps): move @babel/types back to dependencies` (package.json alone) 52 s before
+    `release: v3.0.0-rc.4`, and `fix(build): revert "build: add export conditions"` 33 minutes
+    before `release: v3.4.6`, had been hidden inside the releases (the revert no longer said in
+    its month); a plain dependency bump before a release is still its step."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"package.json": '{"version": "3.0.0", "dependencies": {}}\n', "CHANGELOG.md": "# 3.0.0\n", "src/a.ts": "x\n"})
+    fix = repo.commit("fix(deps): move @babel/types back to dependencies", author=ADA, date="2025-03-02T19:39:00+0000",
+                      files={"package.json": '{"version": "3.0.0", "dependencies": {"@babel/types": "1"}}\n'})
+    rel = repo.commit("release: v3.0.1", author=ADA, date="2025-03-02T19:40:00+0000",
+                      files={"package.json": '{"version": "3.0.1", "dependencies": {"@babel/types": "1"}}\n', "CHANGELOG.md": "# 3.0.1\n# 3.0.0\n"})
+    bump = repo.commit("chore: bump deps", author=ADA, date="2025-03-05T10:00:00+0000",
+                       files={"package.json": '{"version": "3.0.1", "dependencies": {"@babel/types": "2"}}\n'})
+    rel2 = repo.commit("release: v3.0.2", author=ADA, date="2025-03-05T10:10:00+0000",
+                       files={"package.json": '{"version": "3.0.2", "dependencies": {"@babel/types": "2"}}\n', "CHANGELOG.md": "# 3.0.2\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[fix] != wid[rel]
+    assert _item(items, wid[rel])["title"] == "Release 3.0.1"
+    assert wid[bump] == wid[rel2] and _item(items, wid[rel2])["title"] == "Release 3.0.2"
+
+
 def test_a_small_typed_commit_does_not_speak_for_a_large_change(tmp_path):
     """nlohmann/json: an 8-line `:bug:` commit inside a 4,075-line UBJSON implementation made
     the item a fix. A type its subject declares speaks for the item only with a real share of

@@ -28,6 +28,12 @@ UPDATE_TO_VERSION = (r"(?i)^\W*(?:(?:update[sd]?|set|change[sd]?)\s+to|remove[sd
                      r"\s+v?\d+(?:\.\d+)+(?:[-+.]?[0-9a-z][0-9a-z.+-]*)?[.!]?\s*(?:\(#\d+\))?\s*$")
 
 
+# A subject worded as a repair or a revert, after a type (`fix(deps): ...`, `ci: fix the
+# playground build`, `Revert "..."`).
+REPAIR_OR_REVERT = (r"(?i)^\W*(?:[a-z]+(?:\([^)\n]*\))?!?:\s*)?(?:fix(?:e[sd]|ing)?|repair(?:s|ed)?|revert(?:s|ed)?)\b"
+                    r"|^\W*(?:fix|revert)(?:\([^)\n]*\))?!?:")
+
+
 def makes_release() -> pl.Expr:
     """The commit's subject makes a release (categories.release_subject)."""
     return release_subject(pl.col("subject"))
@@ -79,10 +85,13 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
                           & pl.col("_only_build").fill_null(False))).alias("_release"))
         .with_columns((pl.col("_release") | makes_release() | (pl.col("_only_records").fill_null(False) & ~(
             pl.col("_announced").fill_null(False) & dependency_update(pl.col("subject")))
-            # a commit that closes an issue is a change of its own, unless it only writes the
-            # changelog or the version (Sidekiq's `Require redis-rb 4.5.0, fixes #5394`, the
-            # gemspec, just before a bump; not jekyll's `Update history ... Closes #1038`)
-            & ~(pl.col("subject").fill_null("").str.contains(CLOSING_REFS)
+            # a commit that closes an issue, or says it repairs or reverts something, is a
+            # change of its own, unless it only writes the changelog or the version (Sidekiq's
+            # `Require redis-rb 4.5.0, fixes #5394`, the gemspec, just before a bump; vue's
+            # `fix(deps): move @babel/types back to dependencies` and `fix(build): revert "build:
+            # add production/development export conditions"` 52 s and 33 min before releases;
+            # not jekyll's `Update history ... Closes #1038`)
+            & ~(pl.col("subject").fill_null("").str.contains(f"{CLOSING_REFS}|{REPAIR_OR_REVERT}")
                 & ~pl.col("_only_changelog").fill_null(False) & ~pl.col("_only_version").fill_null(False)))
             | (pl.col("_only_build").fill_null(False) & pl.col("subject").fill_null("").str.contains(NEXT_SECTION)))
             .alias("_release_step"))
