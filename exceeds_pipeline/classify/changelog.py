@@ -85,7 +85,9 @@ MAX_CHANGELOG_BYTES = 8 << 20
 _FRAGMENT_DIR = r"(?:^|/)(?:changelog|changes|news|newsfragments|changelog\.d)/"
 _FRAGMENT_EXT = r"\.(?:rst|md|txt|markdown)"
 FRAGMENT_TEXT = rf"(?i){_FRAGMENT_EXT}$"
+# (and one per release series: vue's changelogs/CHANGELOG-3.4.md)
 CHANGELOG_PATH = (r"(?i)(?:^|/)(?:OLD[-_]?)?(?:CHANGELOG|CHANGES|NEWS|HISTORY|RELEASE[-_]?NOTES|UPDATING)(?:\.[a-z]+)?$|(?:^|/)\.(?:changes?|changesets?)/"
+                  r"|(?:^|/)CHANGELOG[-_]v?\d[\w.-]*\.(?:md|markdown|rst|txt|adoc)$"
                   rf"|{_FRAGMENT_DIR}[^/]+$")
 # A news fragment (towncrier: `changelog/1234.bugfix.rst`, `newsfragments/1234.feature`,
 # `CHANGES/1234.feature.md`): its type is the last dotted word of the name before an optional

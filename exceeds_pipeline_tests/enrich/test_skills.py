@@ -117,6 +117,7 @@ def test_shipped_language_names_are_linguist_names(rules):
         ("tools/build_defs.bzl", "Build Systems"),
         ("pyproject.toml", "Build Systems"),
         ("src/util/thread_pool.cc", "Concurrency"),
+        ("packages/compiler-core/src/parse.ts", "Compilers & Bytecode"),  # vue's compiler packages
         ("infra/main.tf", "Infrastructure as Code"),
     ],
 )
@@ -248,6 +249,13 @@ def test_a_vendored_copy_dropped_in_shows_no_skill_by_its_words_either(rules):
          ("b", "requests/vendor/idna/core.py"), ("b", "requests/models.py")],
     )
     assert got == {"a": [], "b": ["Text Processing & Regex"]}
+
+
+def test_a_changelog_per_release_series_gives_no_documentation(rules):
+    """vue: changelogs/CHANGELOG-3.4.md, one changelog per minor series, had made Evan You's
+    changelog edits documentation work."""
+    assert "Documentation" not in skills_of(rules, path="changelogs/CHANGELOG-3.4.md")
+    assert "Documentation" in skills_of(rules, path="docs/changelog-guide.md")
 
 
 def test_changelog_entries_give_no_skills(rules):
