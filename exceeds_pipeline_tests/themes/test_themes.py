@@ -281,6 +281,14 @@ def test_a_dotnet_project_named_as_the_repository_and_its_test_project_name_no_t
     assert module_name("Src/Json.Schema/Validator.cs", repo) == "Json.Schema Validator"
 
 
+def test_a_neovim_plugins_lua_folder_names_no_theme():
+    """lazy.nvim: every Neovim plugin keeps its code in lua/; Folke Lemaitre's themes read "Lua"."""
+    assert module_name("lua/lazy/manage/git.lua", "folke/lazy.nvim") == "Manage git"
+    assert module_name("lua/lazy/view/float.lua", "folke/lazy.nvim").startswith("View")
+    assert module_name("lua/lazy/init.lua", "folke/lazy.nvim") is None
+    assert module_name("lua/lazy/loader.lua", "folke/lazy.nvim") == "Loader"
+
+
 def test_title_ngrams_per_text_positions_written_forms_and_terms():
     frame = pl.DataFrame({"id": [1, 2], "text": ["Speed up CUDA graphs", "Cygwin: CUDA graphs on Python 3.14"]})
     grams = title_ngrams(frame, "id", "text")
