@@ -168,15 +168,23 @@ RELEASE_SUBJECT = RELEASE_TITLE + r"|(?i)^\s*[a-z0-9_.@/-]+[ @-]v?\d+\.\d+(?:\.\
 _NEXT_VERSION = r"(?i)^\s*(?:next|now|for|to|towards|after|since|until|before|start(?:ing)?(?: version)?)[\s@-]+v?\d"
 
 
+# ... and the changelog written with it (pandoc's `Bump to 3.10.2, update changelog`, `Update
+# changelog, bump to 3.2`): the version still says the release.
+_CHANGELOG_WORDS = r"(?:update[sd]?\s+|updating\s+)?(?:the\s+)?(?:changelog|changes|news|history|release\s+notes)"
+_WITH_CHANGELOG = rf"(?i)\s*(?:,|;|\band\b|&)\s*{_CHANGELOG_WORDS}[.!]?\s*$"
+_CHANGELOG_FIRST = rf"(?i)^\s*{_CHANGELOG_WORDS}\s*(?:,|;|\band\b|&)\s*"
+
+
 def without_release_type(subject: pl.Expr) -> pl.Expr:
     """A subject without the type that says a release follows: a Conventional-Commit type or
     scope `release` (vue's `release: v3.5.41`, standard-version's `chore(release): 1.2.3`), a
     chore that says `release` first (`chore: release v1.2.3` -> `release v1.2.3`), and a
-    directive to the CI after it (`[skip ci]`); not `build: ejs@2.4.1`, a dependency at its
-    version."""
+    directive to the CI after it (`[skip ci]`), and the changelog written with it (`Bump to
+    3.10.2, update changelog`); not `build: ejs@2.4.1`, a dependency at its version."""
     return (subject.str.replace(r"(?i)^\s*(?:release(?:\([^)\n]*\))?|[a-z]+\(release\))!?:\s*", "")
             .str.replace(r"(?i)^\s*(?:chore|build):\s+(release\s)", "$1")
-            .str.replace(rf"(?i)\s*{CI_DIRECTIVE}\s*$", ""))
+            .str.replace(rf"(?i)\s*{CI_DIRECTIVE}\s*$", "")
+            .str.replace(_WITH_CHANGELOG, "").str.replace(_CHANGELOG_FIRST, ""))
 
 
 def release_subject(subject: pl.Expr) -> pl.Expr:

@@ -1732,6 +1732,11 @@ def test_a_feature_in_code_names_its_item_over_a_larger_reformat_and_a_release_s
     ("chore: release v1.1.0", True, "Release 1.1.0"),
     ("release: globset 0.4.3", True, "Release globset 0.4.3"),
     ("release: fix the publish script", False, None),
+    # with the changelog written beside it (pandoc's 28 releases since 2024, ecto's, rich's)
+    ("Bump to 3.10.2, update changelog", True, "Release 3.10.2"),
+    ("Bump to 3.1 and update changelog.", True, "Release 3.1"),
+    ("Update changelog, bump to 3.2", True, "Release 3.2"),
+    ("Fix the parser and update changelog", False, None),
     ("chore: bump deps", False, None),
 ])
 def test_release_subjects(subject, release, title):
