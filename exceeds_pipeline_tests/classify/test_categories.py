@@ -1205,6 +1205,9 @@ def test_tool_settings_and_the_dumps_a_build_step_writes_are_build_work(tmp_path
          {"build.gradle.kts": "plugins { id(\"bcv\") }\n",
           "core/api/core.api": "public final class coil3/Image {\n\tpublic fun <init> ()V\n}\n"}),
         ("Migrate from sln to slnx", {"Json.slnx": "<Solution />\n"}),
+        # pandoc's Nix and HLint settings (26 of John MacFarlane's build-config items had been features)
+        ("Add shell.nix.", {"shell.nix": "{ pkgs ? import <nixpkgs> {} }: pkgs.mkShell {}\n"}),
+        (".hlint.yaml - fix more false positives for redundant brackets.", {".hlint.yaml": "- ignore: {name: Redundant bracket}\n"}),
         ("Fix the image size", {"core/src/Image.kt": "class Image(val size: Int)\n"}),
     ]):
         repo.commit(message, author=ADA, date=f"2025-01-01T{9 + i:02d}:00:00+0000", files=files)
@@ -1214,6 +1217,8 @@ def test_tool_settings_and_the_dumps_a_build_step_writes_are_build_work(tmp_path
     assert got["Add work-around for flaky jsTest task."] == "build"
     assert got["Add binary compatibility validator plugin."] == "build"
     assert got["Migrate from sln to slnx"] == "build"
+    assert got["Add shell.nix."] == "build"
+    assert got[".hlint.yaml - fix more false positives for redundant brackets."] == "build"
     assert got["Fix the image size"] == "bug"
 
 
