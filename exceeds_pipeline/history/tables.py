@@ -15,7 +15,7 @@ from datetime import date
 
 import polars as pl
 
-from exceeds_pipeline.identity.bots import AUTOMATED_SUBJECT
+from exceeds_pipeline.identity.bots import AUTOMATED_SUBJECT, AUTOMATION_COMMITTER
 from exceeds_pipeline.identity.people import identity_key_expr
 
 COMMIT_COLUMNS = [
@@ -48,6 +48,13 @@ def in_window_expr(since: date | None, until: date | None) -> pl.Expr:
     return cond
 
 
+def _committed_by_workflow(columns: list[str]) -> pl.Expr:
+    """The commit's committer is a CI workflow (bots.AUTOMATION_COMMITTER), by name or e-mail."""
+    found = [pl.col(c).fill_null("").str.contains(AUTOMATION_COMMITTER) for c in ("committer_name", "committer_email")
+             if c in columns]
+    return pl.any_horizontal(found) if found else pl.lit(False)
+
+
 def attach_people(
     raw_commits: pl.DataFrame, identity_map: pl.DataFrame, people: pl.DataFrame,
     since: date | None = None, until: date | None = None,
@@ -58,7 +65,8 @@ def attach_people(
         .join(identity_map, on="identity_key", how="left")
         .join(people.select("person_id", "is_bot"), on="person_id", how="left")
         .with_columns(
-            (pl.col("is_bot").fill_null(False) | pl.col("subject").fill_null("").str.contains(AUTOMATED_SUBJECT)).alias("is_bot"),
+            (pl.col("is_bot").fill_null(False) | pl.col("subject").fill_null("").str.contains(AUTOMATED_SUBJECT)
+             | _committed_by_workflow(raw_commits.columns)).alias("is_bot"),
             month_expr().alias("month"),
         )
         .with_columns(

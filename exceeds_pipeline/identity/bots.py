@@ -18,7 +18,8 @@ Built-in rules (any match makes the whole person a bot):
 One rule is per commit, not per person: a commit whose Conventional-Commit type declares it
 machine-made (`autogen(docs): regenerate the changelog`; `bots.yaml` `automation_types`), or
 whose subject a deploy action wrote (`Deploying to master from @ junegunn/fzf@<sha>`;
-`automation_subjects`), is a bot's commit (`commits.is_bot`) whoever its author is: CI
+`automation_subjects`), or whose committer is a CI workflow (`github-actions[bot]`:
+`automation_committers`), is a bot's commit (`commits.is_bot`) whoever its author is: CI
 pipelines commit their output under the identity of the person who triggered them.
 
 The lists are data: `bots.yaml` next to this module.
@@ -44,6 +45,9 @@ AUTOMATED_SUBJECT = "|".join([
     r"^\s*(?i:" + "|".join(re.escape(t) for t in _DATA["automation_types"]) + r")(?:\([^)\n]{0,80}\))?!?:",
     *(f"(?i:{p})" for p in _DATA["automation_subjects"]),
 ])
+
+# A commit a CI workflow made (its committer), whoever its author is (`automation_committers`).
+AUTOMATION_COMMITTER = "|".join(f"(?i:{p})" for p in _DATA["automation_committers"])
 
 _APP = re.compile(r"\[bot\]", re.IGNORECASE)
 _BOT_WORD = re.compile(r"(?:^|[-_.\s])(?:ro)?bot$", re.IGNORECASE)

@@ -42,6 +42,15 @@ class History:
         # ... and so does a deploy action's commit (fzf: 123 of them made a second "person")
         self.deploy = c(ADA, "2025-02-14T10:00:00+0000",
                         "Deploying to master from @ acme/app@55d5b153e627784fa43982fa3c01d0ab86ef0224 🚀")
+        # ... and so does what a CI workflow commits under the person who triggered it (laravel's
+        # `Update facade docblocks` under Taylor Otwell); another app landing a person's own
+        # change (mergify) leaves it theirs
+        self.workflow = r.commit("Update facade docblocks", author=ADA, date="2025-02-15T10:00:00+0000",
+                                 committer=("github-actions[bot]", "41898282+github-actions[bot]@users.noreply.github.com"),
+                                 files={"docblocks.txt": "x\n"})
+        self.landed = r.commit("Fix the docblock of Cache::get", author=ADA, date="2025-02-16T10:00:00+0000",
+                               committer=("mergify[bot]", "37929162+mergify[bot]@users.noreply.github.com"),
+                               files={"cache.txt": "y\n"})
         r.branch("topic", checkout=True)
         self.topic = c(BOB, "2025-03-01T10:00:00+0000")
         r.checkout("main")
@@ -83,12 +92,14 @@ def test_merges_and_bots_are_recorded_but_not_counted(hist):
     t = rows(build(hist))
     assert t[hist.merge]["is_merge"] is True and t[hist.merge]["is_counted"] is False
     assert t[hist.merge]["lines_added"] == 0
-    for sha in (hist.bot, hist.generated, hist.autogen, hist.deploy):
+    for sha in (hist.bot, hist.generated, hist.autogen, hist.deploy, hist.workflow):
         assert t[sha]["is_bot"] is True and t[sha]["is_counted"] is False
-    for sha in (hist.topic, hist.main_side, hist.jan_end, hist.autogenerate):
+    for sha in (hist.topic, hist.main_side, hist.jan_end, hist.autogenerate, hist.landed):
         assert t[sha]["is_counted"] is True and t[sha]["is_bot"] is False
     counted = {s for s, r in t.items() if r["is_counted"]}
-    assert counted == {hist.first_local, hist.jan_end, hist.autogenerate, hist.topic, hist.main_side, hist.last_local}
+    assert counted == {hist.first_local, hist.jan_end, hist.autogenerate, hist.landed, hist.topic, hist.main_side,
+                       hist.last_local}
+    assert t[hist.workflow]["person_id"] == "ada-lovelace"
     # the machine-made commit stays Ada's (recorded under her), and Ada is no bot
     assert t[hist.autogen]["person_id"] == "ada-lovelace"
     # Meta's generatedunixname service accounts are bots by default (SPEC §5), config or not
@@ -97,7 +108,7 @@ def test_merges_and_bots_are_recorded_but_not_counted(hist):
 
 def test_no_window_counts_every_human_non_merge_commit(hist):
     t = build(hist, since=None, until=None)
-    assert t.filter("is_counted").height == t.height - 5  # merge, dependabot, generated, autogen, deploy
+    assert t.filter("is_counted").height == t.height - 6  # merge, dependabot, generated, autogen, deploy, workflow
     only_since = rows(build(hist, since=SINCE, until=None))
     assert only_since[hist.after_local]["is_counted"] is True
     assert only_since[hist.before_local]["is_counted"] is False
