@@ -107,6 +107,8 @@ VERBS = {
     "Fix bugs in Performance/Sample cop": "bug",  # rubocop: a cop's department, not speed
     "Fix compiler warnings": "chore",
     "Reformat code": "chore",
+    "Apply fixes from StyleCI": "chore",  # laravel: a style service's fixes, 318 "bugs"
+    "[5.8] Applied fixes from StyleCI": "chore",
 }
 
 # Family: issue/bug references and problem statements (Apache JIRA, GitHub, Bugzilla).
