@@ -49,10 +49,14 @@ def in_window_expr(since: date | None, until: date | None) -> pl.Expr:
 
 
 def _committed_by_workflow(columns: list[str]) -> pl.Expr:
-    """The commit's committer is a CI workflow (bots.AUTOMATION_COMMITTER), by name or e-mail."""
+    """The commit's committer is a CI workflow (bots.AUTOMATION_COMMITTER), by name or e-mail, and
+    it makes no release: a release workflow (laravel's `Update version to v13.26.1`, run by Taylor
+    Otwell) cuts the release its maintainer started, and the release is theirs."""
+    from exceeds_pipeline.classify.categories import release_subject  # (classify reads history's modules)
+
     found = [pl.col(c).fill_null("").str.contains(AUTOMATION_COMMITTER) for c in ("committer_name", "committer_email")
              if c in columns]
-    return pl.any_horizontal(found) if found else pl.lit(False)
+    return (pl.any_horizontal(found) & ~release_subject(pl.col("subject").fill_null(""))) if found else pl.lit(False)
 
 
 def attach_people(

@@ -48,6 +48,11 @@ class History:
         self.workflow = r.commit("Update facade docblocks", author=ADA, date="2025-02-15T10:00:00+0000",
                                  committer=("github-actions[bot]", "41898282+github-actions[bot]@users.noreply.github.com"),
                                  files={"docblocks.txt": "x\n"})
+        # ... but a release a workflow cuts is the release its maintainer started (laravel's
+        # `Update version to v13.26.1`)
+        self.release = r.commit("Update version to v13.26.1", author=ADA, date="2025-02-15T12:00:00+0000",
+                                committer=("github-actions[bot]", "41898282+github-actions[bot]@users.noreply.github.com"),
+                                files={"VERSION": "13.26.1\n"})
         self.styled = r.commit("Apply fixes from StyleCI", author=ADA, date="2025-02-15T11:00:00+0000",
                                committer=("StyleCI Bot", "bot@styleci.io"), files={"docblocks.txt": "x;\n"})
         self.landed = r.commit("Fix the docblock of Cache::get", author=ADA, date="2025-02-16T10:00:00+0000",
@@ -96,11 +101,11 @@ def test_merges_and_bots_are_recorded_but_not_counted(hist):
     assert t[hist.merge]["lines_added"] == 0
     for sha in (hist.bot, hist.generated, hist.autogen, hist.deploy, hist.workflow, hist.styled):
         assert t[sha]["is_bot"] is True and t[sha]["is_counted"] is False
-    for sha in (hist.topic, hist.main_side, hist.jan_end, hist.autogenerate, hist.landed):
+    for sha in (hist.topic, hist.main_side, hist.jan_end, hist.autogenerate, hist.landed, hist.release):
         assert t[sha]["is_counted"] is True and t[sha]["is_bot"] is False
     counted = {s for s, r in t.items() if r["is_counted"]}
-    assert counted == {hist.first_local, hist.jan_end, hist.autogenerate, hist.landed, hist.topic, hist.main_side,
-                       hist.last_local}
+    assert counted == {hist.first_local, hist.jan_end, hist.autogenerate, hist.landed, hist.release, hist.topic,
+                       hist.main_side, hist.last_local}
     assert t[hist.workflow]["person_id"] == "ada-lovelace"
     # the machine-made commit stays Ada's (recorded under her), and Ada is no bot
     assert t[hist.autogen]["person_id"] == "ada-lovelace"
