@@ -55,6 +55,9 @@ class History:
                                 files={"VERSION": "13.26.1\n"})
         self.styled = r.commit("Apply fixes from StyleCI", author=ADA, date="2025-02-15T11:00:00+0000",
                                committer=("StyleCI Bot", "bot@styleci.io"), files={"docblocks.txt": "x;\n"})
+        # (and StyleCI's own pull request, squashed by GitHub under the person)
+        self.styled_pr = r.commit("[10.x] Apply fixes from StyleCI (#48021)", author=ADA, date="2025-02-15T11:30:00+0000",
+                                  committer=("GitHub", "noreply@github.com"), files={"docblocks.txt": "x; \n"})
         self.landed = r.commit("Fix the docblock of Cache::get", author=ADA, date="2025-02-16T10:00:00+0000",
                                committer=("mergify[bot]", "37929162+mergify[bot]@users.noreply.github.com"),
                                files={"cache.txt": "y\n"})
@@ -99,7 +102,7 @@ def test_merges_and_bots_are_recorded_but_not_counted(hist):
     t = rows(build(hist))
     assert t[hist.merge]["is_merge"] is True and t[hist.merge]["is_counted"] is False
     assert t[hist.merge]["lines_added"] == 0
-    for sha in (hist.bot, hist.generated, hist.autogen, hist.deploy, hist.workflow, hist.styled):
+    for sha in (hist.bot, hist.generated, hist.autogen, hist.deploy, hist.workflow, hist.styled, hist.styled_pr):
         assert t[sha]["is_bot"] is True and t[sha]["is_counted"] is False
     for sha in (hist.topic, hist.main_side, hist.jan_end, hist.autogenerate, hist.landed, hist.release):
         assert t[sha]["is_counted"] is True and t[sha]["is_bot"] is False
@@ -115,7 +118,7 @@ def test_merges_and_bots_are_recorded_but_not_counted(hist):
 
 def test_no_window_counts_every_human_non_merge_commit(hist):
     t = build(hist, since=None, until=None)
-    assert t.filter("is_counted").height == t.height - 7  # merge, dependabot, generated, autogen, deploy, workflow, styled
+    assert t.filter("is_counted").height == t.height - 8  # merge, dependabot, generated, autogen, deploy, workflow, styled x2
     only_since = rows(build(hist, since=SINCE, until=None))
     assert only_since[hist.after_local]["is_counted"] is True
     assert only_since[hist.before_local]["is_counted"] is False
