@@ -631,6 +631,8 @@ def test_a_declared_feature_or_fix_that_changes_only_docs_or_tests_is_docs_or_te
         ("fix: overflow in the vendored lua", {"vendor/lua/lstrlib.c": "int n = 1;\n"}),
         # a folder of tests named by its kind (ecto's integration_test/cases/)
         ("fix: flaky integration case", {"integration_test/cases/repo.exs": "assert true\n"}),
+        # ... and a .NET test project (Newtonsoft.Json's `Update .NET 6 tests`)
+        ("fix: the .NET 6 guards", {"Src/Json.Tests/Issues/Issue2504.cs": "#if NET6_0_OR_GREATER\n#endif\n"}),
         # a CI job named for security audits closes no vulnerability (hyper's `security-audit`)
         ("chore(ci): fix security-audit job", {".github/workflows/audit.yml": "on: schedule\n"}),
         # Elixir's manifest is a build file; ExDoc's cheatsheets are pages (ecto)
@@ -646,6 +648,7 @@ def test_a_declared_feature_or_fix_that_changes_only_docs_or_tests_is_docs_or_te
                    "chore(ci): run the tests on macOS": "build",
                    "fix(security): bump nokogiri for CVE-2021-28834": "bug",
                    "fix: overflow in the vendored lua": "bug", "fix: flaky integration case": "test",
+                   "fix: the .NET 6 guards": "test",
                    "chore(ci): fix security-audit job": "build", "feat: require Elixir v1.9+": "build",
                    "feat: add the associations cheatsheet": "docs"}
 
