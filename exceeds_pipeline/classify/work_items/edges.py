@@ -13,7 +13,7 @@ from exceeds_pipeline.classify.conventional import declared_type
 from exceeds_pipeline.enrich.exclusions import SWEEP_FILES, excluded_as
 from exceeds_pipeline.classify.work_items.releases import release_title
 from exceeds_pipeline.classify.work_items.shared import (
-    CLOSING_REFS, GENERIC_FILES, MACHINE_MADE, RELATED_GAP, SERIES_GAP, _PAIRS, _SERIES, _SERIES_GROUPS,
+    CLOSING_REFS, DECLARED_TYPE, GENERIC_FILES, MACHINE_MADE, RELATED_GAP, SERIES_GAP, _PAIRS, _SERIES, _SERIES_GROUPS,
     _STOPWORDS, _consecutive_pairs, _no_pairs, _title,
 )
 
@@ -248,8 +248,7 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
             hub_pairs = pa.join(hub_fc.rename({"sha": "sha_a"}), on=["repo", "sha_a"]).join(
                 hub_fc.rename({"sha": "sha_b"}), on=["repo", "sha_b", "path"], how="semi") \
                 .select("_a", "_b", "_gap", "_both_docs").unique(["_a", "_b"])
-            named = hub_pairs.join(rare.rename({"_n": "_a"}), on="_a").join(
-                rare.rename({"_n": "_b"}), on=["_b", "_w"], how="semi").select("_a", "_b").unique()
+            named = _sharing_rare_word(hub_pairs, rare)
             # ... or when both only document (a man page written over an hour), or the later
             # one is a quick follow-up worded as one (`Typo in man page.`, `Undo this and ...`)
             later = work.select(pl.col("_n").alias("_b"),
@@ -463,11 +462,11 @@ def batch_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
     shared = pl.concat([by_code, nearest])
     by_test = _test_named_pairs(pairs, fc)
     _, rare = subject_words or _subject_word_sets(work)
-    by_word = (pairs.join(hub_fc.rename({"sha": "sha_a"}).select("repo", "sha_a", "path"), on=["repo", "sha_a"])
-               .join(hub_fc.rename({"sha": "sha_b"}).select("repo", "sha_b", "path"), on=["repo", "sha_b", "path"], how="semi")
-               .select("_a", "_b").unique()
-               .join(rare.rename({"_n": "_a"}), on="_a").join(rare.rename({"_n": "_b"}), on=["_b", "_w"], how="semi"))
-    related = pl.concat([shared.select("_a", "_b"), by_test, by_word.select("_a", "_b")]).unique().cast(_PAIRS)
+    by_word = _sharing_rare_word(
+        pairs.join(hub_fc.rename({"sha": "sha_a"}).select("repo", "sha_a", "path"), on=["repo", "sha_a"])
+        .join(hub_fc.rename({"sha": "sha_b"}).select("repo", "sha_b", "path"), on=["repo", "sha_b", "path"], how="semi"),
+        rare)
+    related = pl.concat([shared.select("_a", "_b"), by_test, by_word]).unique().cast(_PAIRS)
     return _apart_by_credit(work, _apart_by_issue(work, _apart_by_release(work, _nearest_only(related, shallow, work))), rare)
 
 
@@ -601,8 +600,6 @@ FOLLOW_UP = r"(?i)\b(?:oops|typos?|undo|leftovers?|forgot|forgotten|missed|fixup
 # then `Preserve pytest exit code in regression check` 15 minutes later and `Accept any base
 # test failure as regression` 16 minutes after that).
 CI_TRY_GAP = timedelta(hours=3)
-# A gitmoji or a Conventional-Commit type before what a subject says (`chore(action): fix ...`).
-DECLARED_TYPE = r"^[^\w]*(?:[A-Za-z]+(?:\([^)]*\))?!?:\s*)?"
 # A subject that says it has another go at what was just tried.
 CI_RETRY = r"(?i)\b(?:try|tries|retry|attempt|again|another|tweak|tweaks|adjust|adjusts|rework|reworks|reworked)\b|^\s*(?:make|get)\s+\S+(?:\s+\S+)?\s+(?:work|pass|green)\b"
 
@@ -646,8 +643,7 @@ def ci_try_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
     two_prs = cand.filter(pl.col("pr_number").is_not_null() & pl.col("_prev_pr").is_not_null())
     if two_prs.height:
         _, rare = subject_words or _subject_word_sets(work)
-        named = (two_prs.select("_a", "_b").join(rare.rename({"_n": "_a"}), on="_a")
-                 .join(rare.rename({"_n": "_b"}), on=["_b", "_w"], how="semi").select("_a", "_b").unique())
+        named = _sharing_rare_word(two_prs, rare)
         unsaid = (two_prs.filter(~pl.col("subject").fill_null("").str.replace(DECLARED_TYPE, "")
                                    .str.contains(f"{QUICK_FIX}|{CI_RETRY}"))
                   .select("_a", "_b").join(named, on=["_a", "_b"], how="anti"))
@@ -842,6 +838,13 @@ def _rare_words(work: pl.DataFrame, words: pl.DataFrame) -> pl.DataFrame:
     return per_repo.join(rare, on=["repo", "_w"], how="semi").select("_n", "_w")
 
 
+def _sharing_rare_word(pairs: pl.DataFrame, rare: pl.DataFrame) -> pl.DataFrame:
+    """``[_a, _b]``: the pairs whose two commits' subjects share a word the repository rarely
+    uses (`rare`: `_rare_words`)."""
+    return (pairs.select("_a", "_b").join(rare.rename({"_n": "_a"}), on="_a")
+            .join(rare.rename({"_n": "_b"}), on=["_b", "_w"], how="semi").select("_a", "_b").unique())
+
+
 # A file in this share of a repository's work commits (of at least HUB_MIN_COMMITS) is a hub.
 HUB_SHARE = 0.1
 HUB_MIN_COMMITS = 200
@@ -994,9 +997,7 @@ def _apart_by_credit(work: pl.DataFrame, related: pl.DataFrame, rare: pl.DataFra
     credit = work.select("_n", "_t", text.str.extract(CREDITED, 1).alias("_who"))
     pairs = (related.join(credit.rename({"_n": "_a", "_who": "_wa", "_t": "_ta"}), on="_a", how="left")
              .join(credit.rename({"_n": "_b", "_who": "_wb", "_t": "_tb"}), on="_b", how="left"))
-    named = (pairs.select("_a", "_b").join(rare.rename({"_n": "_a"}), on="_a")
-             .join(rare.rename({"_n": "_b"}), on=["_b", "_w"], how="semi").select("_a", "_b").unique()
-             .with_columns(pl.lit(True).alias("_named")))
+    named = _sharing_rare_word(pairs, rare).with_columns(pl.lit(True).alias("_named"))
     pairs = pairs.join(named, on=["_a", "_b"], how="left")
     both = pl.col("_wa").is_not_null() & pl.col("_wb").is_not_null()
     one = pl.col("_wa").is_not_null() ^ pl.col("_wb").is_not_null()

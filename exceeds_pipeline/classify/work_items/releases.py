@@ -11,7 +11,7 @@ import polars as pl
 from exceeds_pipeline.classify.categories import BUILD_PATH, LEADING_MARK, REBUILT_FILES, RELEASE_TITLE, release_subject, without_release_type
 from exceeds_pipeline.classify.changelog import CHANGELOG_PATH
 from exceeds_pipeline.classify.work_items.shared import (
-    CLOSING_REFS, GENERIC_FILES, PACKAGE_MANIFEST, PR_SUFFIX, VERSION_FILE, _consecutive_pairs, dependency_update,
+    CLOSING_REFS, DECLARED_TYPE, GENERIC_FILES, PACKAGE_MANIFEST, PR_SUFFIX, VERSION_FILE, _consecutive_pairs, dependency_update,
 )
 
 # A bump named by the word alone, of the project's version file only, makes a release: Mike
@@ -30,7 +30,7 @@ UPDATE_TO_VERSION = (r"(?i)^\W*(?:(?:update[sd]?|set|change[sd]?)\s+to|remove[sd
 
 # A subject worded as a repair or a revert, after a type (`fix(deps): ...`, `ci: fix the
 # playground build`, `Revert "..."`).
-REPAIR_OR_REVERT = (r"(?i)^\W*(?:[a-z]+(?:\([^)\n]*\))?!?:\s*)?(?:fix(?:e[sd]|ing)?|repair(?:s|ed)?|revert(?:s|ed)?)\b"
+REPAIR_OR_REVERT = (rf"(?i){DECLARED_TYPE}(?:fix(?:e[sd]|ing)?|repair(?:s|ed)?|revert(?:s|ed)?)\b"
                     r"|^\W*(?:fix|revert)(?:\([^)\n]*\))?!?:")
 
 

@@ -64,6 +64,9 @@ _NOT_COMPONENT = r"(?i)^(?:feat|feature|fix|bugfix|hotfix|perf|refactor|style|do
 # A package's manifest: package.json, Cargo.toml, pyproject.toml, a gemspec, ...
 PACKAGE_MANIFEST = (r"(?:^|/)(?:package\.json|Cargo\.toml|go\.mod|pyproject\.toml|setup\.py|setup\.cfg|Gemfile|"
                     r"[^/]*\.gemspec|composer\.json|pom\.xml|build\.gradle(?:\.kts)?|requirements[^/]*\.txt)$")
+# A gitmoji or a Conventional-Commit type before what a subject says (`chore(action): fix ...`,
+# `ci: fix the playground build`).
+DECLARED_TYPE = r"^\W*(?:[A-Za-z]+(?:\([^)\n]*\))?!?:\s*)?"
 # A file that only holds the version: lib/sinatra/version.rb, _version.py, GIT-VERSION-GEN.
 VERSION_FILE = r"(?i)(?:^|/)(?:_{0,2}version_?_{0,2}\.(?:py|rb|go|js|ts|txt|json|props)|[A-Z0-9-]*VERSION-GEN|(?-i:VERSION))$"
 # A dependency updated by name: `deps: body-parser@1.19.2`, `build(deps): bump qs from 6.9.6 to
