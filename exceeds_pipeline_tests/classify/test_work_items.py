@@ -119,6 +119,36 @@ def test_pr_numbers_from_squash_suffix_and_pull_request_resolved(tmp_path):
     assert _item(items, "acme/app#pr-1234")["title"] == "Support tracing of dataclasses"
 
 
+def test_an_issue_number_on_a_topic_branchs_commit_is_not_its_pull_request(tmp_path):
+    # svelte 2017: `add crossfade and flip functions (#2140)` on branch gh-2140, merged by
+    # #2154 with its follow-up: one change, #2154's, not two items.
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"core.py": "0\n"})
+    repo.branch("gh-2140", checkout=True)
+    repo.commit("add crossfade and flip functions (#2140)", author=ADA, date=_at(2, 9),
+                files={"animate.py": "def crossfade(): ...\ndef flip(): ...\n", "tmp.txt": "x\n"})
+    repo.commit("remove tmp file that snuck into the commit", author=ADA, date=_at(2, 10),
+                files={"tmp.txt": None, "animate.py": "def crossfade(): ...\ndef flip(): return 1\n"})
+    repo.checkout("main")
+    repo.merge("gh-2140", "Merge pull request #2154 from acme/gh-2140", author=ADA, date=_at(3, 9))
+    # A squash GitHub made onto a topic branch (a stacked pull request) keeps its own number.
+    repo.branch("stack", checkout=True)
+    repo.commit("Add easing curves (#2160)", author=BOB, date=_at(4, 9), files={"easing.py": "1\n"},
+                committer=("GitHub", "noreply@github.com"))
+    repo.commit("Document easing curves", author=BOB, date=_at(4, 10), files={"easing.md": "e\n"})
+    repo.checkout("main")
+    repo.merge("stack", "Merge pull request #2170 from acme/stack", author=ADA, date=_at(5, 9))
+    out, items = _run(repo)
+    wid = by_subject(out, "work_item_id")
+    prs = by_subject(out, "pr_number")
+    assert prs["add crossfade and flip functions (#2140)"] == 2154
+    assert wid["add crossfade and flip functions (#2140)"] == wid["remove tmp file that snuck into the commit"] \
+        == "acme/app#pr-2154"
+    assert _item(items, "acme/app#pr-2154")["commits"] == 2
+    assert prs["Add easing curves (#2160)"] == 2160
+    assert prs["Document easing curves"] == 2170
+
+
 def test_revert_by_someone_else_is_a_link_and_the_reland_joins_the_item(tmp_path):
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"core.py": "0\n"})

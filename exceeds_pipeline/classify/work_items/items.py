@@ -27,7 +27,7 @@ from exceeds_pipeline.classify.work_items.releases import (
     makes_release, opening_title, release_edges, release_flags, release_title, release_version,
 )
 from exceeds_pipeline.classify.work_items.shared import (
-    GENERIC_FILES, MACHINE_MADE, PR_SUFFIX, SIGNIFICANCE, VAGUE_SUBJECT, WORK_ITEMS_SCHEMA,
+    GENERIC_FILES, GITHUB_COMMITTER, MACHINE_MADE, PR_SUFFIX, SIGNIFICANCE, VAGUE_SUBJECT, WORK_ITEMS_SCHEMA,
     _PAIRS, _component, _title, dependency_update,
 )
 
@@ -111,6 +111,16 @@ def _work_frame(commits: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     integration = (pl.col("merge_pr").is_not_null() & pl.col("merge_branch").fill_null("").str.contains(INTEGRATION_BRANCH)
                    & (people > BRANCH_MAX_PEOPLE))
     df = df.with_columns(pl.when(integration).then(pl.lit(None, pl.Int64)).otherwise(pl.col("merge_pr")).alias("merge_pr"))
+    # A `(#N)` its author wrote on a commit of a topic branch that pull request #M (M > N)
+    # merged names the issue it works on, not a pull request (svelte's `add crossfade and flip
+    # functions (#2140)` on branch gh-2140, merged by #2154): the commit is #M's. A squash
+    # GitHub made (committed by GitHub) or a branch merged from another's main keeps its own.
+    issue_ref = (pl.col("_own_pr").is_not_null() & pl.col("merge_pr").is_not_null() & ~pl.col("is_merge").fill_null(False)
+                 & (pl.col("_own_pr") < pl.col("merge_pr"))
+                 & ~pl.col("merge_branch").fill_null("").str.contains(INTEGRATION_BRANCH)
+                 & (pl.col("committer_email").fill_null("").str.to_lowercase() != GITHUB_COMMITTER
+                    if "committer_email" in cols else pl.lit(True)))
+    df = df.with_columns(pl.when(issue_ref).then(pl.lit(None, pl.Int64)).otherwise(pl.col("_own_pr")).alias("_own_pr"))
     # A commit's own claim first, else the PR merge that brought it in (merges inside a PR
     # branch, such as `Merge branch 'main' into topic`, belong to that PR too). An imported
     # history's numbers are another project's.

@@ -64,6 +64,8 @@ _NOT_COMPONENT = r"(?i)^(?:feat|feature|fix|bugfix|hotfix|perf|refactor|style|do
 # A package's manifest: package.json, Cargo.toml, pyproject.toml, a gemspec, ...
 PACKAGE_MANIFEST = (r"(?:^|/)(?:package\.json|Cargo\.toml|go\.mod|pyproject\.toml|setup\.py|setup\.cfg|Gemfile|"
                     r"[^/]*\.gemspec|composer\.json|pom\.xml|build\.gradle(?:\.kts)?|requirements[^/]*\.txt)$")
+# The committer of what GitHub writes itself (a squash or rebase merge from its web UI).
+GITHUB_COMMITTER = "noreply@github.com"
 # A gitmoji or a Conventional-Commit type before what a subject says (`chore(action): fix ...`,
 # `ci: fix the playground build`).
 DECLARED_TYPE = r"^\W*(?:[A-Za-z]+(?:\([^)\n]*\))?!?:\s*)?"
