@@ -69,7 +69,7 @@ from exceeds_pipeline.ingest.repository import storage_slug
 
 from exceeds_pipeline.common.chunks import contiguous_chunks
 from exceeds_pipeline.enrich.exclusions import PATH_REASONS
-from exceeds_pipeline.ingest.gitcmd import HUNK_HEADER, GitError, attributes_config, decode, git_text, resolve_git_dir, stream_git_chunks
+from exceeds_pipeline.ingest.gitcmd import HUNK_HEADER, GitError, attributes_config, decode, git_text, resolve_git_dir, run_git, stream_git_chunks
 
 log = logging.getLogger(__name__)
 
@@ -216,6 +216,13 @@ def _stream(git_dir: Path, repo: str, shas: list[str], config: dict[str, str] | 
                                  config={"core.quotePath": "false", **(config or {})}, parallel=cores)
 
 
+def _readable(git_dir: Path, repo: str, sha: str, config: dict[str, str] | None) -> bool:
+    """Whether git can show ``sha``'s diff as :func:`_stream` asks for it."""
+    args = ["log", "--no-walk=unsorted", "--format=%H", *DIFF_OPTIONS, sha]
+    config = {"core.quotePath": "false", **(config or {})}
+    return run_git(resolve_git_dir(git_dir), args, repo, config=config, check=False).returncode == 0
+
+
 _PLAIN_SUFFIX = re.compile(r"^[A-Za-z0-9_+-]{1,20}$")
 
 
@@ -267,11 +274,17 @@ class _Walker:
                 self.run(_stream(git_dir, repo, order[start:], config))
                 return
             except GitError:
-                if self.last_sha is None or len(self.unreadable) >= MAX_UNREADABLE:
+                # git reads a commit's blobs (rename detection) before it prints its header: the
+                # commit it failed on is the last one begun if that one cannot be read alone,
+                # else the next (svelte: a missing blob in the commit after a chunk's last).
+                failed = start if self.last_sha is None else index[self.last_sha]
+                if self.last_sha is not None and _readable(git_dir, repo, self.last_sha, config):
+                    failed += 1
+                if failed >= len(order) or len(self.unreadable) >= MAX_UNREADABLE:
                     raise
-                self.unreadable.append(self.last_sha)
-                log.warning("survival: %s: commit %s unreadable, skipped", repo, self.last_sha)
-                start = index[self.last_sha] + 1
+                self.unreadable.append(order[failed])
+                log.warning("survival: %s: commit %s unreadable, skipped", repo, order[failed])
+                start = failed + 1
 
     def _kill(self, origins: list[int], time: int) -> None:
         st, window = self.st, self.window

@@ -224,3 +224,27 @@ def test_a_path_that_is_not_utf8_is_tracked_under_the_name_ingest_gives_it(make_
     out = survival_for_repository("acme/lib", git_dir_of(repo), frame(repo), None, tmp_path / "cache")
     assert decode(b"tests/bad-\xc3(.rs") in set(out["path"])
     assert out.filter(pl.col("path") == decode(b"tests/bad-\xc3(.rs"))["lines_added"].sum() == 3
+
+
+def test_commits_git_cannot_read_are_skipped_and_the_rest_is_measured(make_repo):
+    # svelte's mirror misses one blob. The commit that added it is not in the table (ingest
+    # could not read it); the next commit that needs it renames its file, and git reads blobs
+    # for rename detection before it prints the commit's header, so the failure shows while the
+    # commit before is the last one begun. That one is readable and measured; only the commit
+    # that needs the blob is skipped, and the history after it is still read.
+    repo = make_repo("damaged")
+    shas = []
+    for i in range(10):
+        files = {f"f{i}.txt": f"file {i}\n"}
+        if i == 4:
+            files["a.txt"] = "".join(f"line {k}\n" for k in range(20))
+        if i == 5:  # a.txt renamed to b.txt with one line changed
+            files = {"a.txt": None, "b.txt": "".join(f"line {k}\n" for k in range(19)) + "changed\n"}
+        shas.append(repo.commit(f"Commit {i}", author=ADA, date=T0 + timedelta(days=i), files=files))
+    blob = repo.git("rev-parse", f"{shas[4]}:a.txt").strip()
+    (git_dir_of(repo) / "objects" / blob[:2] / blob[2:]).unlink()
+    commits = frame(repo).filter(pl.col("sha") != shas[4])
+    out = survival_for_repository("acme/lib", git_dir_of(repo), commits)
+    measured = set(out["sha"].to_list())
+    assert measured == set(shas) - {shas[4], shas[5]}
+    assert out.filter(pl.col("sha") == shas[3])["lines_added"].to_list() == [1]
