@@ -341,9 +341,10 @@ _PATH_TOKEN = (r"\S*[a-z0-9_-]/[a-z0-9_.-]\S*|\S+\.(?:js|mjs|cjs|ts|tsx|jsx|py|g
 # Subjects a tool wrote with no words of their own, over a body that lists the real commits:
 # GitHub's security-advisory merge (`Merge commit from fork` + `* fix(security): ...`) and
 # `git merge --squash` (`Squashed commit of the following:`).
-# GitHub writes `Merge commit from fork` only when it merges a security advisory's private fork:
-# with no commits listed, the subject itself says a vulnerability was fixed.
-_ADVISORY = "merge commit from fork"
+# GitHub writes `Merge commit from fork` (before 2024: `Merge pull request from GHSA-gcj9-jj38-hwmc`,
+# the advisory's id) only when it merges a security advisory's private fork: with no commits
+# listed, the subject itself says a vulnerability was fixed.
+_ADVISORY = r"merge (?:commit from fork|pull request from ghsa(?:-[a-z0-9]{4}){3})"
 ADVISORY_MERGE = rf"^\s*{_ADVISORY}\s*$"  # matched on the lower-cased subject
 # Git's own wording for bringing one line of history into another, on a commit with one parent
 # (a merge squashed or rebased flat): integration work that carries others' changes, neither a
@@ -358,6 +359,7 @@ INTEGRATION_SUBJECT = (
 )
 PLACEHOLDER_SUBJECT = rf"(?i)^\s*(?:{_ADVISORY}|squashed commit of the following:?)\s*$"
 _FIRST_LISTED = r"(?m)^[ \t]*(?:\*[ \t]+|    )(\S[^\n]*)$"
+_NOT_WHAT_WAS_FIXED = r"(?i)\b(?:tests?|testing|specs?|lint\w*|typos?|format\w*|warnings?|clean-?ups?|comments?|docs?|changelog)\b"
 # A commit converted from CVS by cvsps: `PatchSet 871`, then Date/Author/Branch/Tag lines and the
 # real message after `Log:`.
 _CVSPS_SUBJECT = r"^\|?PatchSet \d+\s*$"
@@ -477,8 +479,19 @@ def stated_subject(subject: pl.Expr, message: pl.Expr) -> pl.Expr:
     listed = message.str.replace(r"^[^\n]*\n", "").str.replace_all(r"(?m)^[ \t]*(?:commit [0-9a-f]{7,40}|Author:|Date:)[^\n]*$", "")
     first = listed.str.extract(_FIRST_LISTED, 1).str.strip_chars()
     logged = headline(message.str.extract(_CVSPS_LOG, 1).str.replace_all(r"(?m)^\|", "").str.strip_chars())
+    # An advisory's branch often opens with its test (`* Add test for crash`, `* Fix test`): the
+    # first commit listed that is not about tests or lint says what was fixed, else its id does.
+    advisory = subject.str.to_lowercase().str.contains(ADVISORY_MERGE)
+    substantive = (
+        pl.when(advisory).then(listed).otherwise(None).str.extract_all(_FIRST_LISTED)
+        .list.eval(pl.element().str.replace(r"^[ \t]*(?:\*[ \t]+|    )", "").str.strip_chars())
+        .list.eval(pl.element().filter(~pl.element().str.contains(_NOT_WHAT_WAS_FIXED))).list.first()
+    )
+    ghsa = subject.str.extract(r"(?i)\b(GHSA(?:-[a-z0-9]{4}){3})\b", 1)
     return (
-        pl.when(subject.str.contains(PLACEHOLDER_SUBJECT) & first.is_not_null()).then(first)
+        pl.when(advisory & ghsa.is_not_null())
+        .then(pl.coalesce(substantive, pl.format("Fix security advisory {}", ghsa)))
+        .when(subject.str.contains(PLACEHOLDER_SUBJECT) & first.is_not_null()).then(first)
         .when(subject.str.contains(_CVSPS_SUBJECT) & logged.is_not_null()).then(logged)
         .otherwise(subject)
     )
@@ -1245,7 +1258,8 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
     category = (
         pl.when(is_revert).then(pl.lit("revert"))
         .when(is_merge).then(pl.lit("other"))
-        .when(pl.col("_subj").str.contains(ADVISORY_MERGE)).then(pl.lit("bug"))
+        # (whatever the first commit it lists says: `* Add test for crash`)
+        .when(pl.col("subject").fill_null("").str.to_lowercase().str.contains(ADVISORY_MERGE)).then(pl.lit("bug"))
         .when(pl.col("_subj").str.contains(INTEGRATION_SUBJECT)).then(pl.lit("chore"))
         .when(holds(by_conv)).then(by_conv)
         .when(holds(pl.col("_tag"))).then(pl.col("_tag"))

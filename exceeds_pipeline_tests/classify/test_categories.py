@@ -754,8 +754,16 @@ def test_a_security_advisory_merge_without_listed_commits_is_a_fix(tmp_path):
     repo = GitScript.init(tmp_path / "repo")
     got = _categorize_cases(repo, [
         ("Merge commit from fork", {"app/limits.py": "MAX_BODY = 10_000_000\n", "app/request.py": "def body(r): ...\n"}),
+        # GitHub's wording before 2024, one parent (vapor's three crash and DoS fixes had read as
+        # merges: chore, titled by the advisory's id)
+        ("Merge pull request from GHSA-vj2m-9f5j-mpr5\n\n* Add test for crash\n\n* Crude fix\n",
+         {"Sources/FileIO.swift": "let range = 1\n", "Tests/FileIOTests.swift": "func testRange() {}\n"}),
+        # not an advisory: a contributor's branch merged flat
+        ("Merge pull request from ada/main", {"app/other.py": "y = 2\n"}),
     ])
     assert got["Merge commit from fork"] == "bug"
+    assert got["Merge pull request from GHSA-vj2m-9f5j-mpr5"] == "bug"
+    assert got["Merge pull request from ada/main"] == "chore"
 
 
 def test_labelled_data_strips_the_type_from_the_subject_and_from_a_squash_bodys_bullets(tmp_path):
@@ -1725,3 +1733,4 @@ def test_a_page_with_the_files_built_from_it_is_documentation(tmp_path):
     assert got["Improve manual"] == "docs"
     assert got["Update jq.1.prebuilt"] == "chore"
     assert got["Add the dates to the builtins"] != "docs"
+

@@ -956,6 +956,26 @@ def test_a_shared_test_file_relates_a_change_to_its_tests_not_two_changes(tmp_pa
     assert wid[more] == wid[fast]
 
 
+def test_an_advisory_merge_is_a_fix_named_by_what_it_fixed(tmp_path):
+    # GitHub's wording before 2024 (`Merge pull request from GHSA-...`, one parent): vapor's three
+    # crash and DoS fixes had been chores titled by the advisory's id; their branches open with
+    # the test (`* Add test for crash`).
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 9), files={"app.py": "x = 1\n"})
+    repo.commit("Merge pull request from GHSA-vj2m-9f5j-mpr5\n\n* Add failing test for crash\n\n"
+                "* Fail if range start is negative\n\n* Fix test\n",
+                author=ADA, date=_at(3, 9), files={"range.py": "def check(r): assert r >= 0\n",
+                                                   "test_range.py": "def test(): ...\n"})
+    repo.commit("Merge pull request from GHSA-qvxg-wjxc-r4gg", author=BOB, date=_at(6, 9),
+                files={"forms.py": "LIMIT = 32\n"})
+    out, items = _run(repo)
+    got = by_subject(out, "work_item_id")
+    first = _item(items, got["Merge pull request from GHSA-vj2m-9f5j-mpr5"])
+    assert (first["category"], first["title"]) == ("bug", "Fail if range start is negative")
+    second = _item(items, got["Merge pull request from GHSA-qvxg-wjxc-r4gg"])
+    assert (second["category"], second["title"]) == ("bug", "Fix security advisory GHSA-qvxg-wjxc-r4gg")
+
+
 def test_empty_commits_are_no_work_item(tmp_path):
     # A security-advisory squash ("Merge commit from fork") followed by two empty commits that
     # repeat its commits' subjects, and an empty release pin: nothing changed, nothing fixed.

@@ -133,7 +133,7 @@ VAGUE_SUBJECT = (
     r"(?:pr|pull\s+request)?\s*#?\d+(?:\s*(?:[/,&]|and)\s*(?:pr\s*)?#?\d+)*\s*[.!]*\s*$"
     r"|(?:pr|pull\s+request)\s*#?\d+\s+(?:follow(?:\s+|-)?ups?|touch(?:\s+|-)?ups?|fix(?:es|up)?|tweaks?)\s*[.!]*\s*$"
     # GitHub's subject for a security advisory's fix merged from its private fork, with no body
-    r"|merge\s+commit\s+from\s+fork\s*$"
+    r"|merge\s+(?:commit\s+from\s+fork|pull\s+request\s+from\s+ghsa(?:-[a-z0-9]{4}){3})\s*$"
     # GitHub's web editor's default subjects (gson: `Update README.md`, `Update pom.xml` had
     # titled items whose other commits said what changed)
     r"|update\s+[\w.-]+(?:/[\w.-]+)*\.[a-z0-9]{1,8}\s*$|add\s+files\s+via\s+upload\s*$"
