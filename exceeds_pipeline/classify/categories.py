@@ -325,6 +325,10 @@ STATEMENT: str = _RULES["statement"]
 # repository; the model, trained where subjects rarely repeat their `refactor:` type, does not
 # know these verbs (hold-outs: +6 commits; `clean`/`extract` alone are often fixes/features).
 REFACTOR_LEAD: str = _RULES["refactor_lead"]
+CHORE_RESTRUCTURE_LEAD: str = _RULES["chore_restructure_lead"]
+# A declared chore that says plainly it makes the product faster (`chore: avoid unnecessary work
+# in flush`, `faster startup`: a perf score of at least this, the highest) is performance work.
+CHORE_PERF_SCORE = 7
 DOCS_LEAD: str = _RULES["docs_lead"]
 SECURITY_WORDS: str = _RULES["security_words"]
 LEAD_VERB: str = _RULES["lead_verb"]
@@ -1255,12 +1259,24 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
     def holds(label: pl.Expr) -> pl.Expr:
         return label.is_not_null() & ~(label.is_in(["feature", "bug", "chore"]) & docs_or_tests_only)
 
+    # A declared chore on the product's own code that says it restructures it or makes it faster
+    # (CHORE_RESTRUCTURE_LEAD, CHORE_PERF_SCORE): the kind the template had no type for.
+    product_code = (pl.col("_n").fill_null(0) - pl.col("_n_docs").fill_null(0) - pl.col("_n_test").fill_null(0)
+                    - pl.col("_n_build").fill_null(0)) > 0
+    chore_recast = (
+        pl.when((pl.col("_conv") == "chore") & product_code & ~docs_or_tests_only)
+        .then(pl.when(pl.col("_head").str.contains(CHORE_RESTRUCTURE_LEAD)).then(pl.lit("refactor"))
+              .when((pl.col("_r_perf") >= CHORE_PERF_SCORE) & (pl.col("_r_perf") == pl.max_horizontal(score_cols)))
+              .then(pl.lit("perf")))
+    )
+
     category = (
         pl.when(is_revert).then(pl.lit("revert"))
         .when(is_merge).then(pl.lit("other"))
         # (whatever the first commit it lists says: `* Add test for crash`)
         .when(pl.col("subject").fill_null("").str.to_lowercase().str.contains(ADVISORY_MERGE)).then(pl.lit("bug"))
         .when(pl.col("_subj").str.contains(INTEGRATION_SUBJECT)).then(pl.lit("chore"))
+        .when(chore_recast.is_not_null()).then(chore_recast)
         .when(holds(by_conv)).then(by_conv)
         .when(holds(pl.col("_tag"))).then(pl.col("_tag"))
         .when(holds(pl.col("_fragment"))).then(pl.col("_fragment"))

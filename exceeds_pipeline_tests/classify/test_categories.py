@@ -1734,3 +1734,26 @@ def test_a_page_with_the_files_built_from_it_is_documentation(tmp_path):
     assert got["Update jq.1.prebuilt"] == "chore"
     assert got["Add the dates to the builtins"] != "docs"
 
+
+def test_a_declared_chore_that_restructures_or_speeds_up_the_product_is_that_kind(tmp_path):
+    # svelte's template offers feat/fix/chore/docs: `chore: refactor scheduling` and `chore:
+    # more efficient ...` of its runtime had been housekeeping (697 of Rich Harris's items chores).
+    repo = GitScript.init(tmp_path / "repo")
+    got = _categorize_cases(repo, [
+        ("chore: refactor scheduling", {"src/runtime/batch.js": "export function schedule() {}\n"}),
+        ("chore: flatten `#process()`", {"src/runtime/batch.js": "export function schedule() { run() }\n"}),
+        ("chore: avoid unnecessary work in flush", {"src/runtime/flush.js": "export const flush = 1\n"}),
+        ("chore: tidy up", {"src/runtime/flush.js": "export const flush = 2\n"}),
+        # not the product's code: the lint set-up, the tests
+        ("chore: refactor linting configurations", {".eslintrc.json": "{}\n"}),
+        ("chore: refactor test helpers", {"test/helpers/runner.js": "export const run = 1\n"}),
+        # another declared type that maps to chore is no chore said
+        ("wip: refactor", {"src/runtime/other.js": "export const x = 1\n"}),
+    ])
+    assert got["chore: refactor scheduling"] == "refactor"
+    assert got["chore: flatten `#process()`"] == "refactor"
+    assert got["chore: avoid unnecessary work in flush"] == "perf"
+    assert got["chore: tidy up"] == "chore"
+    assert got["chore: refactor linting configurations"] == "build"
+    assert got["chore: refactor test helpers"] == "test"
+    assert got["wip: refactor"] == "chore"
