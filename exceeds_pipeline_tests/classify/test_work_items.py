@@ -1506,6 +1506,41 @@ def test_a_release_said_as_prepping_tagging_or_release_prep(tmp_path):
         ("chore", "Release 3.7.0"), ("chore", "Release 3.1.2"), ("chore", "Release Guzzle 3.7.4"), ("chore", "Release 3.0.8")]
 
 
+def test_an_r_packages_description_versions_and_dependencies(tmp_path):
+    """dplyr: usethis's `Increment version number to 1.1.3` (DESCRIPTION's Version and NEWS.md's
+    heading) is the release, `... to 1.1.3.9000` opens the next development version; `Require
+    vctrs 0.7.1` (DESCRIPTION alone) is build work, as is a tool's ignore file; vignettes and the
+    pkgdown site's settings are documentation. All five had read as fixes or features."""
+    repo = GitScript.init(tmp_path / "repo")
+    description = "Package: dplyr\nVersion: {}\nImports: vctrs (>= {})\n"
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"DESCRIPTION": description.format("1.1.2.9000", "0.6.0"), "R/join.R": "join <- function(x) x\n",
+                       "NEWS.md": "# dplyr (development version)\n"})
+    repo.commit("Fix joins on empty frames", author=ADA, date=_at(2, 9), files={"R/join.R": "join <- function(x) if (nrow(x)) x\n"})
+    repo.commit("Require vctrs 0.7.1", author=ADA, date=_at(4, 9),
+                files={"DESCRIPTION": description.format("1.1.2.9000", "0.7.1")})
+    repo.commit("Add .claude/ to .Rbuildignore", author=ADA, date=_at(5, 9), files={".Rbuildignore": "^\\.claude$\n"})
+    repo.commit("Add recoding vignette", author=ADA, date=_at(6, 9),
+                files={"vignettes/recoding.Rmd": "---\ntitle: Recoding\n---\n", "_pkgdown.yml": "articles: [recoding]\n"})
+    repo.commit("Increment version number to 1.1.3", author=ADA, date=_at(8, 9),
+                files={"DESCRIPTION": description.format("1.1.3", "0.7.1"), "NEWS.md": "# dplyr 1.1.3\n"})
+    repo.commit("Increment version number to 1.1.3.9000", author=ADA, date=_at(12, 9),
+                files={"DESCRIPTION": description.format("1.1.3.9000", "0.7.1"),
+                       "NEWS.md": "# dplyr (development version)\n\n# dplyr 1.1.3\n"})
+    out, items = _run(repo)
+    wid = by_subject(out, "work_item_id")
+
+    def read(subject):
+        item = _item(items, wid[subject])
+        return item["category"], item["title"]
+
+    assert read("Require vctrs 0.7.1")[0] == "build"
+    assert read("Add .claude/ to .Rbuildignore")[0] == "build"
+    assert read("Add recoding vignette")[0] == "docs"
+    assert read("Increment version number to 1.1.3") == ("chore", "Release 1.1.3")
+    assert read("Increment version number to 1.1.3.9000") == ("chore", "Start 1.1.3.9000 development")
+
+
 def test_a_release_said_as_this_is_and_its_development_version_opening(tmp_path):
     """click: `Release date is today` (CHANGES), then `This is 6.0` (the version in
     click/__init__.py) 32 seconds later: one release, chore, titled by its version, not a fix;

@@ -63,7 +63,9 @@ _NOT_COMPONENT = r"(?i)^(?:feat|feature|fix|bugfix|hotfix|perf|refactor|style|do
 
 # A package's manifest: package.json, Cargo.toml, pyproject.toml, a gemspec, ...
 PACKAGE_MANIFEST = (r"(?:^|/)(?:package\.json|Cargo\.toml|go\.mod|pyproject\.toml|setup\.py|setup\.cfg|Gemfile|"
-                    r"[^/]*\.gemspec|composer\.json|pom\.xml|build\.gradle(?:\.kts)?|requirements[^/]*\.txt)$")
+                    r"[^/]*\.gemspec|composer\.json|pom\.xml|build\.gradle(?:\.kts)?|requirements[^/]*\.txt|"
+                    # SwiftPM, Mix, Leiningen, tools.deps, pub, Cabal, Julia; an R package's DESCRIPTION
+                    r"Package\.swift|mix\.exs|project\.clj|deps\.edn|pubspec\.yaml|[^/]*\.cabal|Project\.toml|DESCRIPTION)$")
 # The committer of what GitHub writes itself (a squash or rebase merge from its web UI).
 GITHUB_COMMITTER = "noreply@github.com"
 # A gitmoji or a Conventional-Commit type before what a subject says (`chore(action): fix ...`,
