@@ -148,8 +148,9 @@ def clean_title(raw: str | None) -> CleanTitle:
             break
     text = _SERIES_MARK.sub(" ", text)
     text = _SPACES.sub(" ", text).strip()
-    # `…, fixes #608` leaves a comma; a path pattern keeps its dots (`Run go fix ./...`)
-    text = (text if text.endswith("/...") else text.rstrip(".,;:")).strip()
+    # `…, fixes #608` leaves a comma, `… — fixes #910` a dash (svelte's summary had ended
+    # "implement bind:indeterminate —."); a path pattern keeps its dots (`Run go fix ./...`)
+    text = (text if text.endswith("/...") else re.sub(r"(?:\s+[-–—]+|[.,;:])+$", "", text)).strip()
     as_written = text
     # a component kept before a short phrase stays as the project writes it (`cli: add --foo`)
     if text and text[0].islower() and not _CODE_START.match(text) and not _COMPONENT.match(text):

@@ -182,6 +182,11 @@ def test_module_names(path, name):
     ("tp_richcompare followups (#184606)", "tp_richcompare followups", (), None),
     # sinatra: the issue reference cut from the end leaves no comma for a sentence to carry
     ("resetting body should drop Content-Length, fixes #608", "Resetting body should drop Content-Length", (), None),
+    # svelte: nor a dash (its summary had ended "... implement bind:indeterminate —."); a
+    # decrement stays
+    ("combine bindings in one handler, implement bind:indeterminate — fixes #910",
+     "Combine bindings in one handler, implement bind:indeterminate", (), None),
+    ("Stop counting at i--", "Stop counting at i--", (), None),
     # tmux: who reported or suggested it, and the tracker's number, are no part of the change
     ("Zombie windows, requested by Will Maier.", "Zombie windows", (), None),
     ("Fix resize of panes, GitHub issue 2996.", "Fix resize of panes", (), None),
