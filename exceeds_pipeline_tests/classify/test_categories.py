@@ -1664,6 +1664,15 @@ def test_a_name_in_code_opening_a_subject_is_no_verb(tmp_path):
     assert got["Document the date matcher"] == "docs"
 
 
+def test_a_languages_warnings_and_imports_tidied_are_chore(tmp_path):
+    """vapor: `Fix Concurrency Warnings and Deprecations` and `Fix up Imports` (181 files of
+    explicit imports, its "largest fix") had read as fixes; a crash in an imports parser is one."""
+    got = _classify_messages(tmp_path, ["Fix Concurrency Warnings and Deprecations", "Fix up Imports",
+                                        "Fix Swift 6 warnings", "Fix crash in the imports parser"])
+    assert got == {"Fix Concurrency Warnings and Deprecations": "chore", "Fix up Imports": "chore",
+                   "Fix Swift 6 warnings": "chore", "Fix crash in the imports parser": "bug"}
+
+
 def test_a_named_checkers_warnings_are_chore_and_a_prevented_allocation_is_perf(tmp_path):
     """`Fix Clang-Tidy warnings`, `Fix RuboCop offenses`, `Fix MSVC warnings` are lint work, as
     `Fix compiler warnings` is (json's, jekyll's and fmt's had read as fixes); bat's `Prevent
