@@ -427,7 +427,14 @@ def revert_depths(links: pl.DataFrame) -> pl.DataFrame:
     """(repo, sha, evidence, _original, _depth) for every reverting commit: follow `reverts`
     links down to a commit that reverts nothing (the original change); depth 1 is a plain
     revert, 2 a revert of a revert (a reland), 3 a revert of that, and so on."""
-    step = links.filter(pl.col("link_type") == "reverts").unique(["repo", "sha"], keep="first", maintain_order=True)
+    reverts = links.filter(pl.col("link_type") == "reverts")
+    # A commit that reverts several (laravel's `[5.6] Revert #22517 (#22533)` names a change and
+    # the revert of it) follows the one that is no revert itself, then the smallest sha: one
+    # answer whatever order the links were found in (its category had changed between runs).
+    is_revert = pl.struct("repo", "target_sha").is_in(reverts.select("repo", pl.col("sha").alias("target_sha")).to_struct().implode())
+    step = (reverts.with_columns(is_revert.alias("_target_reverts"))
+            .sort("repo", "sha", "_target_reverts", "target_sha")
+            .unique(["repo", "sha"], keep="first", maintain_order=True).drop("_target_reverts"))
     nxt = step.select("repo", pl.col("sha").alias("_original"), pl.col("target_sha").alias("_next"))
     cur = step.select("repo", "sha", "evidence", pl.col("target_sha").alias("_original"), pl.lit(1).alias("_depth"))
     for _ in range(MAX_REVERT_DEPTH):

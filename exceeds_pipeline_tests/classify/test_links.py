@@ -175,3 +175,18 @@ def test_a_typed_revert_may_quote_its_change_and_name_pull_requests_without_brac
                          files={"d.md": ""})
     bare = repo.commit("revert: close pool early #4623", author=ADA, date=_date(11), files={"p.ts": "0\n"})
     assert _as_set(_links(repo)) == {(quoted, "reverts", docs), (bare, "reverts", perf)}
+
+
+def test_a_commit_reverting_a_change_and_its_revert_links_the_same_in_any_row_order(tmp_path):
+    # laravel's `[5.6] Revert #22517 (#22533)` names the change and the revert of it: which of
+    # the two its chain followed (a reland of the change, or a revert of it) had depended on the
+    # order the links were found in, and its category changed between runs.
+    repo = GitScript.init(tmp_path / "repo")
+    original = repo.commit("Add uploader (#22517)", author=ADA, date=_date(9), files={"up.py": "a\n"})
+    revert = repo.revert(original, author=BOB, date=_date(10), reason="Breaks CI.")
+    both = repo.commit(f"Revert #22517 (#22533)\n\nThis reverts commit {revert}.\n\nThis reverts commit {original}.\n",
+                       author=ADA, date=_date(11), files={"up.py": "b\n"})
+    commits, _ = read_repo(repo)
+    answers = {frozenset(_as_set(commit_links(commits.sample(fraction=1.0, shuffle=True, seed=seed))))
+               for seed in range(8)}
+    assert answers == {frozenset({(revert, "reverts", original), (both, "reverts", revert), (both, "reverts", original)})}
