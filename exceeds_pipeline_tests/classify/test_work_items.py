@@ -1470,8 +1470,9 @@ def test_a_release_of_version_file_changelog_steps_and_an_empty_marker_is_one_it
     marker = repo.commit("1.4.3 release", author=ADA, date=_at(2, 13), allow_empty=True)
     later = repo.commit("fix route parsing", author=ADA, date=_at(3, 9), files={"lib/app/base.rb": "x = 3\n"})
     # git/git: the version file, then the release commit named by two numbers
-    gen = repo.commit("Start the 2.38 cycle", author=BOB, date=_at(5, 9), files={"GIT-VERSION-GEN": "DEF_VER=v2.38\n"})
-    git = repo.commit("Git 2.38", author=BOB, date=_at(5, 10), files={"CHANGES": "= 2.38\n= 1.4.3\n"})
+    gen = repo.commit("Start the 2.38 cycle", author=BOB, date=_at(5, 9), files={"GIT-VERSION-GEN": "DEF_VER=v2.38-rc0\n"})
+    git = repo.commit("Git 2.38", author=BOB, date=_at(5, 10), files={"CHANGES": "= 2.38\n= 1.4.3\n",
+                                                                     "GIT-VERSION-GEN": "DEF_VER=v2.38\n"})
     out, items = _run(repo)
     wid = dict(out.select("sha", "work_item_id").rows())
     release = _item(items, wid[bump])
@@ -1539,6 +1540,48 @@ def test_an_r_packages_description_versions_and_dependencies(tmp_path):
     assert read("Add recoding vignette")[0] == "docs"
     assert read("Increment version number to 1.1.3") == ("chore", "Release 1.1.3")
     assert read("Increment version number to 1.1.3.9000") == ("chore", "Start 1.1.3.9000 development")
+
+
+def test_a_package_at_its_version_is_a_release_only_of_this_repositorys_code(tmp_path):
+    """babashka's `Jline 4.3.1` (deps.edn, project.clj) had been titled "Release Jline 4.3.1",
+    one of 25 dependency bumps among Michiel Borkent's 246 releases; `app 1.4.0` (the repository),
+    `grep-cli-0.1.10` (its folder crates/cli), `bb v0.0.35` (the version file) and `RC 1.5.0`
+    (a release candidate) are releases. `Bump rewrite-clj` with its changelog line, 7 minutes
+    before a release, is a change of its own, and a bare `changelog` commit 30 seconds after
+    `Bump transit` is its line."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"project.clj": "(defproject app \"1.3.0\" :dependencies [[jline \"4.3.0\"]])\n",
+                       "deps.edn": "{:deps {jline {:mvn/version \"4.3.0\"}}}\n", "src/app/core.clj": "(ns app.core)\n",
+                       "crates/cli/Cargo.toml": "[package]\nname = \"grep-cli\"\nversion = \"0.1.9\"\n",
+                       "resources/APP_VERSION": "1.3.0\n", "CHANGELOG.md": "## 1.3.0\n"})
+    repo.commit("Jline 4.3.1 (#1998)", author=ADA, date=_at(2, 9),
+                files={"project.clj": "(defproject app \"1.3.0\" :dependencies [[jline \"4.3.1\"]])\n",
+                       "deps.edn": "{:deps {jline {:mvn/version \"4.3.1\"}}}\n"})
+    repo.commit("grep-cli-0.1.10", author=ADA, date=_at(3, 9),
+                files={"crates/cli/Cargo.toml": "[package]\nname = \"grep-cli\"\nversion = \"0.1.10\"\n"})
+    repo.commit("Bump rewrite-clj", author=ADA, date="2025-03-04T09:00:00+0000",
+                files={"deps.edn": "{:deps {jline {:mvn/version \"4.3.1\"} rewrite-clj {:mvn/version \"1.1\"}}}\n",
+                       "CHANGELOG.md": "## Unreleased\n- Bump rewrite-clj to 1.1\n\n## 1.3.0\n"})
+    repo.commit("bb v1.4.0", author=ADA, date="2025-03-04T09:07:00+0000",
+                files={"resources/APP_VERSION": "1.4.0\n", "CHANGELOG.md": "## 1.4.0\n- Bump rewrite-clj to 1.1\n\n## 1.3.0\n"})
+    repo.commit("Bump transit", author=ADA, date="2025-03-06T09:00:00+0000",
+                files={"project.clj": "(defproject app \"1.4.0\" :dependencies [[jline \"4.3.1\"] [transit \"1.1\"]])\n"})
+    repo.commit("changelog", author=ADA, date="2025-03-06T09:00:30+0000",
+                files={"CHANGELOG.md": "## Unreleased\n- Bump transit-clj to 1.1\n\n## 1.4.0\n- Bump rewrite-clj to 1.1\n\n## 1.3.0\n"})
+    repo.commit("RC 1.5.0", author=ADA, date=_at(9, 9), files={"resources/APP_VERSION": "1.5.0\n"})
+    out, items = _run(repo)
+    wid = by_subject(out, "work_item_id")
+
+    def title(subject):
+        return _item(items, wid[subject])["title"]
+
+    assert title("Jline 4.3.1 (#1998)") == "Jline 4.3.1"
+    assert title("grep-cli-0.1.10") == "Release grep-cli 0.1.10"
+    assert title("bb v1.4.0") == "Release bb 1.4.0"
+    assert title("RC 1.5.0") == "Release 1.5.0"
+    assert wid["Bump rewrite-clj"] != wid["bb v1.4.0"]
+    assert wid["changelog"] == wid["Bump transit"]
 
 
 def test_a_release_said_as_this_is_and_its_development_version_opening(tmp_path):

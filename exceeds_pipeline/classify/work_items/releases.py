@@ -74,12 +74,27 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
             (pl.col("_g") | pl.col("_b")).all().alias("_only_build"),
             pl.col("_changelog").any().alias("_announced"),
             pl.col("_path").sort().str.join("\n").hash().alias("_paths"),
+            # the folders and the words of the file names it touches (Sidekiq's Pro-Changes.md)
+            pl.col("_path").str.to_lowercase().str.split("/").explode()
+            .append(pl.col("_path").str.to_lowercase().str.extract_all(r"[a-z0-9]+").explode()).unique().alias("_parts"),
+            # its own version file (babashka's resources/BABASHKA_VERSION: `bb v0.0.35`)
+            (pl.col("_path").str.contains(VERSION_FILE) | pl.col("_path").str.contains(r"(?:^|/)[A-Z0-9_-]*VERSION(?:\.txt)?$")).any()
+            .alias("_own_version"),
             pl.when((pl.col("_top").n_unique() == 1) & pl.col("_top").is_not_null().all() & pl.col("_manifest").any())
             .then(pl.col("_top").first()).alias("_release_dir"))
     )
+    # A package at its version (`ripgrep 14.1.1`, `grep-cli-0.1.10`, `create-vite@5.2.1`) is a
+    # release of this repository's code only when it is the repository or a folder the commit
+    # touches; else a dependency at its version (babashka's `Jline 4.3.1` of deps.edn and
+    # project.clj: 25 of Michiel Borkent's 246 "releases").
+    package = release_package(pl.col("subject")).str.to_lowercase().str.strip_chars("@ ")
+    own = (package.is_null() | pl.col("_parts").is_null() | pl.col("_own_version").fill_null(False)
+           | (package == pl.col("repo").str.extract(r"([^/]+)$", 1).str.to_lowercase())
+           | pl.col("_parts").list.contains(package)
+           | pl.col("_parts").list.contains(package.str.extract(r"([^-/@]+)$", 1)))
     return _with_post_release(_with_announced_release(_with_rebuilt_for_release(
         work.join(steps, on=["repo", "sha"], how="left", maintain_order="left")
-        .with_columns((release | (pl.col("subject").fill_null("").str.contains(BARE_BUMP)
+        .with_columns(((release & own) | (pl.col("subject").fill_null("").str.contains(BARE_BUMP)
                                   & pl.col("_only_version").fill_null(False))
                        | (pl.col("subject").fill_null("").str.contains(UPDATE_TO_VERSION)
                           & pl.col("_only_build").fill_null(False))).alias("_release"))
@@ -95,7 +110,7 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
                 & ~pl.col("_only_changelog").fill_null(False) & ~pl.col("_only_version").fill_null(False)))
             | (pl.col("_only_build").fill_null(False) & pl.col("subject").fill_null("").str.contains(NEXT_SECTION)))
             .alias("_release_step"))
-        .drop("_only_records", "_only_build", "_only_version", "_only_changelog")
+        .drop("_only_records", "_only_build", "_only_version", "_only_changelog", "_parts", "_own_version")
     )).drop("_announced"))
 
 
@@ -280,8 +295,8 @@ NEXT_SECTION = (rf"(?i){_DEV_VERSION}|\b(?:next|new|upcoming)\s+(?:release|versi
 _RELEASE_VERSION = r"v?(\d+(?:\.\d+)+(?:[-+.]?[0-9A-Za-z][0-9A-Za-z.+-]*?)?)[.,;:!]?\s*$"
 _RELEASE_PACKAGE = r"(?i)^\s*([a-z0-9_.@/-]+?)[ @-]v?\d+(?:\.\d+)+\S*\s*$"
 # words of a release subject that are no package's name (`Bumped v5.11.3`, `Tagged 2.0`,
-# AutoMapper's `Marking 7.0.1`)
-_NOT_PACKAGE = r"(?i)^(?:v|ver|version|release[sd]?|releasing|tag|tagged|bump(?:s|ed|ing)?|publish(?:es|ed|ing)?|prep(?:are[sd]?|aring)?|mark(?:s|ed|ing)?|almost|cut|for|next|now|to)$"
+# AutoMapper's `Marking 7.0.1`; a release candidate, dplyr's `RC 1.2.1`; hugo's `Relase 0.49.1`)
+_NOT_PACKAGE = r"(?i)^(?:v|ver|version|release[sd]?|releasing|rel[ae]{1,2}s[ea]?|rc|tag|tagged|bump(?:s|ed|ing)?|publish(?:es|ed|ing)?|prep(?:are[sd]?|aring)?|mark(?:s|ed|ing)?|almost|cut|for|next|now|to)$"
 
 
 def release_package(subject: pl.Expr, folder: pl.Expr | None = None) -> pl.Expr:

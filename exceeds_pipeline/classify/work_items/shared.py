@@ -72,13 +72,16 @@ GITHUB_COMMITTER = "noreply@github.com"
 # `ci: fix the playground build`).
 DECLARED_TYPE = r"^\W*(?:[A-Za-z]+(?:\([^)\n]*\))?!?:\s*)?"
 # A file that only holds the version: lib/sinatra/version.rb, _version.py, GIT-VERSION-GEN.
-VERSION_FILE = r"(?i)(?:^|/)(?:_{0,2}version_?_{0,2}\.(?:py|rb|go|js|ts|txt|json|props)|[A-Z0-9-]*VERSION-GEN|(?-i:VERSION))$"
+VERSION_FILE = r"(?i)(?:^|/)(?:_{0,2}version_?_{0,2}\.(?:py|rb|go|js|ts|php|txt|json|props)|[A-Z0-9-]*VERSION-GEN|(?-i:VERSION))$"
 # A dependency updated by name: `deps: body-parser@1.19.2`, `build(deps): bump qs from 6.9.6 to
 # 6.9.7`, `Update mocha to 10.2.0` (the project's own `Bump version to 2.0` is a release).
 DEPENDENCY_UPDATE = (
     r"(?i)^\s*(?:deps?|dependencies)\s*:|^\s*[a-z]+\((?:deps?|dependencies)(?:-dev)?\)!?:"
     r"|^\s*(?:bump|update|upgrade|downgrade|pin)(?:s|ed|d)?\s+(?:dependency\s+|the\s+)?[@\w./-]+\s+(?:from\s+\S+\s+)?to\s+v?\d"
     r"|(?:^|\s)@?[a-z0-9][\w.-]*(?:/[\w.-]+)?@v?\d+\.\d+"
+    # a dependency bumped by its name alone (babashka's `Bump rewrite-clj`, `Upgrade edamame`,
+    # with its changelog line, 7 minutes before a release)
+    r"|^\s*(?:bump|upgrade)(?:s|ed)?\s+[@\w./-]+\s*$"
 )
 _OWN_VERSION = r"(?i)^\s*\w+\s+(?:the\s+)?(?:package\s+|project\s+)?(?:version|release)\b"
 
