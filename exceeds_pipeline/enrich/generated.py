@@ -46,7 +46,7 @@ from exceeds_pipeline.ingest.gitcmd import decode, git_env, read_blobs, run_git,
 HEAD_BYTES = 4096
 MAX_BYTES = 1 << 20
 GENERATED_PATHS_SCHEMA = {"path": pl.String, "generated": pl.Boolean, "shebang_language": pl.String,
-                          "linguist_generated": pl.Boolean, "linguist_vendored": pl.Boolean, "tip": pl.String,
+                          "content_language": pl.String, "linguist_generated": pl.Boolean, "linguist_vendored": pl.Boolean, "tip": pl.String,
                           "reader": pl.String}
 LINGUIST_ATTRIBUTES = ("linguist-generated", "linguist-vendored")
 # A generator's own warning in a file's first lines, beside Linguist's rules (which know Go's
@@ -126,10 +126,13 @@ def _path_rules_leave_out(paths: Iterable[str]) -> set[str]:
 
 
 def read_generated(git_dir: Path, repo: str, blobs: list[tuple[str, str, int]]) -> pl.DataFrame:
-    """(path, generated, shebang_language) for these blob versions, read in one `git cat-file
-    --batch` stream. ``shebang_language``: for a file whose name has no extension, the language
-    its `#!` line names (`scripts/install` starting `#!/bin/sh` is Shell, as on GitHub)."""
-    schema = {"path": pl.String, "generated": pl.Boolean, "shebang_language": pl.String}
+    """(path, generated, shebang_language, content_language) for these blob versions, read in
+    one `git cat-file --batch` stream. ``shebang_language``: for a file whose name has no
+    extension, the language its `#!` line names (`scripts/install` starting `#!/bin/sh` is Shell,
+    as on GitHub). ``content_language``: for a file with an extension, the language its `#!`
+    line names, else Linguist's heuristics where several languages share the extension
+    (babashka's `.bb` scripts are Clojure, not BitBake; groff's `.ms` pages are no MAXScript)."""
+    schema = {"path": pl.String, "generated": pl.Boolean, "shebang_language": pl.String, "content_language": pl.String}
     try:
         import enry
     except ImportError:  # no go-enry wheel for this platform: no verdicts (path rules still apply)
@@ -139,6 +142,7 @@ def read_generated(git_dir: Path, repo: str, blobs: list[tuple[str, str, int]]) 
     wanted = [(p, b) for p, b, size in blobs if p not in left_out and size <= MAX_BYTES]
     verdicts: dict[str, bool] = {}
     interpreters: dict[str, str] = {}
+    by_content: dict[str, str] = {}
     minified_head: list[int] = []  # read in full: a minified start may head a file written by hand
     for i, head, size in read_blobs(git_dir, [b for _, b in wanted], HEAD_BYTES):
         if head is None or size > MAX_BYTES or b"\0" in head:
@@ -154,15 +158,22 @@ def read_generated(git_dir: Path, repo: str, blobs: list[tuple[str, str, int]]) 
                 verdicts[path] = verdicts.get(path, False) or _minified(path, head, enry)
         else:
             verdicts[path] = verdicts.get(path, False) or by_enry or said
-        if head.startswith(b"#!") and "." not in path.rsplit("/", 1)[-1] and path not in interpreters:
-            if language := enry.get_language_by_shebang(head).language:
-                interpreters[path] = language
+        if "." not in path.rsplit("/", 1)[-1]:
+            if head.startswith(b"#!") and path not in interpreters:
+                if language := enry.get_language_by_shebang(head).language:
+                    interpreters[path] = language
+        elif path not in by_content and not enry.get_language_by_filename(path).language:  # (CMakeLists.txt)
+            said = (enry.get_language_by_shebang(head) if head.startswith(b"#!")
+                    else enry.get_language_by_content(path, head)).language
+            if said:
+                by_content[path] = said
     checked = [wanted[i] for i in minified_head]
     for j, content, _ in read_blobs(git_dir, [b for _, b in checked], MAX_BYTES):
         path = checked[j][0]
         verdicts[path] = verdicts[path] or content is None or _minified(path, content, enry)
     return pl.DataFrame({"path": list(verdicts), "generated": list(verdicts.values()),
-                         "shebang_language": [interpreters.get(p) for p in verdicts]}, schema=schema)
+                         "shebang_language": [interpreters.get(p) for p in verdicts],
+                         "content_language": [by_content.get(p) for p in verdicts]}, schema=schema)
 
 
 # A module of code that is a table of literals, too long to be typed (rich's _emoji_codes.py,
@@ -254,7 +265,7 @@ def update_generated_paths(previous: pl.DataFrame | None, git_dir: Path, repo: s
     tip_files = tree_blobs(git_dir, tip, repo)
     deleted = read_generated(git_dir, repo, deleted_files)
     current = read_generated(git_dir, repo, tip_files)
-    parts = [current, deleted] + ([kept.select("path", "generated", "shebang_language")] if kept is not None else [])
+    parts = [current, deleted] + ([kept.select("path", "generated", "shebang_language", "content_language")] if kept is not None else [])
     # the tip's verdict first, then the newest deletion's, then what was known
     table = pl.concat(parts).unique("path", keep="first", maintain_order=True)
     # every path ever changed is a tip file or a deletion (renames included): the tip's

@@ -291,7 +291,9 @@ def with_language(
     header_language]``, e.g. from :func:`header_language_by_repo` over the stored history);
     when it is None it is computed from ``file_changes`` itself. A file the name does not name
     takes the language of its `#!` line from ``shebangs`` (``[repo, path, shebang_language]``:
-    ``enrich.generated``), as Linguist does.
+    ``enrich.generated``), as Linguist does, and a file whose content names another language
+    than its extension takes that one (``content_language``: its `#!` line, or Linguist's
+    heuristics for an extension several languages share).
     """
     if header_languages is None:
         header_languages = header_language_by_repo(file_changes)
@@ -331,12 +333,20 @@ def with_language(
         .when(proguard | ((raw == "QMake") & repo.is_in(proguard_repos))).then(pl.lit("Proguard"))
         .otherwise(raw)
     ).to_series()
-    out = file_changes.with_columns(language.alias("language"))
+    # (where the repository decides, `.h` headers and `.inc` includes, the content does not)
+    out = file_changes.with_columns(language.alias("language"), ((raw == _HEADER) | include).alias("_decided"))
     if shebangs is not None and shebangs.height and out.height:
         named = shebangs.select("repo", "path", "shebang_language").drop_nulls("shebang_language")
         out = out.join(named, on=["repo", "path"], how="left").with_columns(
             pl.coalesce("language", "shebang_language").alias("language")).drop("shebang_language")
-    return out
+        if "content_language" in shebangs.columns:
+            # what the content says beats the extension
+            read = shebangs.select("repo", "path", "content_language").drop_nulls("content_language")
+            out = (out.join(read, on=["repo", "path"], how="left", maintain_order="left")
+                   .with_columns(pl.when(~pl.col("_decided") & pl.col("content_language").is_not_null())
+                                 .then(pl.col("content_language")).otherwise(pl.col("language")).alias("language"))
+                   .drop("content_language"))
+    return out.drop("_decided")
 
 
 def profile_language_expr() -> pl.Expr:

@@ -186,6 +186,23 @@ def test_file_changes_asset_names_a_script_without_extension_by_its_shebang(tmp_
                         "NOTES": None, "app.py": "Python"}
 
 
+def test_file_changes_asset_names_a_file_by_its_content_where_its_extension_is_shared(tmp_path):
+    # babashka's `.bb` scripts (Clojure) had made BitBake its author's third language; an
+    # extension several languages share is read as Linguist reads it, by its `#!` line or its
+    # heuristics. A header keeps its repository's language whatever its content looks like.
+    repo = GitScript.init(tmp_path / "app")
+    repo.commit("Add the scripts", author=ANN, date="2025-03-01T10:00:00+0100",
+                files={"script/release.bb": "#!/usr/bin/env bb\n(println :release)\n",
+                       "test/scripts/csv.bb": "(ns csv)\n(defn parse [s] s)\n",
+                       "meta/recipes/app.bb": "inherit cmake\nDESCRIPTION = \"app\"\n",
+                       "src/app.c": "int main(void) { return 0; }\n",
+                       "src/app.h": "#import <Foundation/Foundation.h>\n@interface App\n@end\n"})
+    settings = _file_changes_of(tmp_path)
+    language = dict(_warehouse(settings, "SELECT DISTINCT path, language FROM file_changes"))
+    assert language == {"script/release.bb": "Clojure", "test/scripts/csv.bb": "Clojure",
+                        "meta/recipes/app.bb": "BitBake", "src/app.c": "C", "src/app.h": "C"}
+
+
 def test_commits_asset_takes_the_kind_the_tip_changelog_lists_a_change_under(tmp_path):
     # "Allow a custom port (#7)" reads as a feature; the project's changelog files it as a fix.
     repo = GitScript.init(tmp_path / "app")

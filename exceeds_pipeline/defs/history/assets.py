@@ -63,7 +63,7 @@ def file_changes(context: AssetExecutionContext, settings: ExceedsSettings) -> O
     `linguist-vendored`)."""
     store = settings.raw_store()
     raw_commits = store.scan(settings.repository_names, "commits").select("repo", "sha", "subject").collect()
-    generated = [frame.select("path", "generated", *[c for c in ("shebang_language", "linguist_generated",
+    generated = [frame.select("path", "generated", *[c for c in ("shebang_language", "content_language", "linguist_generated",
                                                                "linguist_vendored") if c in frame.columns])
                  .with_columns(pl.lit(name).alias("repo"))
                  for name in settings.repository_names
