@@ -93,6 +93,10 @@ AI_TOOL_MARKERS: tuple[AiToolMarker, ...] = (
        "Co-authored-by: Copilot <...> after applying Copilot review suggestions / Autofix"),
     _M("GitHub Copilot", "coauthor_email", _gh_bot(223556219, "Copilot"),
        "Co-authored-by trailer written by the Copilot CLI / app"),
+    # (svelte: `Co-authored-by: Copilot Autofix powered by AI <62310815+github-advanced-security[bot]@...>`,
+    # an Autofix suggestion for a code-scanning alert applied; the bot alone, as author, is no AI)
+    _M("GitHub Copilot", "coauthor_email", _gh_bot(62310815, "github-advanced-security[bot]"),
+       "Co-authored-by: Copilot Autofix powered by AI, the code-scanning account"),
     # --- Cursor -------------------------------------------------------------------------------
     _M("Cursor", "identity_email", "cursoragent@cursor.com", "Cursor background/cloud agent"),
     _M("Cursor", "coauthor_email", "cursoragent@cursor.com",

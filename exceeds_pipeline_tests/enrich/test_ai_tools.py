@@ -51,6 +51,8 @@ CASES = [
                               "Co-authored-by: Copilot <175728472+Copilot@users.noreply.github.com>")),
     ("GitHub Copilot", commit("Fix alert\n\nCo-authored-by: Copilot Autofix powered by AI "
                               "<175728472+Copilot@users.noreply.github.com>")),
+    ("GitHub Copilot", commit("generate markdown tables of CPU profiles (#18059)\n\n---------\n\nCo-authored-by: "
+                              "Copilot Autofix powered by AI <62310815+github-advanced-security[bot]@users.noreply.github.com>")),
     # Cursor
     ("Cursor", commit("Refactor", author=("Cursor Agent", "cursoragent@cursor.com"))),
     ("Cursor", commit("Refactor\n\nCo-authored-by: Cursor <cursoragent@cursor.com>")),
