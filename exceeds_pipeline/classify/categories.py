@@ -487,11 +487,16 @@ def stated_subject(subject: pl.Expr, message: pl.Expr) -> pl.Expr:
     # An advisory's branch often opens with its test (`* Add test for crash`, `* Fix test`): the
     # first commit listed that is not about tests or lint says what was fixed, else its id does.
     advisory = subject.str.to_lowercase().str.contains(ADVISORY_MERGE)
-    substantive = (
+    # (one that opens with a verb first: vapor's `* The sensible option` before `* Throw an
+    # error if we hit a nesting limit`)
+    bullets = (
         pl.when(advisory).then(listed).otherwise(None).str.extract_all(_FIRST_LISTED)
         .list.eval(pl.element().str.replace(r"^[ \t]*(?:\*[ \t]+|    )", "").str.strip_chars())
-        .list.eval(pl.element().filter(~pl.element().str.contains(_NOT_WHAT_WAS_FIXED))).list.first()
+        .list.eval(pl.element().filter(~pl.element().str.contains(_NOT_WHAT_WAS_FIXED)))
     )
+    substantive = pl.coalesce(
+        bullets.list.eval(pl.element().filter(pl.element().str.to_lowercase().str.contains(LEAD_VERB))).list.first(),
+        bullets.list.first())
     ghsa = subject.str.extract(r"(?i)\b(GHSA(?:-[a-z0-9]{4}){3})\b", 1)
     return (
         pl.when(advisory & ghsa.is_not_null())

@@ -963,7 +963,7 @@ def test_an_advisory_merge_is_a_fix_named_by_what_it_fixed(tmp_path):
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial commit", author=ADA, date=_at(1, 9), files={"app.py": "x = 1\n"})
     repo.commit("Merge pull request from GHSA-vj2m-9f5j-mpr5\n\n* Add failing test for crash\n\n"
-                "* Fail if range start is negative\n\n* Fix test\n",
+                "* The sensible option\n\n* Throw an error if the range start is negative\n\n* Fix test\n",
                 author=ADA, date=_at(3, 9), files={"range.py": "def check(r): assert r >= 0\n",
                                                    "test_range.py": "def test(): ...\n"})
     repo.commit("Merge pull request from GHSA-qvxg-wjxc-r4gg", author=BOB, date=_at(6, 9),
@@ -971,7 +971,7 @@ def test_an_advisory_merge_is_a_fix_named_by_what_it_fixed(tmp_path):
     out, items = _run(repo)
     got = by_subject(out, "work_item_id")
     first = _item(items, got["Merge pull request from GHSA-vj2m-9f5j-mpr5"])
-    assert (first["category"], first["title"]) == ("bug", "Fail if range start is negative")
+    assert (first["category"], first["title"]) == ("bug", "Throw an error if the range start is negative")
     second = _item(items, got["Merge pull request from GHSA-qvxg-wjxc-r4gg"])
     assert (second["category"], second["title"]) == ("bug", "Fix security advisory GHSA-qvxg-wjxc-r4gg")
 
