@@ -558,3 +558,13 @@ def test_a_sweep_over_the_tree_and_a_revert_show_no_skill_by_their_files(rules):
     got = dict(zip(*skills_per_commit(c, f, rules).select("sha", "skills").to_dict(as_series=False).values()))
     assert "Caching" not in got["black"] and "Caching" in got["cache"] and "Caching" in got["rename"]
     assert got["undo"] == [] and "Caching" not in got["lint"]  # housekeeping shows none by its files
+
+
+def test_rs_s3_objects_and_a_code_migration_tool_are_no_cloud_or_database_work(rules):
+    # dplyr's "Register S3 method for group_by" had shown Cloud Infrastructure (R's S3 is its
+    # object system); svelte's compiler/migrate (Svelte 4 -> 5 rewrites) Database/SQL
+    assert "Cloud Infrastructure" not in skills_of(rules, "R/group-by.R", "Register S3 method for group_by")
+    assert "Cloud Infrastructure" in skills_of(rules, "src/Filesystem.php", "Add missing port when replacing S3 temporary_url")
+    assert "Cloud Infrastructure" in skills_of(rules, "deploy.sh", "Upload the site to S3")
+    assert "Database/SQL" not in skills_of(rules, "packages/svelte/src/compiler/migrate/index.js", "migrate snippets")
+    assert "Database/SQL" in skills_of(rules, "app/migrations/0002_user.py", "Add the user table")
