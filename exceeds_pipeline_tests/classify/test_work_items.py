@@ -976,6 +976,24 @@ def test_an_advisory_merge_is_a_fix_named_by_what_it_fixed(tmp_path):
     assert (second["category"], second["title"]) == ("bug", "Fix security advisory GHSA-qvxg-wjxc-r4gg")
 
 
+def test_a_web_editors_default_subject_gives_way_to_the_body_that_says_what_changed(tmp_path):
+    # vapor's `Update api-docs.yml` said "Fix API docs permissions" in its body; a body that
+    # opens with no statement (`To prevent the following compiler message:`) says nothing
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 9), files={"app.py": "x = 1\n", "format.h": "int f();\n"})
+    repo.commit("Update api-docs.yml\n\nFix API docs permissions", author=ADA, date=_at(3, 9),
+                files={".github/workflows/api-docs.yml": "permissions: {contents: read}\n"})
+    repo.commit("Update format.h\n\nTo prevent the following compiler message:\n  warning: unused", author=BOB,
+                date=_at(6, 9), files={"format.h": "int f(void);\n"})
+    repo.commit("Add image.Exif\n\nImplemented by most Resource objects.", author=ADA, date=_at(9, 9),
+                files={"image.py": "def exif(): ...\n"})
+    out, items = _run(repo)
+    got = by_subject(out, "work_item_id")
+    assert _item(items, got["Update api-docs.yml"])["title"] == "Fix API docs permissions"
+    assert _item(items, got["Update format.h"])["title"] == "Update format.h"
+    assert _item(items, got["Add image.Exif"])["title"] == "Add image.Exif"
+
+
 def test_empty_commits_are_no_work_item(tmp_path):
     # A security-advisory squash ("Merge commit from fork") followed by two empty commits that
     # repeat its commits' subjects, and an empty release pin: nothing changed, nothing fixed.

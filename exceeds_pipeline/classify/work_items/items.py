@@ -7,7 +7,7 @@ from __future__ import annotations
 import polars as pl
 
 from exceeds_pipeline.classify.categories import (
-    HEADLINE_MAX, RELEASE_TITLE, headline, project_labels, squash_merge_titled_otherwise,
+    HEADLINE_MAX, LEAD_VERB, RELEASE_TITLE, headline, project_labels, squash_merge_titled_otherwise,
     stated_subject,
 )
 from exceeds_pipeline.classify.changelog import listed_category, pull_request_categories
@@ -149,10 +149,23 @@ def _work_frame(commits: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     )
     # What names an item: the subject, or the first sentence its first line starts (`headline`)
     first_line = pl.col("message").str.extract(r"^([^\n]*)", 1).str.strip_chars()
+    # ... or, under GitHub's web editor's default subject (vapor's `Update api-docs.yml`), the
+    # first line of the body when it says what changed ("Fix API docs permissions")
+    said = (pl.when(pl.col("subject").str.contains(WEB_EDITOR_SUBJECT))
+            .then(pl.col("message")).otherwise(None)
+            .str.extract(r"^[^\n]*\n\s*\n[ \t]*(?:[*-][ \t]+)?([^\n]+)", 1).str.strip_chars())
+    # (a statement that opens with a verb: not `To prevent the following compiler message:`)
+    said = pl.when((said.str.count_matches(r"\S+") >= 3) & said.str.to_lowercase().str.contains(LEAD_VERB)
+                   & ~said.str.contains(r"^[\w-]+:\s|://|:\s*$")).then(headline(said))
     work = work.with_columns(
-        pl.when(pl.col("subject") == first_line).then(headline(pl.col("message"))).otherwise(pl.col("subject")).alias("_headline")
+        pl.coalesce(said, pl.when(pl.col("subject") == first_line).then(headline(pl.col("message"))).otherwise(pl.col("subject"))).alias("_headline")
         if "message" in cols else pl.col("subject").alias("_headline"))
     return df, work
+
+
+# GitHub's web editor's default subjects: `Update README.md`, `Create ci.yml`, `Add files via upload`.
+WEB_EDITOR_SUBJECT = (r"(?i)^\s*(?:update|create|delete|rename)\s+[\w.-]+(?:/[\w.-]+)*\.[a-z0-9]{1,8}\s*$"
+                      r"|^\s*add\s+files\s+via\s+upload\s*$")
 
 
 def assign_work_items(
