@@ -994,6 +994,22 @@ def test_a_web_editors_default_subject_gives_way_to_the_body_that_says_what_chan
     assert _item(items, got["Add image.Exif"])["title"] == "Add image.Exif"
 
 
+def test_a_submodule_moved_under_a_terse_subject_is_named_by_the_submodule(tmp_path):
+    # babashka: `SCI`, `fs` (gitlink bumps alone) had been items titled so; a subject that says
+    # something stays (`1.13 destructuring`)
+    repo = GitScript.init(tmp_path / "repo")
+    first = repo.commit("Initial commit", author=ADA, date=_at(1, 9), files={"app.py": "x = 1\n"})
+    second = repo.commit("Add the reader", author=ADA, date=_at(1, 10), files={"reader.py": "y = 1\n"})
+    (repo.path / "sci").mkdir()  # a submodule not checked out: `git add -A` keeps its gitlink
+    for day, (subject, target) in enumerate([("SCI", first), ("1.13 destructuring", second)], start=3):
+        repo.git("update-index", "--add", "--cacheinfo", f"160000,{target},sci")
+        repo.commit(subject, author=ADA, date=_at(day * 3, 9))
+    out, items = _run(repo)
+    got = by_subject(out, "work_item_id")
+    assert _item(items, got["SCI"])["title"] == "Update sci submodule"
+    assert _item(items, got["1.13 destructuring"])["title"] == "1.13 destructuring"
+
+
 def test_empty_commits_are_no_work_item(tmp_path):
     # A security-advisory squash ("Merge commit from fork") followed by two empty commits that
     # repeat its commits' subjects, and an empty release pin: nothing changed, nothing fixed.

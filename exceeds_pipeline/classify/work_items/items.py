@@ -163,6 +163,28 @@ def _work_frame(commits: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     return df, work
 
 
+def _with_submodule_headline(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
+    """A commit that only moves submodules, under a subject of one word or none (babashka's
+    `SCI`, `fs`, `dpes`: gitlink bumps had been items titled so, several "Bugs fixed"), is named
+    by what it moved: `Update sci submodule`, `Update fs and process submodules`."""
+    if file_changes is None or file_changes.height == 0 or "is_submodule" not in file_changes.columns:
+        return work
+    moved = (file_changes.group_by("repo", "sha")
+             .agg(pl.col("is_submodule").fill_null(False).all().alias("_only"),
+                  pl.col("path").str.extract(r"([^/]+)$", 1).sort().alias("_names"))
+             .filter("_only").drop("_only"))
+    if moved.height == 0:
+        return work
+    names = pl.col("_names").list.head(2).list.join(" and ")
+    named = pl.when(pl.col("_names").list.len() == 1).then(pl.format("Update {} submodule", names)) \
+        .when(pl.col("_names").list.len() == 2).then(pl.format("Update {} submodules", names)) \
+        .otherwise(pl.lit("Update submodules"))
+    terse = _title(pl.col("_headline")).fill_null("").str.count_matches(r"\S+") <= 1
+    return (work.join(moved, on=["repo", "sha"], how="left", maintain_order="left")
+            .with_columns(pl.when(pl.col("_names").is_not_null() & terse).then(named).otherwise(pl.col("_headline")).alias("_headline"))
+            .drop("_names"))
+
+
 # GitHub's web editor's default subjects: `Update README.md`, `Create ci.yml`, `Add files via upload`.
 WEB_EDITOR_SUBJECT = (r"(?i)^\s*(?:update|create|delete|rename)\s+[\w.-]+(?:/[\w.-]+)*\.[a-z0-9]{1,8}\s*$"
                       r"|^\s*add\s+files\s+via\s+upload\s*$")
@@ -177,7 +199,7 @@ def assign_work_items(
     Returns (commits with work_item_id and pr_number, work items)."""
     cols = commits.columns
     df, work = _work_frame(commits)
-    work = _with_code_lines(release_flags(work, file_changes), file_changes)
+    work = _with_submodule_headline(_with_code_lines(release_flags(work, file_changes), file_changes), file_changes)
     work = work.with_columns(issue_refs(work.columns).alias("_refs"))
     # the files that can relate two commits, and the hubs among them: one reading for both rules
     shared = _shared_files(work, file_changes) if file_changes is not None and file_changes.height else None
