@@ -318,19 +318,19 @@ def _new_text_file() -> pl.Expr:
     return (pl.col("status").fill_null("") == "A") & ~pl.col("is_binary").fill_null(False)
 
 
-def _bulk_import_expr() -> pl.Expr:
+def _bulk_import_expr(said: pl.Expr | None = None) -> pl.Expr:
+    """``said``: the commit's subject says it brings a tree in (IMPORT_SUBJECT): then a smaller
+    tree is one too (``said_min_files``, ``said_min_lines``)."""
     rule = RULES["bulk_import"]
     new = _new_text_file()
     added = pl.col("lines_added").fill_null(0)
     new_files = new.sum().over("repo", "sha")
     new_lines = pl.when(new).then(added).otherwise(0).sum().over("repo", "sha")
     all_lines = added.sum().over("repo", "sha")
-    return (
-        new
-        & (new_files >= rule["min_files"])
-        & (new_lines >= rule["min_lines"])
-        & (new_lines >= rule["min_new_share"] * all_lines)
-    )
+    large = (new_files >= rule["min_files"]) & (new_lines >= rule["min_lines"])
+    if said is not None:
+        large = large | (said & (new_files >= rule["said_min_files"]) & (new_lines >= rule["said_min_lines"]))
+    return new & large & (new_lines >= rule["min_new_share"] * all_lines)
 
 
 def _copied_file_expr() -> pl.Expr:
@@ -690,10 +690,16 @@ def classify_exclusions(file_changes: pl.DataFrame, commits: pl.DataFrame | None
             .otherwise(pl.col("exclusion_reason")).alias("exclusion_reason")
         )
     if {"repo", "sha", "status", "lines_added"} <= set(out.columns) and out.height:
+        said = None
+        if commits is not None and "subject" in commits.columns:
+            importing = commits.filter(pl.col("subject").fill_null("").str.contains(RULES["bulk_import"]["import_subject"]))
+            out = out.with_columns(pl.struct("repo", "sha").is_in(importing.select("repo", "sha").to_struct().implode()).alias("_said"))
+            said = pl.col("_said")
         out = out.with_columns(
-            pl.when(pl.col("exclusion_reason").is_null() & _bulk_import_expr())
+            pl.when(pl.col("exclusion_reason").is_null() & _bulk_import_expr(said))
             .then(pl.lit("bulk_import")).otherwise(pl.col("exclusion_reason")).alias("exclusion_reason")
         )
+        out = out.drop("_said") if said is not None else out
     if "language" in out.columns and "repo" in out.columns and out.height:
         out = out.with_columns(pl.coalesce(pl.col("exclusion_reason"), _data_type_reason(out)).alias("exclusion_reason"))
     if "language" in out.columns and out.height:

@@ -224,8 +224,25 @@ def _history_file_changes(repo, name="acme/app") -> pl.DataFrame:
     from exceeds_pipeline_tests.conftest import git_out
 
     shas = git_out(repo.path, "rev-list", "HEAD").split()
-    _, files = log_commits(repo.path / ".git", name, shas, repo.head())
-    return classify_exclusions(with_language(files))
+    commits, files = log_commits(repo.path / ".git", name, shas, repo.head())
+    return classify_exclusions(with_language(files), commits.select("repo", "sha", "subject"))
+
+
+def test_a_smaller_tree_a_commit_says_it_brings_in_is_a_bulk_import(make_repo):
+    # svelte's `Bring svelte.technology source into main repo` (220 files, 16,333 lines) had
+    # been Rich Harris's largest feature; the same tree under a subject that says nothing of
+    # bringing it in is an ordinary change, and so is a small move
+    repo = make_repo("site")
+    repo.commit("Add app", files={"app/main.py": "x = 1\n"})
+    tree = {f"site/src/page{i:02d}.html": "".join(f"<p>{i} {j}</p>\n" for j in range(120)) for i in range(30)}
+    brought = repo.commit("Bring svelte.technology source into main repo", files=tree)
+    same = repo.commit("Add the docs pages", files={k.replace("site/", "docs/"): v for k, v in tree.items()})
+    small = repo.commit("Move the helpers into the repo", files={f"helpers/h{i}.py": "y = 1\n" for i in range(25)})
+    reason = {(r["sha"], r["path"]): r["exclusion_reason"] for r in _history_file_changes(repo).iter_rows(named=True)}
+    assert reason[(brought, "site/src/page00.html")] == "bulk_import"
+    assert sum(1 for (s, _), v in reason.items() if s == brought and v == "bulk_import") == 30
+    assert reason[(same, "docs/src/page00.html")] is None
+    assert reason[(small, "helpers/h0.py")] is None
 
 
 def test_bulk_import_and_data_files_from_a_real_history(make_repo):
