@@ -280,6 +280,11 @@ def test_commits_asset_reads_a_change_of_comments_alone_as_documentation(tmp_pat
                                       '  def sql, do: """\n  insert into t\n  """\nend\n'})
     repo.commit("Tidy the cast", author=BO, date="2025-03-16T10:00:00+0100",
                 files={"lib/group.js": "const c = /** @type {Child[]} */ (group.children);\n"})
+    # dplyr's roxygen documentation (`#'` lines in R/*.R): an example added is documentation
+    recode = "#' Recode values\n#' @export\nrecode_values <- function(x) x\n"
+    repo.commit("Add recode_values()", author=BO, date="2025-03-17T10:00:00+0100", files={"R/recode.R": recode})
+    repo.commit("Add an example of recode_values() + across()", author=BO, date="2025-03-18T10:00:00+0100",
+                files={"R/recode.R": recode.replace("#' @export", "#' @examples\n#' recode_values(1)\n#' @export")})
     settings, resources = _one_repository(tmp_path)
     assets = _up_to_commits(settings)
     with instance_for_test() as instance:
@@ -295,6 +300,8 @@ def test_commits_asset_reads_a_change_of_comments_alone_as_documentation(tmp_pat
     assert category["Fixing docblock argument order"] == "docs"
     assert category["Fixing argument order"] == "bug"
     assert category["Fixing PHPUnit @covers annotation"] == "test"
+    assert category["Add an example of recode_values() + across()"] == "docs"
+    assert category["Add recode_values()"] == "feature"
 
 
 def test_a_file_whose_header_says_a_program_wrote_it_is_generated_and_regenerating_it_is_chore(tmp_path):
