@@ -1766,3 +1766,15 @@ def test_a_declared_chore_that_restructures_or_speeds_up_the_product_is_that_kin
     assert got["chore: refactor linting configurations"] == "build"
     assert got["chore: refactor test helpers"] == "test"
     assert got["wip: refactor"] == "chore"
+
+
+def test_a_benchmarking_folder_is_measuring_the_code(tmp_path):
+    # svelte's `Nicer bench output` (benchmarking/run.js, its squash body `* oops`, `* fix`) had
+    # been one of Rich Harris's January fixes
+    repo = GitScript.init(tmp_path / "repo")
+    got = _categorize_cases(repo, [
+        ("Add the runner", {"src/app.js": "export const a = 1\n", "benchmarking/run.js": "run()\n"}),
+        ("Nicer bench output (#17505)\n\n* test\n\n* oops\n\n* fix\n",
+         {"benchmarking/run.js": "run({ pretty: true })\n", "benchmarking/benchmarks/ssr/wrapper.js": "w()\n"}),
+    ])
+    assert got["Nicer bench output (#17505)"] == "test"
