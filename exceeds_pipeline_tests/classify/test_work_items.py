@@ -1603,6 +1603,10 @@ def test_a_package_at_its_version_is_a_release_only_of_this_repositorys_code(tmp
                 files={"project.clj": "(defproject app \"1.4.0\" :dependencies [[jline \"4.3.1\"] [transit \"1.1\"]])\n"})
     repo.commit("changelog", author=ADA, date="2025-03-06T09:00:30+0000",
                 files={"CHANGELOG.md": "## Unreleased\n- Bump transit-clj to 1.1\n\n## 1.4.0\n- Bump rewrite-clj to 1.1\n\n## 1.3.0\n"})
+    # a dependency at its version a minute before a release, with the README: no step of it
+    repo.commit("jline 4.3.2", author=ADA, date="2025-03-09T08:59:00+0000",
+                files={"project.clj": "(defproject app \"1.4.0\" :dependencies [[jline \"4.3.2\"] [transit \"1.1\"]])\n",
+                       "README.md": "Uses jline 4.3.2\n"})
     repo.commit("RC 1.5.0", author=ADA, date=_at(9, 9), files={"resources/APP_VERSION": "1.5.0\n"})
     out, items = _run(repo)
     wid = by_subject(out, "work_item_id")
@@ -1616,6 +1620,8 @@ def test_a_package_at_its_version_is_a_release_only_of_this_repositorys_code(tmp
     assert title("RC 1.5.0") == "Release 1.5.0"
     assert wid["Bump rewrite-clj"] != wid["bb v1.4.0"]
     assert wid["changelog"] == wid["Bump transit"]
+    assert title("Bump transit") == "Bump transit"  # not its bare line's `changelog`
+    assert wid["jline 4.3.2"] != wid["RC 1.5.0"] and _item(items, wid["RC 1.5.0"])["commits"] == 1
 
 
 def test_a_release_said_as_this_is_and_its_development_version_opening(tmp_path):

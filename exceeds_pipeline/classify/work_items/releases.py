@@ -98,7 +98,7 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
                                   & pl.col("_only_version").fill_null(False))
                        | (pl.col("subject").fill_null("").str.contains(UPDATE_TO_VERSION)
                           & pl.col("_only_build").fill_null(False))).alias("_release"))
-        .with_columns((pl.col("_release") | makes_release() | (pl.col("_only_records").fill_null(False) & ~(
+        .with_columns((pl.col("_release") | (makes_release() & own) | (pl.col("_only_records").fill_null(False) & ~(
             pl.col("_announced").fill_null(False) & dependency_update(pl.col("subject")))
             # a commit that closes an issue, or says it repairs or reverts something, is a
             # change of its own, unless it only writes the changelog or the version (Sidekiq's

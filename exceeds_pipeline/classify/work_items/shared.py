@@ -142,7 +142,9 @@ VAGUE_SUBJECT = (
     # GitHub's web editor's default subjects (gson: `Update README.md`, `Update pom.xml` had
     # titled items whose other commits said what changed)
     r"|update\s+[\w.-]+(?:/[\w.-]+)*\.[a-z0-9]{1,8}\s*$|add\s+files\s+via\s+upload\s*$"
-    r"|(?:fixup|squash|amend)!\s)"
+    r"|(?:fixup|squash|amend)!\s"
+    # a changelog commit that says only that it is one (babashka's `changelog` beside `Bump transit`)
+    r"|(?:(?:update[sd]?|bump(?:ed)?|add(?:ed)?)\s+)?(?:the\s+)?(?:changelogs?|changes|news|history)(?:\.(?:md|rst|txt))?\s*[.!]*\s*$)"
 )
 
 
