@@ -14,7 +14,7 @@ from exceeds_pipeline.enrich.exclusions import SWEEP_FILES, excluded_as
 from exceeds_pipeline.classify.work_items.releases import release_title
 from exceeds_pipeline.classify.work_items.shared import (
     CLOSING_REFS, DECLARED_TYPE, GENERIC_FILES, MACHINE_MADE, RELATED_GAP, SERIES_GAP, _PAIRS, _SERIES, _SERIES_GROUPS,
-    _STOPWORDS, _consecutive_pairs, _no_pairs, _title, dependency_update,
+    BARE_CHANGELOG_SUBJECT, _STOPWORDS, _consecutive_pairs, _no_pairs, _title, dependency_update,
 )
 
 
@@ -549,15 +549,15 @@ def changelog_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None, relea
     )
     if entries.height == 0:
         return _no_pairs()
-    bump = dependency_update(pl.col("subject").fill_null(""))
+    code = ~pl.col("_release_step") & ((pl.col("_code_lines") > 0) | pl.col("_built").fill_null(False))
     changes = (
         work.join(per_commit.select("repo", "sha", "_built"), on=["repo", "sha"], how="left")
         # (or a dependency bumped in the manifests alone, whose line says nothing else or names
         # it: babashka's `Bump transit`, then `changelog` of `Bump transit-clj to 1.1.357` 32 s
         # later; not ripgrep's `changelog: add bug fix for \b` on top of `deps: update various crates`)
-        .filter((~pl.col("_release_step") & ((pl.col("_code_lines") > 0) | pl.col("_built").fill_null(False))) | bump)
+        .filter(code | dependency_update(pl.col("subject").fill_null("")))
         .select("repo", "person_id", pl.col("sha").alias("_parent"), pl.col("_n").alias("_a"), pl.col("committed_at").alias("_ca"),
-                (~pl.col("_release_step") & ((pl.col("_code_lines") > 0) | pl.col("_built").fill_null(False))).alias("_changes_code"))
+                code.alias("_changes_code"))
     )
     pairs = (entries.join(changes, on=["repo", "person_id", "_parent"])
              .filter((pl.col("_cb") - pl.col("_ca")) <= CHANGELOG_GAP))
@@ -571,10 +571,6 @@ def changelog_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None, relea
                            pairs.filter(~pl.col("_changes_code")).select("_a", "_b").join(named, on=["_a", "_b"], how="semi")])
     return _apart_by_issue(work, pairs.select("_a", "_b").cast(_PAIRS))
 
-
-# A changelog commit that says nothing but that it is one (`changelog`, `Update CHANGES.md`).
-BARE_CHANGELOG_SUBJECT = (r"(?i)^\W*(?:(?:update[sd]?|bump(?:ed)?|add(?:ed)?)\s+)?(?:the\s+)?(?:changelogs?|changes|news|history)"
-                          r"(?:\.(?:md|rst|txt))?\W*$")
 
 
 # A changelog line for a merged pull request, committed this soon after it (jekyll's `Update

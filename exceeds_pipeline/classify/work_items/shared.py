@@ -121,6 +121,11 @@ _STOPWORDS = (
 ).split()
 
 
+# A changelog commit's subject that says nothing but that it is one (`changelog`, `Update CHANGES.md`).
+_BARE_CHANGELOG = r"(?:(?:update[sd]?|bump(?:ed)?|add(?:ed)?)\s+)?(?:the\s+)?(?:changelogs?|changes|news|history)(?:\.(?:md|rst|txt))?"
+BARE_CHANGELOG_SUBJECT = rf"(?i)^\W*{_BARE_CHANGELOG}\W*$"
+
+
 # A subject about the review or the branch, not the change: it names an item only when no other
 # subject of it says anything (`Address comments on PR #950`, `Apply suggestions from code review`).
 VAGUE_SUBJECT = (
@@ -144,7 +149,7 @@ VAGUE_SUBJECT = (
     r"|update\s+[\w.-]+(?:/[\w.-]+)*\.[a-z0-9]{1,8}\s*$|add\s+files\s+via\s+upload\s*$"
     r"|(?:fixup|squash|amend)!\s"
     # a changelog commit that says only that it is one (babashka's `changelog` beside `Bump transit`)
-    r"|(?:(?:update[sd]?|bump(?:ed)?|add(?:ed)?)\s+)?(?:the\s+)?(?:changelogs?|changes|news|history)(?:\.(?:md|rst|txt))?\s*[.!]*\s*$)"
+    r"|" + _BARE_CHANGELOG + r"\s*[.!]*\s*$)"
 )
 
 
