@@ -53,13 +53,15 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
     rack-protection/rack-protection.gemspec: a release of rack-protection, not of Sinatra),
     and `_opening`: its subject sets a development version (`This is 7.0-dev`, `Prep
     0.14-dev`), which opens the next release and makes none: a step, not a release."""
-    opening = makes_release() & pl.col("subject").fill_null("").str.contains(DEV_VERSION)
-    release = makes_release() & ~opening
+    work = work.with_columns(makes_release().alias("_makes"))  # (read once: a long pattern)
+    makes = pl.col("_makes")
+    opening = makes & pl.col("subject").fill_null("").str.contains(DEV_VERSION)
+    release = makes & ~opening
     work = work.with_columns(opening.alias("_opening"))
     if file_changes is None or file_changes.height == 0:
         return _with_post_release(work.with_columns(
-            release.alias("_release"), makes_release().alias("_release_step"), pl.lit(None, pl.String).alias("_release_dir"),
-            pl.lit(None, pl.UInt64).alias("_paths")))
+            release.alias("_release"), makes.alias("_release_step"), pl.lit(None, pl.String).alias("_release_dir"),
+            pl.lit(None, pl.UInt64).alias("_paths")).drop("_makes"))
     path = pl.col("path").fill_null("")
     top = path.str.extract(r"^([^/]+)/", 1)
     steps = (
@@ -74,12 +76,6 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
             (pl.col("_g") | pl.col("_b")).all().alias("_only_build"),
             pl.col("_changelog").any().alias("_announced"),
             pl.col("_path").sort().str.join("\n").hash().alias("_paths"),
-            # the folders and the words of the file names it touches (Sidekiq's Pro-Changes.md)
-            pl.col("_path").str.to_lowercase().str.split("/").explode()
-            .append(pl.col("_path").str.to_lowercase().str.extract_all(r"[a-z0-9]+").explode()).unique().alias("_parts"),
-            # its own version file (babashka's resources/BABASHKA_VERSION: `bb v0.0.35`)
-            (pl.col("_path").str.contains(VERSION_FILE) | pl.col("_path").str.contains(r"(?:^|/)[A-Z0-9_-]*VERSION(?:\.txt)?$")).any()
-            .alias("_own_version"),
             pl.when((pl.col("_top").n_unique() == 1) & pl.col("_top").is_not_null().all() & pl.col("_manifest").any())
             .then(pl.col("_top").first()).alias("_release_dir"))
     )
@@ -87,18 +83,33 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
     # release of this repository's code only when it is the repository or a folder the commit
     # touches; else a dependency at its version (babashka's `Jline 4.3.1` of deps.edn and
     # project.clj: 25 of Michiel Borkent's 246 "releases").
-    package = release_package(pl.col("subject")).str.to_lowercase().str.strip_chars("@ ")
+    # (read only for the commits whose subject names a package at its version: few)
+    named = (work.filter(makes).select("repo", "sha", release_package(pl.col("subject")).str.to_lowercase()
+                                       .str.strip_chars("@ ").alias("_package")).drop_nulls("_package"))
+    package = pl.col("_package")
+    touched = (
+        file_changes.join(named, on=["repo", "sha"], how="semi").select("repo", "sha", path.alias("_path"))
+        .group_by("repo", "sha").agg(
+            # the folders and the words of the file names it touches (Sidekiq's Pro-Changes.md)
+            pl.col("_path").str.to_lowercase().str.split("/").explode()
+            .append(pl.col("_path").str.to_lowercase().str.extract_all(r"[a-z0-9]+").explode()).unique().alias("_parts"),
+            # its own version file (babashka's resources/BABASHKA_VERSION: `bb v0.0.35`)
+            (pl.col("_path").str.contains(VERSION_FILE) | pl.col("_path").str.contains(r"(?:^|/)[A-Z0-9_-]*VERSION(?:\.txt)?$")).any()
+            .alias("_own_version"))
+    )
     own = (package.is_null() | pl.col("_parts").is_null() | pl.col("_own_version").fill_null(False)
            | (package == pl.col("repo").str.extract(r"([^/]+)$", 1).str.to_lowercase())
            | pl.col("_parts").list.contains(package)
            | pl.col("_parts").list.contains(package.str.extract(r"([^-/@]+)$", 1)))
     return _with_post_release(_with_announced_release(_with_rebuilt_for_release(
         work.join(steps, on=["repo", "sha"], how="left", maintain_order="left")
+        .join(named, on=["repo", "sha"], how="left", maintain_order="left")
+        .join(touched, on=["repo", "sha"], how="left", maintain_order="left")
         .with_columns(((release & own) | (pl.col("subject").fill_null("").str.contains(BARE_BUMP)
                                   & pl.col("_only_version").fill_null(False))
                        | (pl.col("subject").fill_null("").str.contains(UPDATE_TO_VERSION)
                           & pl.col("_only_build").fill_null(False))).alias("_release"))
-        .with_columns((pl.col("_release") | (makes_release() & own) | (pl.col("_only_records").fill_null(False) & ~(
+        .with_columns((pl.col("_release") | (makes & own) | (pl.col("_only_records").fill_null(False) & ~(
             pl.col("_announced").fill_null(False) & dependency_update(pl.col("subject")))
             # a commit that closes an issue, or says it repairs or reverts something, is a
             # change of its own, unless it only writes the changelog or the version (Sidekiq's
@@ -110,7 +121,7 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
                 & ~pl.col("_only_changelog").fill_null(False) & ~pl.col("_only_version").fill_null(False)))
             | (pl.col("_only_build").fill_null(False) & pl.col("subject").fill_null("").str.contains(NEXT_SECTION)))
             .alias("_release_step"))
-        .drop("_only_records", "_only_build", "_only_version", "_only_changelog", "_parts", "_own_version")
+        .drop("_only_records", "_only_build", "_only_version", "_only_changelog", "_parts", "_own_version", "_package", "_makes")
     )).drop("_announced"))
 
 
