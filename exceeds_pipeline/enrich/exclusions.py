@@ -693,13 +693,11 @@ def classify_exclusions(file_changes: pl.DataFrame, commits: pl.DataFrame | None
         said = None
         if commits is not None and "subject" in commits.columns:
             importing = commits.filter(pl.col("subject").fill_null("").str.contains(RULES["bulk_import"]["import_subject"]))
-            out = out.with_columns(pl.struct("repo", "sha").is_in(importing.select("repo", "sha").to_struct().implode()).alias("_said"))
-            said = pl.col("_said")
+            said = pl.struct("repo", "sha").is_in(importing.select("repo", "sha").to_struct().implode())
         out = out.with_columns(
             pl.when(pl.col("exclusion_reason").is_null() & _bulk_import_expr(said))
             .then(pl.lit("bulk_import")).otherwise(pl.col("exclusion_reason")).alias("exclusion_reason")
         )
-        out = out.drop("_said") if said is not None else out
     if "language" in out.columns and "repo" in out.columns and out.height:
         out = out.with_columns(pl.coalesce(pl.col("exclusion_reason"), _data_type_reason(out)).alias("exclusion_reason"))
     if "language" in out.columns and out.height:

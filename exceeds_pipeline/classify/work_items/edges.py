@@ -248,7 +248,7 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
             hub_pairs = pa.join(hub_fc.rename({"sha": "sha_a"}), on=["repo", "sha_a"]).join(
                 hub_fc.rename({"sha": "sha_b"}), on=["repo", "sha_b", "path"], how="semi") \
                 .select("_a", "_b", "_gap", "_both_docs").unique(["_a", "_b"])
-            named = _sharing_rare_word(hub_pairs, rare)
+            named = _sharing_word(hub_pairs, rare)
             # ... or when both only document (a man page written over an hour), or the later
             # one is a quick follow-up worded as one (`Typo in man page.`, `Undo this and ...`)
             later = work.select(pl.col("_n").alias("_b"),
@@ -462,7 +462,7 @@ def batch_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
     shared = pl.concat([by_code, nearest])
     by_test = _test_named_pairs(pairs, fc)
     _, rare = subject_words or _subject_word_sets(work)
-    by_word = _sharing_rare_word(
+    by_word = _sharing_word(
         pairs.join(hub_fc.rename({"sha": "sha_a"}).select("repo", "sha_a", "path"), on=["repo", "sha_a"])
         .join(hub_fc.rename({"sha": "sha_b"}).select("repo", "sha_b", "path"), on=["repo", "sha_b", "path"], how="semi"),
         rare)
@@ -562,9 +562,7 @@ def changelog_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None, relea
     pairs = (entries.join(changes, on=["repo", "person_id", "_parent"])
              .filter((pl.col("_cb") - pl.col("_ca")) <= CHANGELOG_GAP))
     if pairs.filter(~pl.col("_changes_code")).height:
-        words = _subject_words(work)
-        shared = (pairs.select("_a", "_b").join(words.rename({"_n": "_a"}), on="_a")
-                  .join(words.rename({"_n": "_b"}), on=["_b", "_w"]).select("_a", "_b").unique())
+        shared = _sharing_word(pairs, _subject_words(work))
         bare = work.filter(pl.col("subject").fill_null("").str.contains(BARE_CHANGELOG_SUBJECT)).select(pl.col("_n").alias("_b"))
         named = pl.concat([shared, pairs.join(bare, on="_b", how="semi").select("_a", "_b")])
         pairs = pl.concat([pairs.filter("_changes_code").select("_a", "_b"),
@@ -657,7 +655,7 @@ def ci_try_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
     two_prs = cand.filter(pl.col("pr_number").is_not_null() & pl.col("_prev_pr").is_not_null())
     if two_prs.height:
         _, rare = subject_words or _subject_word_sets(work)
-        named = _sharing_rare_word(two_prs, rare)
+        named = _sharing_word(two_prs, rare)
         unsaid = (two_prs.filter(~pl.col("subject").fill_null("").str.replace(DECLARED_TYPE, "")
                                    .str.contains(f"{QUICK_FIX}|{CI_RETRY}"))
                   .select("_a", "_b").join(named, on=["_a", "_b"], how="anti"))
@@ -852,11 +850,11 @@ def _rare_words(work: pl.DataFrame, words: pl.DataFrame) -> pl.DataFrame:
     return per_repo.join(rare, on=["repo", "_w"], how="semi").select("_n", "_w")
 
 
-def _sharing_rare_word(pairs: pl.DataFrame, rare: pl.DataFrame) -> pl.DataFrame:
-    """``[_a, _b]``: the pairs whose two commits' subjects share a word the repository rarely
-    uses (`rare`: `_rare_words`)."""
-    return (pairs.select("_a", "_b").join(rare.rename({"_n": "_a"}), on="_a")
-            .join(rare.rename({"_n": "_b"}), on=["_b", "_w"], how="semi").select("_a", "_b").unique())
+def _sharing_word(pairs: pl.DataFrame, words: pl.DataFrame) -> pl.DataFrame:
+    """``[_a, _b]``: the pairs whose two commits' subjects share a word of ``words`` (``[_n,
+    _w]``: `_subject_words`, or the ones the repository rarely uses, `_rare_words`)."""
+    return (pairs.select("_a", "_b").join(words.rename({"_n": "_a"}), on="_a")
+            .join(words.rename({"_n": "_b"}), on=["_b", "_w"], how="semi").select("_a", "_b").unique())
 
 
 # A file in this share of a repository's work commits (of at least HUB_MIN_COMMITS) is a hub.
@@ -1011,7 +1009,7 @@ def _apart_by_credit(work: pl.DataFrame, related: pl.DataFrame, rare: pl.DataFra
     credit = work.select("_n", "_t", text.str.extract(CREDITED, 1).alias("_who"))
     pairs = (related.join(credit.rename({"_n": "_a", "_who": "_wa", "_t": "_ta"}), on="_a", how="left")
              .join(credit.rename({"_n": "_b", "_who": "_wb", "_t": "_tb"}), on="_b", how="left"))
-    named = _sharing_rare_word(pairs, rare).with_columns(pl.lit(True).alias("_named"))
+    named = _sharing_word(pairs, rare).with_columns(pl.lit(True).alias("_named"))
     pairs = pairs.join(named, on=["_a", "_b"], how="left")
     both = pl.col("_wa").is_not_null() & pl.col("_wb").is_not_null()
     one = pl.col("_wa").is_not_null() ^ pl.col("_wb").is_not_null()

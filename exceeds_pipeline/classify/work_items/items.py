@@ -27,7 +27,7 @@ from exceeds_pipeline.classify.work_items.releases import (
     makes_release, opening_title, release_edges, release_flags, release_title, release_version,
 )
 from exceeds_pipeline.classify.work_items.shared import (
-    GENERIC_FILES, GITHUB_COMMITTER, MACHINE_MADE, PR_SUFFIX, SIGNIFICANCE, VAGUE_SUBJECT, WORK_ITEMS_SCHEMA,
+    GENERIC_FILES, GITHUB_COMMITTER, MACHINE_MADE, PR_SUFFIX, SIGNIFICANCE, VAGUE_SUBJECT, WEB_EDITOR_SUBJECT, WORK_ITEMS_SCHEMA,
     _PAIRS, _component, _title, dependency_update,
 )
 
@@ -184,10 +184,6 @@ def _with_submodule_headline(work: pl.DataFrame, file_changes: pl.DataFrame | No
             .with_columns(pl.when(pl.col("_names").is_not_null() & terse).then(named).otherwise(pl.col("_headline")).alias("_headline"))
             .drop("_names"))
 
-
-# GitHub's web editor's default subjects: `Update README.md`, `Create ci.yml`, `Add files via upload`.
-WEB_EDITOR_SUBJECT = (r"(?i)^\s*(?:update|create|delete|rename)\s+[\w.-]+(?:/[\w.-]+)*\.[a-z0-9]{1,8}\s*$"
-                      r"|^\s*add\s+files\s+via\s+upload\s*$")
 
 
 def assign_work_items(

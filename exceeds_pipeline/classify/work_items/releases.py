@@ -292,7 +292,8 @@ OPENING_GAP = timedelta(hours=4)
 # 2.1.0.dev0`, `3.0.0-SNAPSHOT`.
 # (and an R package's development version: `1.1.3.9000`, usethis's `Increment version number to
 # 1.1.3.9000` after 1.1.3)
-_DEV_SUFFIX = r"(?:[-.]?dev\d*|-snapshot|\.90\d\d)"
+_DEV_MARK = r"(?:[-.]?dev\d*|-snapshot)"
+_DEV_SUFFIX = rf"(?:{_DEV_MARK}|\.90\d\d)"
 _DEV_VERSION = rf"\d{_DEV_SUFFIX}\b[.!]?(?:\s*\(#\d+\))?\s*$"
 DEV_VERSION = rf"(?i){_DEV_VERSION}"
 NEXT_SECTION = (rf"(?i){_DEV_VERSION}|\b(?:next|new|upcoming)\s+(?:release|version|section|dev(?:elopment)?|cycle)\b"
@@ -336,7 +337,7 @@ def release_title(subject: pl.Expr, folder: pl.Expr | None = None) -> pl.Expr:
 def opening_title(subject: pl.Expr) -> pl.Expr:
     """`Start <version> development` of a subject that sets a development version (DEV_VERSION:
     `This is 7.0-dev`, `Prep 0.14-dev` -> `Start 7.0 development`)."""
-    version = release_version(subject).str.replace(r"(?i)(?:[-.]?dev\d*|-snapshot)$", "")
+    version = release_version(subject).str.replace(rf"(?i){_DEV_MARK}$", "")  # (R's `.9000` stays: no release)
     return pl.concat_str(pl.lit("Start "), version, pl.lit(" development"))
 
 

@@ -126,6 +126,12 @@ _BARE_CHANGELOG = r"(?:(?:update[sd]?|bump(?:ed)?|add(?:ed)?)\s+)?(?:the\s+)?(?:
 BARE_CHANGELOG_SUBJECT = rf"(?i)^\W*{_BARE_CHANGELOG}\W*$"
 
 
+# GitHub's web editor's default subjects: `Update README.md`, `Create ci.yml`, `Add files via upload`.
+_EDITED_FILE = r"[\w.-]+(?:/[\w.-]+)*\.[a-z0-9]{1,8}\s*$"
+_UPLOADED = r"add\s+files\s+via\s+upload\s*$"
+WEB_EDITOR_SUBJECT = rf"(?i)^\s*(?:(?:update|create|delete|rename)\s+{_EDITED_FILE}|{_UPLOADED})"
+
+
 # A subject about the review or the branch, not the change: it names an item only when no other
 # subject of it says anything (`Address comments on PR #950`, `Apply suggestions from code review`).
 VAGUE_SUBJECT = (
@@ -146,7 +152,7 @@ VAGUE_SUBJECT = (
     r"|merge\s+(?:commit\s+from\s+fork|pull\s+request\s+from\s+ghsa(?:-[a-z0-9]{4}){3})\s*$"
     # GitHub's web editor's default subjects (gson: `Update README.md`, `Update pom.xml` had
     # titled items whose other commits said what changed)
-    r"|update\s+[\w.-]+(?:/[\w.-]+)*\.[a-z0-9]{1,8}\s*$|add\s+files\s+via\s+upload\s*$"
+    r"|update\s+" + _EDITED_FILE + r"|" + _UPLOADED +
     r"|(?:fixup|squash|amend)!\s"
     # a changelog commit that says only that it is one (babashka's `changelog` beside `Bump transit`)
     r"|" + _BARE_CHANGELOG + r"\s*[.!]*\s*$)"
