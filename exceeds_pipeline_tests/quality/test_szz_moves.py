@@ -263,3 +263,37 @@ def test_szz_does_not_blame_a_version_string_set_in_code(tmp_path):
     files = files.with_columns(pl.lit(False).alias("excluded"))
     szz = szz_for_repository("acme/x", repo.path, commits, files, tmp_path / "cache")
     assert szz.select("fix_sha", "blamed_sha").rows() == [(s["fix2"], s["code"])]
+
+
+def test_fix_diffs_read_in_one_git_process_equal_git_diff_of_each_fix(make_repo):
+    """SZZ reads its fixes' diffs in one `git log --no-walk` per batch: byte for byte what
+    `git diff <fix>^ <fix>` gives, a rename, a whitespace-only fix (an empty diff) and a quoted
+    path included; a sha git cannot read makes the batch fall back to one diff per fix."""
+    from exceeds_pipeline.ingest.gitcmd import resolve_git_dir
+    from exceeds_pipeline.quality.szz import _DIFF_ARGS, _git, fix_diffs
+
+    repo = make_repo("batched-diffs")
+    repo.commit("Add math", author=ADA, date=T0, files={"m.py": text(["alpha", "beta", "gamma"]),
+                                                          "caf\u00e9 file.py": "x = 1\ny = 2\n"})
+    fixes = [
+        repo.commit("Fix beta", author=BOB, date=T0 + timedelta(days=1), files={"m.py": text(
+            ["alpha", "beta", "gamma"], extra={"beta": ["def beta(x):", "    return x"]})}),
+        repo.commit("Fix indentation", author=CY, date=T0 + timedelta(days=2),
+                    files={"m.py": text(["alpha", "beta", "gamma"], indent="\t",
+                                        extra={"beta": ["def beta(x):", "\treturn x"]})}),
+        repo.commit("Fix y", author=CY, date=T0 + timedelta(days=3), files={"caf\u00e9 file.py": "x = 1\ny = 3\n"}),
+    ]
+    repo.git("mv", "m.py", "maths.py")
+    fixes.append(repo.commit("Fix alpha while renaming", author=ADA, date=T0 + timedelta(days=4), files={
+        "maths.py": text(["alpha", "beta", "gamma"], indent="\t",
+                         extra={"alpha": ["def alpha(x):", "\treturn x"], "beta": ["def beta(x):", "\treturn x"]})}))
+    git_dir = resolve_git_dir(repo.path)
+    diffs = fix_diffs(git_dir, fixes)
+    expected = {sha: _git(git_dir, ["diff", *_DIFF_ARGS, f"{sha}^", sha]).stdout for sha in fixes}
+    assert diffs == expected
+    assert diffs[fixes[1]] == b"" and b"rename from m.py" in diffs[fixes[3]]
+    assert b"-y = 2" in diffs[fixes[2]]
+    assert fix_diffs(git_dir, [fixes[0], "f" * 40]) is None
+    # and the blame reads the same either way
+    for sha in fixes:
+        assert blame_deleted_lines(repo.path, sha, diff=diffs[sha]) == blame_deleted_lines(repo.path, sha)
