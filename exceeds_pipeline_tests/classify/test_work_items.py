@@ -3341,3 +3341,27 @@ def test_patches_a_maintainer_committed_for_different_people_are_different_chang
         "Add T key to change pane title, from Fouad Wahabi in GitHub issue 5461."]
     assert item["Redraw the cursor after tabs, GitHub issue 5441 from Ayman Bagabas."] == item[
         "Also redraw after a clear, from Ben Boeckel."]
+
+
+def test_a_follow_up_naming_its_authors_commit_by_sha_joins_it(tmp_path):
+    """caddy: `Set local_ip, not remote_ip` (body: `Follow-up on 35c8c2d9... where I was a
+    dum-dum`, four days later) and `Add test for 5b727bde...` (the next day) were items of their
+    own; curl writes `Follow-up to <sha>` under most of its follow-ups. Not someone else's
+    follow-up, not one more than a week later, and not a fix that names it broken."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"app.go": "package app\n"})
+    target = repo.commit("caddytls: Add remote_ip to HTTP cert manager", author=ADA, date=_at(3, 9),
+                         files={"tls.go": "package app\nvar remote = 1\n"})
+    repo.commit("Fix the parser on empty input", author=ADA, date=_at(4, 9), files={"parser.go": "package app\n"})
+    own = repo.commit(f"caddytls: Set local_ip, not remote_ip\n\nFollow-up on {target} where I was a dum-dum",
+                      author=ADA, date=_at(7, 12), files={"tls.go": "package app\nvar local = 1\n"})
+    test = repo.commit(f"Add test for {target[:8]}", author=ADA, date=_at(8, 10), files={"tls_test.go": "package app\n"})
+    foreign = repo.commit(f"docs: describe remote_ip\n\nFollow-up to {target[:10]}", author=BOB, date=_at(8, 11),
+                          files={"README.md": "remote_ip\n"})
+    late = repo.commit(f"caddytls: log the remote_ip\n\nFollow-up to {target[:10]}", author=ADA, date=_at(12, 9),
+                       files={"log.go": "package app\n"})
+    out, items = _run(repo)
+    wid = dict(zip(out["sha"].to_list(), out["work_item_id"].to_list()))
+    assert wid[own] == wid[target] == wid[test]
+    assert len({wid[target], wid[foreign], wid[late]}) == 3
+    assert by_subject(out, "work_item_id")["Fix the parser on empty input"] != wid[target]

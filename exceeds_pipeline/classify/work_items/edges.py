@@ -144,6 +144,42 @@ def fixup_edges(work: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+# A commit that says it follows up or tests an earlier commit, naming it by its sha (curl's
+# `Follow-up to a3aaca10` trailer, caddy's `Follow-up on 35c8c2d9 where I was a dum-dum`, `Add
+# test for 5b727bde`): the rest of that change when its author makes it within FOLLOW_UP_SHA_GAP.
+# Not a fix of it (`Fixes: <sha>`, `regression from <sha>`): that names it broken (commit_links).
+FOLLOW_UP_SHA = (r"(?i)\b(?:follow[- ]?ups?(?:\s+(?:to|on|for|from|of))?|tests?\s+for|addendum\s+to)"
+                 r"\s*:?\s+(?:commit\s+)?([0-9a-f]{7,40})\b")
+FOLLOW_UP_SHA_GAP = timedelta(days=7)
+
+
+def follow_up_sha_edges(work: pl.DataFrame) -> pl.DataFrame:
+    """A commit that names an earlier commit of the same author in the same repository as what
+    it follows up or tests (FOLLOW_UP_SHA; an abbreviated sha that resolves to one commit), at
+    most FOLLOW_UP_SHA_GAP after it, neither a release commit: one change (a later follow-up, or
+    someone else's, is a change of its own)."""
+    from exceeds_pipeline.classify.links import resolve_prefixes
+
+    text = pl.coalesce(pl.col("message"), pl.col("subject")) if "message" in work.columns else pl.col("subject")
+    refs = (work.select("repo", pl.col("_n").alias("_b"), text.fill_null("").str.extract_all(FOLLOW_UP_SHA).alias("ref"))
+            .explode("ref", empty_as_null=False).drop_nulls("ref")
+            .with_columns(pl.col("ref").str.extract(FOLLOW_UP_SHA, 1)).unique())
+    if refs.height == 0:
+        return _no_pairs()
+    step = ((pl.col("_release").fill_null(False) | pl.col("_release_step").fill_null(False))
+            if {"_release", "_release_step"} <= set(work.columns) else pl.lit(False))
+    ends = work.select("repo", "sha", "_n", "person_id", "_t", step.alias("_step"))
+    found = resolve_prefixes(refs, work.select("repo", pl.col("sha").str.to_lowercase()))
+    return (
+        found.join(ends.rename({"sha": "target_sha", "_n": "_a", "person_id": "_pa", "_t": "_ta", "_step": "_sa"}),
+                   on=["repo", "target_sha"])
+        .join(ends.drop("repo", "sha").rename({"_n": "_b", "person_id": "_pb", "_t": "_tb", "_step": "_sb"}), on="_b")
+        .filter((pl.col("_pa") == pl.col("_pb")) & (pl.col("_a") != pl.col("_b")) & (pl.col("_ta") <= pl.col("_tb"))
+                & (pl.col("_tb") - pl.col("_ta") <= FOLLOW_UP_SHA_GAP) & ~pl.col("_sa") & ~pl.col("_sb"))
+        .select("_a", "_b").unique()
+    )
+
+
 # A commit that points back at the one just made: it adds what that one forgot (click's `Added
 # missing module` 49 seconds after `cf31c15` moved code into the module it forgot to add), or
 # says so (`Forgot to add the tests`, `relaxes the restriction from the last commit`).

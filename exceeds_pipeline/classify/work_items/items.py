@@ -19,7 +19,7 @@ from exceeds_pipeline.history.tables import empty_commit_expr
 from exceeds_pipeline.classify.work_items.chains import chain_status
 from exceeds_pipeline.classify.work_items.edges import (
     BRANCH_MAX_PEOPLE, INTEGRATION_BRANCH, _from_topic_branch, _shared_files, _subject_word_sets, batch_edges, batch_members,
-    branch_edges, changelog_edges, ci_try_edges, fixup_edges, follow_up_edges, issue_edges, issue_refs, points_back_edges, pr_changelog_edges, pr_edges,
+    branch_edges, changelog_edges, ci_try_edges, fixup_edges, follow_up_edges, follow_up_sha_edges, issue_edges, issue_refs, points_back_edges, pr_changelog_edges, pr_edges,
     related_edges, revert_chain_edges, sandwiched_edges, series_edges, test_edges,
 )
 from exceeds_pipeline.classify.work_items.merges import merge_pr_membership, merged_branch
@@ -216,6 +216,7 @@ def assign_work_items(
         revert_chain_edges(work, links).cast(_PAIRS),
         series_edges(work).cast(_PAIRS),
         fixup_edges(work).cast(_PAIRS),
+        follow_up_sha_edges(work).cast(_PAIRS),
         points_back_edges(work).cast(_PAIRS),
         issue_edges(work).cast(_PAIRS),
         releases,
