@@ -976,6 +976,20 @@ def test_an_advisory_merge_is_a_fix_named_by_what_it_fixed(tmp_path):
     assert (second["category"], second["title"]) == ("bug", "Fix security advisory GHSA-qvxg-wjxc-r4gg")
 
 
+def test_an_advisory_merge_that_lists_nothing_says_it_fixed_a_vulnerability(tmp_path):
+    """caddy: three `Merge commit from fork` items (GitHub's advisory merge since 2024, a body
+    that explains the fix and lists no commit) were titled `Merge commit from fork`."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=BOB, date=_at(1, 9), files={"matchers.go": "package http\n"})
+    repo.commit("Merge commit from fork\n\nNecessary as otherwise the early-bail in `until` can cause a\n"
+                "case-insensitive mismatch\n\nCo-authored-by: Bob <bob@example.com>\n",
+                author=ADA, date=_at(3, 9), files={"matchers.go": "package http\nvar lower = true\n",
+                                                   "matchers_test.go": "package http\n"})
+    out, items = _run(repo)
+    advisory = _item(items, by_subject(out, "work_item_id")["Merge commit from fork"])
+    assert (advisory["category"], advisory["title"]) == ("bug", "Fix a security vulnerability")
+
+
 def test_a_web_editors_default_subject_gives_way_to_the_body_that_says_what_changed(tmp_path):
     # vapor's `Update api-docs.yml` said "Fix API docs permissions" in its body; a body that
     # opens with no statement (`To prevent the following compiler message:`) says nothing

@@ -7,7 +7,7 @@ from __future__ import annotations
 import polars as pl
 
 from exceeds_pipeline.classify.categories import (
-    HEADLINE_MAX, LEAD_VERB, RELEASE_TITLE, headline, project_labels, squash_merge_titled_otherwise,
+    ADVISORY_MERGE, HEADLINE_MAX, LEAD_VERB, RELEASE_TITLE, headline, project_labels, squash_merge_titled_otherwise,
     stated_subject,
 )
 from exceeds_pipeline.classify.changelog import listed_category, pull_request_categories
@@ -677,6 +677,10 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         .then(pl.coalesce("_files_title", pl.lit("Change without a message")))
         .when(pl.col("title").str.contains(ISSUE_ONLY_NAME) & pl.col("_main_path").is_not_null())
         .then(pl.format("{} in {}", pl.col("title").str.strip_chars().str.strip_chars_end(".!"), pl.col("_main_path")))
+        # GitHub's advisory merge with nothing else to name it by (caddy: three `Merge commit
+        # from fork` titles, bodies that explain and list no commit) says a vulnerability was fixed
+        .when(pl.col("title").fill_null("").str.to_lowercase().str.contains(ADVISORY_MERGE))
+        .then(pl.lit("Fix a security vulnerability"))
         .otherwise(pl.col("title")).alias("title")
     ).drop("_files_title", "_main_path")
     items = _with_pointed_titles(items)
