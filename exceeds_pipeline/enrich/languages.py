@@ -321,7 +321,9 @@ def with_language(
     # guess is Assembly) is an include of its repository's language: PHP where the repository
     # has PHP files, the headers' language where it has C-family files (elinks' options.inc,
     # codepage.inc made Assembly a language of a C project's author)
-    include = path.str.to_lowercase().str.ends_with(".inc")
+    # (unless its name decides: curl's `lib/Makefile.inc` is a Makefile, Linguist says, not the PHP
+    # of its old php/examples/)
+    include = path.str.to_lowercase().str.ends_with(".inc") & (raw == _language_for_name_raw("x.inc")).fill_null(False)
     php_repos = repo.filter(raw == "PHP").unique().implode()
     c_family_repos = pl.Series(list(lookup), dtype=pl.String).implode()
     language = pl.select(

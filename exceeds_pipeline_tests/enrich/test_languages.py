@@ -148,6 +148,17 @@ def test_an_include_file_is_of_its_repositorys_language():
     assert langs["boot/start.inc"] == "Assembly"
 
 
+def test_an_include_named_by_linguist_keeps_its_name_s_language():
+    """curl: `lib/Makefile.inc`, `tests/data/Makefile.inc` (Linguist: Makefile, by the name) read as
+    PHP, the language of the repository's old php/examples/: 1,889 file changes."""
+    fc = _fc([("curl", "php/examples/simpleget.php"), ("curl", "lib/Makefile.inc"), ("curl", "lib/vtls/config.inc"),
+              ("elinks", "src/main.c"), ("elinks", "src/Makefile.inc")])
+    langs = {(r, p): lang for r, p, lang in with_language(fc).select("repo", "path", "language").iter_rows()}
+    assert langs[("curl", "lib/Makefile.inc")] == "Makefile"
+    assert langs[("curl", "lib/vtls/config.inc")] == "PHP"
+    assert langs[("elinks", "src/Makefile.inc")] == "Makefile"
+
+
 def test_header_language_is_decided_per_repository():
     fc = _fc(
         [
