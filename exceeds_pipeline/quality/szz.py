@@ -264,9 +264,9 @@ def _deleted_lines(diff: bytes) -> dict[bytes, list[int]]:
     return {path: numbers for path, numbers in result.items() if numbers}
 
 
-def _git(git_dir, args: list[str], env: Mapping[str, str] | None = None):
+def _git(git_dir, args: list[str], env: Mapping[str, str] | None = None, input: bytes | None = None):
     """git on the repository (the pipeline's one runner), exit status left to the caller."""
-    return run_git(git_dir, args, str(git_dir), config={"core.quotePath": "false"}, check=False, env=env)
+    return run_git(git_dir, args, str(git_dir), config={"core.quotePath": "false"}, check=False, env=env, input=input)
 
 
 def _ranges(numbers: list[int]) -> list[tuple[int, int]]:
@@ -303,9 +303,8 @@ def fix_diffs(git_dir, shas: list[str], env: Mapping[str, str] | None = None) ->
     if not shas:
         return {}
     # Each commit's diff follows a line holding NUL and its sha: no diff line starts with NUL.
-    proc = run_git(git_dir, ["log", "--no-walk=unsorted", "--stdin", "--format=%x00%H", "-p", *_DIFF_ARGS],
-                   str(git_dir), config={"core.quotePath": "false"}, check=False, env=env,
-                   input="".join(f"{s}\n" for s in shas).encode("ascii"))
+    proc = _git(git_dir, ["log", "--no-walk=unsorted", "--stdin", "--format=%x00%H", "-p", *_DIFF_ARGS], env,
+                input="".join(f"{s}\n" for s in shas).encode("ascii"))
     if proc.returncode != 0:
         return None
     parts = _COMMIT_MARK.split(proc.stdout)
