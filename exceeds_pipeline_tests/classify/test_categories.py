@@ -412,11 +412,13 @@ def test_100k_commits_are_classified_in_bulk():
             "is_merge": [False] * n,
         }
     )
-    start = time.perf_counter()
+    # CPU time of this process (all its threads), not wall time: other tests share the
+    # machine; per-row Python would take minutes
+    start = time.process_time()
     out = categorize_commits(frame, empty_frame(RAW_FILE_CHANGES_SCHEMA))
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert out.height == n
-    assert elapsed < 10, f"categorize_commits took {elapsed:.1f}s for 100k commits"
+    assert elapsed < 20, f"categorize_commits took {elapsed:.1f} CPU-s for 100k commits"
 
 
 def test_what_a_reader_calls_these_changes(tmp_path):

@@ -422,12 +422,14 @@ def test_merge_walk_is_linear_in_commits():
             "committed_at": [t0 + timedelta(minutes=i) for i in range(len(rows))],
         }
     )
-    start = time.perf_counter()
+    # CPU time of this process (all its threads), not wall time: other tests share the
+    # machine; per-row Python would take minutes
+    start = time.process_time()
     members = merge_pr_membership(frame)
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     assert members.height == 4 * n_prs
     assert members.filter(pl.col("sha") == "0000000701".ljust(40, "a"))["merge_pr"].to_list() == [7]
-    assert elapsed < 10, f"merge walk took {elapsed:.1f}s"
+    assert elapsed < 20, f"merge walk took {elapsed:.1f} CPU-s"
 
 
 def test_open_ended_series_with_pull_requests_is_one_item(tmp_path):

@@ -58,12 +58,17 @@ def clean_two_repos(tmp_path_factory):
     clean = root / "clean"
     env = cli_env(root / "dagster_home")
     assert run_exceeds("materialize", "--config", str(config), "--data-dir", str(clean), env=env).returncode == 0
-    return config, published(clean)
+    return config, clean, published(clean)
 
 
 @pytest.fixture
-def two_repos(clean_two_repos):
-    return clean_two_repos
+def two_repos(clean_two_repos, tmp_path):
+    """The config, a copy of the clean run's data dir (a test damages its own copy: one cold run
+    per module, not one per case) and what the clean run published."""
+    config, clean, tables = clean_two_repos
+    data = tmp_path / "data"
+    shutil.copytree(clean, data)
+    return config, data, tables
 
 
 def _materialize(config: Path, data: Path) -> subprocess.CompletedProcess:
@@ -76,10 +81,8 @@ def _raw_files(data: Path, repo_slug_start: str) -> list[Path]:
 
 
 @pytest.mark.parametrize("damage", ["truncate", "bitflip", "state"])
-def test_damaged_raw_store_is_rebuilt_by_the_next_run(tmp_path, two_repos, damage):
-    config, clean = two_repos
-    data = tmp_path / "data"
-    assert _materialize(config, data).returncode == 0
+def test_damaged_raw_store_is_rebuilt_by_the_next_run(two_repos, damage):
+    config, data, clean = two_repos
     newest = max(_raw_files(data, "acme_alpha"), key=lambda p: p.stat().st_mtime)
     if damage == "truncate":
         newest.write_bytes(newest.read_bytes()[:100])
@@ -98,10 +101,8 @@ def test_damaged_raw_store_is_rebuilt_by_the_next_run(tmp_path, two_repos, damag
 
 @pytest.mark.parametrize("damage", ["truncate_database", "delete_exports", "truncate_warehouse",
                                     "delete_marker"])
-def test_damaged_outputs_are_rebuilt_by_the_next_run(tmp_path, two_repos, damage):
-    config, clean = two_repos
-    data = tmp_path / "data"
-    assert _materialize(config, data).returncode == 0
+def test_damaged_outputs_are_rebuilt_by_the_next_run(two_repos, damage):
+    config, data, clean = two_repos
     if damage == "truncate_database":
         db = data / "exceeds.duckdb"
         db.write_bytes(db.read_bytes()[:4096])
@@ -125,10 +126,8 @@ def test_damaged_outputs_are_rebuilt_by_the_next_run(tmp_path, two_repos, damage
     assert "nothing changed since the last publish" in again.stdout
 
 
-def test_warehouse_held_by_another_process_is_named_at_once(tmp_path, two_repos):
-    config, _ = two_repos
-    data = tmp_path / "data"
-    assert _materialize(config, data).returncode == 0
+def test_warehouse_held_by_another_process_is_named_at_once(two_repos):
+    config, data, _ = two_repos
     (data / ".published_fingerprint").unlink()
     holder = subprocess.Popen(
         [os.sys.executable, "-c", "import duckdb, sys, time\n"
@@ -149,7 +148,7 @@ def test_warehouse_held_by_another_process_is_named_at_once(tmp_path, two_repos)
 
 
 def test_disk_full_leaves_nothing_behind_and_the_next_run_heals(tmp_path, two_repos):
-    config, clean = two_repos
+    config, _, clean = two_repos
     mount = tmp_path / "small"
     mount.mkdir()
     if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(mount)],
