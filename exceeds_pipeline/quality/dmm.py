@@ -265,11 +265,22 @@ def _measure_all(repo_path: str, shas: list[str]) -> list[tuple]:
     return _measure_people(repo_path, [(shas, {}, len(shas) + 1)])
 
 
+# A spawned process spends ~1 s importing GitPython, PyDriller and lizard before it measures
+# anything (~30 ms a commit): fewer commits than this per process are measured here instead.
+MIN_COMMITS_PER_PROCESS = 50
+
+
+def _processes(todo: int, workers: int) -> int:
+    """How many processes to measure ``todo`` commits in (1: this one)."""
+    return max(1, min(workers, todo // MIN_COMMITS_PER_PROCESS))
+
+
 def _run_jobs(repo_path: str, jobs: list, workers: int) -> list[tuple]:
-    """Run :func:`_measure_people` over ``jobs``: in this process, or in ``workers`` spawned
-    processes taking small batches of people, the largest first, so they finish together."""
+    """Run :func:`_measure_people` over ``jobs``: in this process, or in up to ``workers``
+    spawned processes taking small batches of people, the largest first, so they finish together."""
     todo = sum(sum(1 for s in shas if s not in known) for shas, known, _ in jobs)
-    if workers <= 1 or todo < 2 * workers:
+    workers = _processes(todo, workers)
+    if workers <= 1:
         return _measure_people(repo_path, jobs)
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -398,9 +409,9 @@ def compute_dmm(
     todo = [s for s in wanted if s not in known]
     if max_new is not None:
         todo = todo[: max(0, max_new)]
-    workers = workers or os.cpu_count() or 1
     if todo:
-        if workers > 1 and len(todo) >= 2 * workers:
+        workers = _processes(len(todo), workers or os.cpu_count() or 1)
+        if workers > 1:
             import multiprocessing
             from concurrent.futures import ProcessPoolExecutor
 
