@@ -333,6 +333,27 @@ def _bulk_import_expr(said: pl.Expr | None = None) -> pl.Expr:
     return new & large & (new_lines >= rule["min_new_share"] * all_lines)
 
 
+def _named_copies(file_changes: pl.DataFrame, commits: pl.DataFrame) -> pl.DataFrame:
+    """(repo, sha) of the commits whose subject is a name and its version (BULK_NAMED_VERSION)
+    and that only add files, in a folder of that name: a copy of that release brought in (curl's
+    `ares 1.1.1 with collected applied patches`, 70 new files under ares/, the c-ares library:
+    11,352 lines had been Daniel Stenberg's largest feature). What is done to it afterwards is
+    the work of whoever does it (c-ares grew inside curl's repository for seven years)."""
+    named = (commits.select("repo", "sha", pl.col("subject").fill_null("").str.strip_chars().str.to_lowercase()
+                            .str.extract(RULES["bulk_import"]["named_version_subject"], 1).alias("_name"))
+             .drop_nulls("_name"))
+    if named.height == 0:
+        return named.select("repo", "sha")
+    return (
+        file_changes.join(named, on=["repo", "sha"])
+        .group_by("repo", "sha").agg(
+            (pl.col("lines_deleted").fill_null(0).sum() == 0).alias("_adds_only"),
+            pl.col("path").fill_null("").str.to_lowercase().str.split("/").list.slice(0, pl.col("path").str.count_matches("/"))
+            .list.contains(pl.col("_name")).any().alias("_in_folder"))
+        .filter(pl.col("_adds_only") & pl.col("_in_folder")).select("repo", "sha")
+    )
+
+
 def _copied_file_expr() -> pl.Expr:
     """A single new text file of at least ``min_file_lines`` lines (a bulk import of one file);
     applied after the data and prose rules, so a long data file keeps that reason."""
@@ -692,8 +713,11 @@ def classify_exclusions(file_changes: pl.DataFrame, commits: pl.DataFrame | None
     if {"repo", "sha", "status", "lines_added"} <= set(out.columns) and out.height:
         said = None
         if commits is not None and "subject" in commits.columns:
-            importing = commits.filter(pl.col("subject").fill_null("").str.contains(RULES["bulk_import"]["import_subject"]))
-            said = pl.struct("repo", "sha").is_in(importing.select("repo", "sha").to_struct().implode())
+            importing = pl.concat([
+                commits.filter(pl.col("subject").fill_null("").str.contains(RULES["bulk_import"]["import_subject"]))
+                .select("repo", "sha"),
+                _named_copies(out, commits)])
+            said = pl.struct("repo", "sha").is_in(importing.to_struct().implode())
         out = out.with_columns(
             pl.when(pl.col("exclusion_reason").is_null() & _bulk_import_expr(said))
             .then(pl.lit("bulk_import")).otherwise(pl.col("exclusion_reason")).alias("exclusion_reason")

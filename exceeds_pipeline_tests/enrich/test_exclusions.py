@@ -455,6 +455,27 @@ def test_bundle_names_a_copy_only_with_a_version(make_repo, subject, vendored):
     assert trees["tree"].to_list() == (["packages/create-vite"] if vendored else [])
 
 
+@pytest.mark.parametrize("subject, edits_existing, imported", [
+    ("ares 1.1.1 with collected applied patches", False, True),  # curl's copy of c-ares
+    ("ares 1.1.1 with collected applied patches", True, False),  # changes what is there: no copy
+    ("Add an asynchronous resolver", False, False),  # says nothing of a release of another project
+    ("resolver 1.1.1", False, False),  # a name with no folder of that name
+])
+def test_a_commit_that_adds_a_folder_its_subject_names_with_a_version_is_a_bulk_import(
+        make_repo, subject, edits_existing, imported):
+    repo = make_repo("app")
+    repo.commit("Add the tool", files={"src/main.c": "int main(void) { return 0; }\n", "ares/ares.h": "#define OLD 1\n"})
+    files = {f"ares/ares_{i}.c": "".join(f"int f{i}_{j}(int x) {{ return x * {j}; }}\n" for j in range(100))
+             for i in range(25)}
+    if edits_existing:
+        files["ares/ares.h"] = "#define NEW 1\n"
+    sha = repo.commit(subject, files=files)
+    later = repo.commit("ares: handle an empty answer", files={"ares/ares_0.c": "int f(void) { return 1; }\n"})
+    reason = {(r["sha"], r["path"]): r["exclusion_reason"] for r in _history_file_changes(repo).iter_rows(named=True)}
+    assert [reason[(sha, f"ares/ares_{i}.c")] for i in range(25)] == ["bulk_import" if imported else None] * 25
+    assert reason[(later, "ares/ares_0.c")] is None  # what is done to the copy afterwards is work
+
+
 def test_generated_paths_are_read_again_only_for_a_new_tip_and_its_deletions(tmp_path):
     from exceeds_pipeline.enrich.generated import update_generated_paths
     from exceeds_pipeline_tests.gitscript import GitScript
