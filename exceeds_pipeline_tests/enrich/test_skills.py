@@ -115,7 +115,8 @@ def test_shipped_language_names_are_linguist_names(rules):
         ("SECURITY.md", "Documentation"),  # a policy page, no security work
         ("CMakeLists.txt", "Build Systems"),
         ("tools/build_defs.bzl", "Build Systems"),
-        ("pyproject.toml", "Build Systems"),
+        ("setup.py", "Build Systems"),
+        ("app/build.gradle.kts", "Build Systems"),
         ("src/util/thread_pool.cc", "Concurrency"),
         ("packages/compiler-core/src/parse.ts", "Compilers & Bytecode"),  # vue's compiler packages
         ("infra/main.tf", "Infrastructure as Code"),
@@ -123,6 +124,13 @@ def test_shipped_language_names_are_linguist_names(rules):
 )
 def test_path_and_language_rules(rules, path, skill):
     assert skill in skills_of(rules, path=path)
+
+
+@pytest.mark.parametrize("path", ["go.mod", "package.json", "crates/core/Cargo.toml", "pyproject.toml", "setup.cfg"])
+def test_a_package_manifest_is_no_build_work_by_its_name(rules, path):
+    # it lists the dependencies: every bump edits it (caddy's ~100 `go.mod: Upgrade ...` had made
+    # Build Systems Matthew Holt's first skill), and so does every change that uses a new library
+    assert "Build Systems" not in skills_of(rules, path=path)
 
 
 def test_a_form_or_multipart_parser_is_not_compiler_work(rules):
