@@ -133,6 +133,15 @@ def test_a_package_manifest_is_no_build_work_by_its_name(rules, path):
     assert "Build Systems" not in skills_of(rules, path=path)
 
 
+@pytest.mark.parametrize("message", [
+    "Thanks to @Wernerina's LLM for finding this bug",
+    "docs: Add a policy on LLM-generated contributions",
+    "Fine-tune image display",  # caddy's file browser template
+])
+def test_naming_an_llm_or_fine_tuning_a_page_is_no_machine_learning_work(rules, message):
+    assert "Machine Learning" not in skills_of(rules, message=message)
+
+
 def test_a_form_or_multipart_parser_is_not_compiler_work(rules):
     assert "Compilers & Bytecode" not in skills_of(rules, path="selfservice/strategy/password/parser/form.go")
     assert "Compilers & Bytecode" in skills_of(rules, path="src/lexer/tokens.rs")
