@@ -1202,6 +1202,42 @@ def test_a_commit_that_points_back_at_the_one_just_made_joins_it(tmp_path):
     assert wid[release] != wid[oops]
 
 
+def test_a_record_file_saved_again_minutes_later_with_nothing_new_to_say_is_one_edit(tmp_path):
+    """httpie: `Update CHANGELOG.md` twice 17 s apart, `Update links` then `Update setup.py` two
+    minutes later on setup.py alone, `Typo` in the changelog two minutes after the release that
+    wrote it. Two changes that say what they do on one manifest (serde's `Make compiletest an
+    optional dependency of the test suite`, `Set up clippy for serde_test`), an edit 20 minutes
+    later, another author's, and a release after a change (`0.9.7`: a version, not a file name)
+    stay apart."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"httpie/core.py": "x = 1\n", "CHANGELOG.md": "# log\n", "setup.py": "setup()\n",
+                       "Cargo.toml": "[package]\n", "httpie/__init__.py": "v = '0.9.6'\n"})
+    log1 = repo.commit("Update CHANGELOG.md", author=ADA, date="2025-03-02T10:32:07+0000", files={"CHANGELOG.md": "# log\n- a\n"})
+    log2 = repo.commit("Update CHANGELOG.md", author=ADA, date="2025-03-02T10:32:24+0000", files={"CHANGELOG.md": "# log\n- b\n"})
+    late = repo.commit("Update CHANGELOG.md", author=ADA, date="2025-03-02T10:52:24+0000", files={"CHANGELOG.md": "# log\n- c\n"})
+    other = repo.commit("Update CHANGELOG.md", author=BOB, date="2025-03-02T10:53:00+0000", files={"CHANGELOG.md": "# log\n- d\n"})
+    links = repo.commit("Update links", author=ADA, date="2025-03-03T11:25:13+0000", files={"setup.py": "setup(url=1)\n"})
+    setup = repo.commit("Update setup.py", author=ADA, date="2025-03-03T11:27:12+0000", files={"setup.py": "setup(url=2)\n"})
+    optional = repo.commit("Make compiletest an optional dependency of the test suite", author=ADA,
+                           date="2025-03-04T09:00:00+0000", files={"Cargo.toml": "[package]\n[deps]\n"})
+    clippy = repo.commit("Set up clippy for serde_test", author=ADA, date="2025-03-04T09:05:00+0000",
+                         files={"Cargo.toml": "[package]\n[deps]\n[lints]\n"})
+    feature = repo.commit("Added `ExitStatus.PLUGIN_ERROR` (7)", author=ADA, date="2025-03-05T09:00:00+0000",
+                          files={"httpie/core.py": "x = 7\n", "CHANGELOG.md": "# log\n- e\n", "httpie/__init__.py": "v = '0.9.6'\nE = 7\n"})
+    release = repo.commit("0.9.7", author=ADA, date="2025-03-05T09:03:00+0000",
+                          files={"CHANGELOG.md": "# log\n## 0.9.7\n- e\n", "httpie/__init__.py": "v = '0.9.7'\nE = 7\n"})
+    typo = repo.commit("Typo", author=ADA, date="2025-03-05T09:05:00+0000", files={"CHANGELOG.md": "# log\n## 0.9.7\n- E\n"})
+    out, _ = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[log1] == wid[log2]
+    assert len({wid[log2], wid[late], wid[other]}) == 3
+    assert wid[links] == wid[setup]
+    assert wid[optional] != wid[clippy]
+    assert wid[feature] != wid[release]
+    assert wid[release] == wid[typo]
+
+
 def test_tries_of_a_ci_workflow_in_pull_requests_are_one_change(tmp_path):
     """axios: `Add action to update sponsor list in Readme.md (#6552)`, then four `fix sponsors
     action` pull requests within three hours on the same workflow and its script: a workflow can

@@ -14,7 +14,8 @@ from exceeds_pipeline.enrich.exclusions import SWEEP_FILES, excluded_as
 from exceeds_pipeline.classify.work_items.releases import release_title
 from exceeds_pipeline.classify.work_items.shared import (
     CLOSING_REFS, DECLARED_TYPE, GENERIC_FILES, MACHINE_MADE, RELATED_GAP, SERIES_GAP, _PAIRS, _SERIES, _SERIES_GROUPS,
-    BARE_CHANGELOG_SUBJECT, _STOPWORDS, _consecutive_pairs, _no_pairs, _title, dependency_update,
+    BARE_CHANGELOG_SUBJECT, VAGUE_SUBJECT, WEB_EDITOR_SUBJECT, _STOPWORDS, _consecutive_pairs, _no_pairs, _title,
+    dependency_update,
 )
 
 
@@ -204,6 +205,44 @@ def points_back_edges(work: pl.DataFrame) -> pl.DataFrame:
         & ~pl.col("_step") & ~pl.col("_prev_step").fill_null(False)
         & ~(pl.col("_component") != pl.col("_prev_component")).fill_null(False)
         & pl.col("subject").fill_null("").str.contains(POINTS_BACK)).select("_a", "_b")
+
+
+SAME_RECORD_GAP = timedelta(minutes=10)
+# ... when the later one says nothing of its own: a file name, `Changelog`, `Typo`, `Formatting`
+# (two specific subjects on one manifest, serde's `Make compiletest an optional dependency of the
+# test suite` and `Set up clippy for serde_test`, are two changes)
+TOUCH_UP_SUBJECT = (r"(?i)^\W*(?:(?:fix(?:e[sd])?\s+|more\s+|minor\s+)?(?:typos?|formatting|format|wording|spelling|"
+                    r"spell(?:ing)?\s+fix(?:es)?|whitespace|indentation|links?)|tweaks?|polish)\W*$"
+                    r"|^\W*[\w.-]+(?:/[\w.-]+)*\.[a-z][a-z0-9]{0,7}\W*$")  # a file name, not a version (`0.9.7`)
+
+
+def same_record_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
+    """An author's commit outside pull requests that changes only files that relate nothing by
+    themselves (GENERIC_FILES: a changelog, a package manifest, a version file), all of them
+    changed by their commit just before, at most SAME_RECORD_GAP after it, and that says nothing
+    of its own (TOUCH_UP_SUBJECT, VAGUE_SUBJECT, ...): one edit saved twice
+    (httpie's `Update CHANGELOG.md` then `Update CHANGELOG.md` 17 s later, `Update links` then
+    `Update setup.py` two minutes later on setup.py alone, a changelog touched up minutes after
+    the version bump that wrote it). Not a release, nor when the two name different issues."""
+    if file_changes is None or file_changes.height == 0:
+        return _no_pairs()
+    path = pl.col("path").fill_null("")
+    paths = file_changes.join(work.select("repo", "sha", "_n"), on=["repo", "sha"]).select("_n", path.alias("_path")).unique()
+    generic = paths.group_by("_n").agg(pl.col("_path").str.contains(GENERIC_FILES).all().alias("_generic"))
+    release = pl.col("_release").fill_null(False) if "_release" in work.columns else pl.lit(False)
+    says_nothing = pl.col("subject").fill_null("").str.contains(
+        f"{TOUCH_UP_SUBJECT}|{VAGUE_SUBJECT}|{BARE_CHANGELOG_SUBJECT}|{WEB_EDITOR_SUBJECT}")
+    stream = (work.select("repo", "person_id", "_t", "_n", "pr_number", (says_nothing & ~release).alias("_touch_up"))
+              .join(generic, on="_n", how="left")
+              .sort("repo", "person_id", "_t", "_n")
+              .with_columns(pl.col("pr_number").shift(1).alias("_prev_pr")))
+    pairs = _consecutive_pairs(stream, ["repo", "person_id"]).filter(
+        (pl.col("_gap") <= SAME_RECORD_GAP) & pl.col("pr_number").is_null() & pl.col("_prev_pr").is_null()
+        & pl.col("_touch_up") & pl.col("_generic").fill_null(False)).select("_a", "_b")
+    # every file of the later commit is one the earlier changed
+    elsewhere = (pairs.join(paths.rename({"_n": "_b"}), on="_b")
+                 .join(paths.rename({"_n": "_a"}), on=["_a", "_path"], how="anti").select("_a", "_b"))
+    return _apart_by_issue(work, pairs.join(elsewhere, on=["_a", "_b"], how="anti").cast(_PAIRS))
 
 
 def _subject_words(work: pl.DataFrame, column: str = "subject") -> pl.DataFrame:

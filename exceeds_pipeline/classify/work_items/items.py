@@ -20,7 +20,7 @@ from exceeds_pipeline.classify.work_items.chains import chain_status
 from exceeds_pipeline.classify.work_items.edges import (
     BRANCH_MAX_PEOPLE, INTEGRATION_BRANCH, _from_topic_branch, _shared_files, _subject_word_sets, batch_edges, batch_members,
     branch_edges, changelog_edges, ci_try_edges, fixup_edges, follow_up_edges, follow_up_sha_edges, issue_edges, issue_refs, points_back_edges, pr_changelog_edges, pr_edges,
-    related_edges, revert_chain_edges, sandwiched_edges, series_edges, test_edges,
+    related_edges, revert_chain_edges, same_record_edges, sandwiched_edges, series_edges, test_edges,
 )
 from exceeds_pipeline.classify.work_items.merges import merge_pr_membership, merged_branch
 from exceeds_pipeline.classify.work_items.releases import (
@@ -232,6 +232,7 @@ def assign_work_items(
         batch_edges(work, file_changes, shared, words, batches).cast(_PAIRS),
         follow_up_edges(work, file_changes, shared).cast(_PAIRS),
         test_edges(work, file_changes).cast(_PAIRS),
+        same_record_edges(work, file_changes).cast(_PAIRS),
     ])
     if pr_changelog.height:
         # ... and relates to nothing else (the next `Update history to reflect merge of #N`)
