@@ -452,6 +452,32 @@ def test_what_a_reader_calls_these_changes(tmp_path):
     assert got["Handle an empty SERVER_NAME without crashing"] == "bug"
 
 
+def test_a_package_for_a_distribution_channel_is_build_work_in_a_docs_tree_too(tmp_path):
+    """httpie keeps its Homebrew formula and Chocolatey package under docs/packaging/: updating
+    them is packaging (build), not documentation. A library named `packaging` keeps its own
+    source in packaging/ (pypa/packaging): that is code."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000",
+                files={"docs/packaging/brew/httpie.rb": "class Httpie < Formula\nend\n",
+                       "docs/packaging/windows-chocolatey/httpie.nuspec": "<package/>\n", "docs/README.md": "# Docs\n"})
+    cases = [
+        ("Update cached brew formula", {"docs/packaging/brew/httpie.rb": "class Httpie < Formula\n  url 'x'\nend\n"}),
+        ("Fix Choco changelog link", {"docs/packaging/windows-chocolatey/httpie.nuspec": "<package url='y'/>\n"}),
+        ("Explain the config file", {"docs/README.md": "# Docs\nThe config file.\n"}),
+    ]
+    got = _categorize_cases(repo, cases)
+    assert got["Update cached brew formula"] == "build"
+    assert got["Fix Choco changelog link"] == "build"
+    assert got["Explain the config file"] == "docs"
+    own = GitScript.init(tmp_path / "packaging")
+    own.commit("Add the version parser", author=ADA, date="2025-01-01T08:00:00+0000",
+               files={"packaging/version.py": "def parse(v):\n    return v\n"})
+    own.commit("Parse local version labels", author=ADA, date="2025-01-01T09:00:00+0000",
+               files={"packaging/version.py": "def parse(v):\n    return v.split('+')\n"})
+    commits, files = read_repo(own, name="pypa/packaging")
+    assert by_subject(categorize_commits(commits, files), "category")["Parse local version labels"] != "build"
+
+
 def test_a_reported_problem_is_a_repair_whatever_the_verb(tmp_path):
     """curl states a repair by what the change now does, and says who ran into the problem in a
     `Reported-by:` trailer or that a regression was introduced; `unbreak` repairs; a format
