@@ -334,7 +334,7 @@ def _bulk_import_expr(said: pl.Expr | None = None) -> pl.Expr:
 
 
 def _named_copies(file_changes: pl.DataFrame, commits: pl.DataFrame) -> pl.DataFrame:
-    """(repo, sha) of the commits whose subject is a name and its version (BULK_NAMED_VERSION)
+    """(repo, sha) of the commits whose subject is a name and its version (`named_version_subject`)
     and that only add files, in a folder of that name: a copy of that release brought in (curl's
     `ares 1.1.1 with collected applied patches`, 70 new files under ares/, the c-ares library:
     11,352 lines had been Daniel Stenberg's largest feature). What is done to it afterwards is
