@@ -1238,6 +1238,35 @@ def test_a_record_file_saved_again_minutes_later_with_nothing_new_to_say_is_one_
     assert wid[release] == wid[typo]
 
 
+def test_a_release_stays_a_release_with_its_touch_ups_and_apart_from_the_fix_it_ships(tmp_path):
+    """httpie: `v1.0.2` (`Close #729`) 26 minutes after `Fix tests for installation with pyOpenSSL
+    #729` is a release that ships the fix, not part of it; `Fixed Makefile` six minutes after
+    `v0.9.5` (its formula updated between them) is a touch-up of that release, which stays a
+    release ("Release 0.9.5")."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"httpie/__init__.py": "__version__ = '0.9.4'\n", "CHANGELOG.rst": "0.9.4\n",
+                       "Makefile": "all:\n\ttrue\n", "tests/test_ssl.py": "def test_ssl():\n    pass\n"})
+    release = repo.commit("v0.9.5", author=ADA, date="2025-03-02T20:51:42+0000",
+                          files={"httpie/__init__.py": "__version__ = '0.9.5'\n", "CHANGELOG.rst": "0.9.5\n0.9.4\n",
+                                 "Makefile": "all:\n\tpython setup.py sdist\n"})
+    repo.commit("Homebrew formula for v0.9.5", author=ADA, date="2025-03-02T20:54:00+0000",
+                files={"extras/httpie.rb": "class Httpie < Formula\nend\n"})
+    makefile = repo.commit("Fixed Makefile", author=ADA, date="2025-03-02T20:57:44+0000",
+                           files={"Makefile": "all:\n\tpython -m build\n", "extras/get-homebrew-formula-vars.py": "print(1)\n"})
+    fix = repo.commit("Fix tests for installation with pyOpenSSL #729", author=ADA, date="2025-03-10T15:10:08+0000",
+                      files={"tests/test_ssl.py": "def test_ssl():\n    assert True\n"})
+    shipped = repo.commit("v1.0.2\n\nClose #729", author=ADA, date="2025-03-10T15:36:00+0000",
+                          files={"httpie/__init__.py": "__version__ = '1.0.2'\n", "CHANGELOG.rst": "1.0.2\n0.9.5\n0.9.4\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[release] == wid[makefile]
+    assert _item(items, wid[release])["title"] == "Release 0.9.5"
+    assert wid[fix] != wid[shipped]
+    assert _item(items, wid[shipped])["title"] == "Release 1.0.2"
+    assert _item(items, wid[fix])["category"] != "chore"
+
+
 def test_tries_of_a_ci_workflow_in_pull_requests_are_one_change(tmp_path):
     """axios: `Add action to update sponsor list in Readme.md (#6552)`, then four `fix sponsors
     action` pull requests within three hours on the same workflow and its script: a workflow can

@@ -1028,9 +1028,12 @@ def issue_refs(columns: list[str]) -> pl.Expr:
 def issue_edges(work: pl.DataFrame) -> pl.DataFrame:
     """Commits of one author, outside pull requests, that name the same issue within
     RELATED_GAP of each other (`fixes #608`, then `also reset the body on HEAD, refs #608`): not
-    longer, or an issue named for months (`part of #1`, a roadmap) would glue them all."""
+    longer, or an issue named for months (`part of #1`, a roadmap) would glue them all. Not a
+    release commit: it names the issues it ships (httpie's `v1.0.2`, `Close #729`, after `Fix
+    tests for installation with pyOpenSSL #729`: a fix, then a release)."""
+    release = pl.col("_release").fill_null(False) if "_release" in work.columns else pl.lit(False)
     rows = (
-        work.filter(pl.col("pr_number").is_null()).select("_n", "repo", "person_id", "_t")
+        work.filter(pl.col("pr_number").is_null() & ~release).select("_n", "repo", "person_id", "_t")
         .join(work.select("_n", "_refs"), on="_n").explode("_refs", empty_as_null=False).drop_nulls("_refs")
         .sort("repo", "person_id", "_refs", "_t", "_n")
     )

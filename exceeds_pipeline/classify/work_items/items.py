@@ -385,7 +385,10 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         pl.col("person_id").first().alias("_first_person"),
         # every commit of the item is docs, test or build work
         pl.col("category").is_in(["docs", "test", "build"]).all().alias("_paths_only"),
-        (pl.col("_release_step").all() & pl.col("_release").any()).alias("_is_release"),
+        # (its author's touch-ups after the release commit, httpie's `Fixed Makefile` six
+        # minutes after `v0.9.5`, leave it a release)
+        (pl.col("_release_step").filter(pl.col("_t") <= pl.col("_t").filter(pl.col("_release")).max()).all()
+         & pl.col("_release").any()).alias("_is_release"),
         # the release it makes: its (last) release commit, or when that names no version (Mike
         # Perham's `bump`), the version a step names (`time for 4.0.2`), not a dependency's
         pl.coalesce(
