@@ -1442,6 +1442,16 @@ def test_a_linter_named_as_the_whole_object_is_lint_work_and_fixup_is_fix_up(tmp
     assert got["Fix clippy crash on empty input"] == got["fixup! Fix crash on empty input"] == "bug"
 
 
+def test_type_checker_and_linter_clean_ups_are_no_repairs(tmp_path):
+    """rq: Selwin Ong's `Fix mypy 2`, `Typing fixes`, `Fix typing`, `Ruff fixes` read as fixes; a
+    repair of what the types describe stays one."""
+    msgs = ["Fix mypy 2", "Typing fixes", "Fix typing", "Ruff fixes (#2301)", "Type hints fixes",
+            "Fix typing of Job.fetch return value crash on missing key"]
+    got = _classify_messages(tmp_path, msgs)
+    assert [got[m] for m in msgs[:5]] == ["chore"] * 5
+    assert got["Fix typing of Job.fetch return value crash on missing key"] == "bug"
+
+
 def test_built_files_made_again_are_chore_and_a_test_suite_folder_holds_tests(tmp_path):
     """lodash: 62 of its `Rebuild lodash and docs.` (dist/, doc/README.md, the version in
     lodash.js) read as refactors; serde: `Replace #[start] with extern fn main` changed only
