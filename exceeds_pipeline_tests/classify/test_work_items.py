@@ -2066,6 +2066,22 @@ def test_a_cvsps_patchset_is_read_by_its_log(tmp_path):
     }
 
 
+def test_a_pull_request_titled_by_its_branch_name_is_titled_in_words(tmp_path):
+    """GitHub titles a pull request by its branch when nobody writes one: rq's `Fancyweb/fix/get
+    status raises (#2168)`, fastify's `Fix/1932 Add version field to the route options (#1933)`,
+    `Feature/add retry option`. A path with a component's words (`docs/INSTALL: minor polish`)
+    and a one-word branch (`chore/licenses`) stay as written."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Fancyweb/fix/get status raises (#2168)", author=ADA, date=_at(3, 9), files={"rq/job.py": "1\n"})
+    repo.commit("Fix/1932 Add version field to the route options (#1933)", author=ADA, date=_at(6, 9), files={"route.js": "2\n"})
+    repo.commit("Feature/add retry option", author=ADA, date=_at(9, 9), files={"retry.py": "3\n"})
+    repo.commit("docs/INSTALL: minor polish", author=ADA, date=_at(12, 9), files={"docs/INSTALL": "4\n"})
+    repo.commit("chore/licenses (#1461)", author=ADA, date=_at(15, 9), files={"LICENSE": "5\n"})
+    _, items = _run(repo)
+    assert set(items["title"]) == {"Fix get status raises", "Add version field to the route options",
+                                   "Add retry option", "docs/INSTALL: minor polish", "chore/licenses"}
+
+
 def test_a_component_prefix_stays_in_a_title(tmp_path):
     """A title keeps the area its subject opens with: redis's `LPOS: implement the final
     design.` read as "implement the final design.", ripgrep's `changelog: start next section`

@@ -177,6 +177,21 @@ _TRAILING_DIRECTIVES = (
 _WORK_IN_PROGRESS = r"^\s*(?:(?i:wip)\b\s*[:-]?|(?i:draft):)\s+(\S+\s+\S)"
 
 
+# A pull request titled by GitHub from its branch's name (`fancyweb/fix/get-status-raises` ->
+# rq's `Fancyweb/fix/get status raises`, fastify's `Fix/hook env vars`, `Bugfix/streamline
+# fastify request to be generic`): the name's words, a fix said as one; not a path with a
+# component's words after it (git's `docs/INSTALL: minor polish`) or a one-word branch.
+_BRANCH_TITLE = r"(?i)^(?:[\w.-]+/)?(?:(bug-?fix|hot-?fix|fix|bug)|feat|features?|chore|refactor|improvements?|enhancements?)/([^/:\s][^/:]*\s[^:]*)$"
+
+
+def _from_branch_name(title: pl.Expr) -> pl.Expr:
+    """A title GitHub made from a branch name (_BRANCH_TITLE) said in words (`Fix get status raises`)."""
+    kind = title.str.extract(_BRANCH_TITLE, 1)
+    rest = title.str.extract(_BRANCH_TITLE, 2).str.strip_chars().str.replace(r"^#?\d+\s+(\S)", "${1}")  # (an issue's number)
+    said = (pl.when(kind.is_not_null() & ~rest.str.contains(f"(?i){LEAD_VERB}")).then(pl.lit("fix ") + rest).otherwise(rest))
+    return pl.when(rest.is_not_null()).then(said.str.slice(0, 1).str.to_uppercase() + said.str.slice(1)).otherwise(title)
+
+
 def _title(subject: pl.Expr) -> pl.Expr:
     """A subject without `(#N)`, a leading list bullet, bracket tags, trailing CI directives and
     closed issues (`[ci skip]`, `[closes #416]`), series numbering and a
@@ -188,7 +203,7 @@ def _title(subject: pl.Expr) -> pl.Expr:
     (The words themes are read from drop a component before a long phrase: see
     themes.text.clean_title.)"""
     base = (
-        subject.str.replace(PR_SUFFIX, "").str.replace(LEADING_MARK, "")
+        _from_branch_name(subject.str.replace(PR_SUFFIX, "").str.strip_chars()).str.replace(LEADING_MARK, "")
         .str.replace_all(_SERIES_STRIP, "")
         .str.replace(r"^\s*(?:\[[^\]\n]*\]\s*)+", "")
         .str.replace(_WORK_IN_PROGRESS, "${1}")
