@@ -144,7 +144,8 @@ RELEASE_TITLE = (rf"(?i)^\s*(?:release|releasing|release version|{_PREPARE}(?: f
                  r"|^[^\n]{0,60}\b(?:release\s+notes|change\s*log|changes|history|news)\b[^\n]{0,40}\band\s+(?:bump|bumped|bumps|set|updated?)\s+(?:the\s+)?version(?:\s+number)?\s+to\s+v?\d+(?:\.\d+)+\S*?[.!]?\s*$"
                  # rich's `bump to 14.0.0`, `version bump 13.5.0`, `version bump`, `new version`
                  # (usethis's `Increment version number to 1.1.3`)
-                 r"|^\s*(?:bump|increment)(?:s|ed)?\s+(?:the\s+)?(?:version\s+(?:number\s+)?)?to\s+v?\d+(?:\.\d+)+\S*?[.!]?\s*$"
+                 # (and rq's `Bump to version 2.0`)
+                 r"|^\s*(?:bump|increment)(?:s|ed)?\s+(?:the\s+)?(?:version\s+(?:number\s+)?)?to\s+(?:version\s+)?v?\d+(?:\.\d+)+\S*?[.!]?\s*$"
                  r"|^\s*(?:version\s+bump(?:ed)?|new\s+(?:version|release))(?:\s+(?:to\s+)?v?\d+(?:\.\d+)+\S*?)?[.!]?\s*$"
                  # sinatra's `bump version`, `bump version, regenerate gemspec`
                  # (and rack's `Bump patch version.`, `Bump minor version.`, `Bump patch verison.`)

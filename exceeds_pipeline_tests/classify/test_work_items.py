@@ -1987,6 +1987,8 @@ def test_a_feature_in_code_names_its_item_over_a_larger_reformat_and_a_release_s
     ("Update changelog, bump to 3.2", True, "Release 3.2"),
     ("Fix the parser and update changelog", False, None),
     ("chore: bump deps", False, None),
+    ("Bump to version 2.0", True, "Release 2.0"),  # rq
+    ("Bump to version 2 of the parser", False, None),
 ])
 def test_release_subjects(subject, release, title):
     from exceeds_pipeline.classify.work_items import release_title
