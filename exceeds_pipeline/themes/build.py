@@ -225,7 +225,10 @@ def _is_test_dir(name: str) -> bool:
 
 
 def _repo_words(repo: str) -> frozenset[str]:
-    return frozenset(w for w in re.split(r"[^a-z0-9]+", (repo or "").lower()) if len(w) >= 3)
+    """The words of a repository's name (three letters or more), and its name itself however
+    short (rq/rq's package folder rq/ had made "Rq" Selwin Ong's first theme)."""
+    name = (repo or "").lower().rsplit("/", 1)[-1]
+    return frozenset(w for w in re.split(r"[^a-z0-9]+", (repo or "").lower()) if len(w) >= 3) | ({name} if name else frozenset())
 
 
 def area_name(path: str, repo: str = "") -> str | None:

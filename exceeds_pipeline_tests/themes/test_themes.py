@@ -269,6 +269,9 @@ def test_words_for_everything_are_no_themes_and_acronyms_are_written_as_such():
     assert module_name("crates/pcre2/src/matcher.rs", "BurntSushi/ripgrep") == "PCRE2 matcher"
     # serde's summary read "works mainly on De, Serde derive and Ser" (Rust's de/ and ser/ modules)
     assert module_name("serde/src/de/mod.rs", "serde-rs/serde") == "Deserialization"
+    # a short name is the repository's too (rq/rq's package folder had been Selwin Ong's first theme)
+    assert module_name("rq/worker.py", "rq/rq") == "Worker"
+    assert module_name("rq/utils.py", "rq/rq") is None
     assert module_name("serde/src/ser/impls.rs", "serde-rs/serde") == "Serialization impls"
 
 
