@@ -85,7 +85,7 @@ from exceeds_pipeline.classify.conventional import EMOJI_CHARS, declared_type, g
 from exceeds_pipeline.classify.links import undoing_commits
 from exceeds_pipeline.common.fingerprint import source_fingerprint
 from exceeds_pipeline.common.parquet_cache import read_cache, write_cache
-from exceeds_pipeline.enrich.exclusions import RULES as EXCLUSION_RULES, excluded_as, source_text
+from exceeds_pipeline.enrich.exclusions import RULES as EXCLUSION_RULES, excluded_as, own_name, source_text
 from exceeds_pipeline.history.counted_once import PR_SUFFIXES
 from exceeds_pipeline.schemas import COMMIT_CATEGORIES
 
@@ -825,8 +825,8 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
     # a page for contributors kept beside the CI (.github/CONTRIBUTING.md) is documentation
     ci_page = path.str.contains(r"(?i)^\.github/[^/]+\.(?:md|markdown|rst|txt)$")
     # (a root folder named as the repository is its own source: pypa/packaging's packaging/)
-    own_root = ((path.str.extract(r"^([^/]+)/", 1).str.to_lowercase() == pl.col("repo").str.extract(r"([^/]+)$", 1).str.to_lowercase())
-                .fill_null(False) if "repo" in file_changes.columns else pl.lit(False))
+    own_root = ((own_name(path.str.extract(r"^([^/]+)/", 1)) == own_name(pl.col("repo"))).fill_null(False)
+                if "repo" in file_changes.columns else pl.lit(False))
     # (its pages, packaging/README.md, stay documentation)
     packaging = path.str.contains(PACKAGING_PATH) & ~own_root & ~path.str.contains(r"(?i)\.(?:md|markdown|rst|txt|adoc)$")
     is_build = (((path.str.contains(BUILD_PATH) & ~in_docs) | packaging) & ~is_test & ~ci_page) | vendored

@@ -333,6 +333,14 @@ def _bulk_import_expr(said: pl.Expr | None = None) -> pl.Expr:
     return new & large & (new_lines >= rule["min_new_share"] * all_lines)
 
 
+def own_name(name: pl.Expr) -> pl.Expr:
+    """A repository's or folder's name as compared for ownership: its last path part, lower
+    case, without `-`, `_` or `.` (`psf/requests` -> "requests"). A folder at a repository's
+    root named as the repository holds its own source, not a copy of another project's
+    (`requests/` in psf/requests, `packaging/` in pypa/packaging)."""
+    return name.str.extract(r"([^/]+)/?$", 1).str.to_lowercase().str.replace_all(r"[-_.]", "")
+
+
 def _named_copies(file_changes: pl.DataFrame, commits: pl.DataFrame) -> pl.DataFrame:
     """(repo, sha) of the commits whose subject is a name and its version (`named_version_subject`)
     and that only add files, in a folder of that name: a copy of that release brought in (curl's
@@ -459,7 +467,7 @@ def vendored_trees(file_changes: pl.DataFrame, commits: pl.DataFrame) -> pl.Data
     # The deepest directory of each path named as the commit says: not at the root when it is
     # the project's own (`requests/` in psf/requests), at the root when it is another's (rsync's
     # `zlib/`, updated by "Upgrading zlib to 1.2.8.").
-    own = pl.col("repo").str.extract(r"([^/]+)$", 1).str.to_lowercase().str.replace_all(r"[-_.]", "")
+    own = own_name(pl.col("repo"))
     per_dir = (
         files.with_row_index("_row")
         .with_columns(pl.col("_parts").list.slice(0, pl.col("_parts").list.len() - 1).alias("_dirs"))
