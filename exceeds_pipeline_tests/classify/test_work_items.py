@@ -119,6 +119,36 @@ def test_pr_numbers_from_squash_suffix_and_pull_request_resolved(tmp_path):
     assert _item(items, "acme/app#pr-1234")["title"] == "Support tracing of dataclasses"
 
 
+def test_two_peoples_squash_subjects_with_one_number_are_two_items(tmp_path):
+    """git/git: `combine-diff: diff-files fix (#2)` (2006) and `l10n: pt_PT: cleaning duplicate
+    translations (#2)` (2021) had been one item of three people. A squash makes one commit per
+    pull request: the same `(#N)` on two people's own subjects is two changes. A pull request a
+    merge brought in keeps every author's commits together."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("combine-diff: diff-files fix (#2)", author=ADA, date="2006-02-14T09:00:00+0000",
+                files={"combine-diff.c": "a\n"})
+    repo.commit("Log message printout cleanups (#2)", author=BOB, date="2006-04-17T23:00:00+0000",
+                files={"log-tree.c": "b\n"})
+    repo.commit("l10n: pt_PT: cleaning duplicate translations (#2)", author=CAT,
+                date="2021-08-11T18:00:00+0000", files={"po/pt_PT.po": "c\n"})
+    repo.branch("topic", checkout=True)
+    repo.commit("Add CSV exporter", author=BOB, date=_at(2, 9), files={"export.py": "def csv(): ...\n"})
+    repo.commit("Handle quoting in CSV exporter", author=CAT, date=_at(2, 12), files={"export.py": "q\n"})
+    repo.checkout("main")
+    repo.merge("topic", "Merge pull request #42 from bob/topic\n\nExport reports as CSV", author=ADA, date=_at(3, 9))
+    out, items = _run(repo)
+    wid = by_subject(out, "work_item_id")
+    prs = by_subject(out, "pr_number")
+    squashes = ["combine-diff: diff-files fix (#2)", "Log message printout cleanups (#2)",
+                "l10n: pt_PT: cleaning duplicate translations (#2)"]
+    assert len({wid[s] for s in squashes}) == 3
+    assert wid[squashes[0]] == "acme/app#pr-2"  # the earliest keeps the pull request's id
+    assert all(prs[s] == 2 for s in squashes)
+    assert wid["Add CSV exporter"] == wid["Handle quoting in CSV exporter"] == "acme/app#pr-42"
+    assert wid["Merge pull request #42 from bob/topic"] == "acme/app#pr-42"
+    assert _item(items, "acme/app#pr-2")["person_id"] == "ada"
+
+
 def test_an_issue_number_on_a_topic_branchs_commit_is_not_its_pull_request(tmp_path):
     # svelte 2017: `add crossfade and flip functions (#2140)` on branch gh-2140, merged by
     # #2154 with its follow-up: one change, #2154's, not two items.

@@ -20,9 +20,15 @@ from exceeds_pipeline.classify.work_items.shared import (
 
 
 def pr_edges(work: pl.DataFrame) -> pl.DataFrame:
-    """Commits of the same pull request in the same repository."""
-    rows = work.filter(pl.col("pr_number").is_not_null()).sort("repo", "pr_number", "_t", "_n")
-    return _consecutive_pairs(rows, ["repo", "pr_number"]).select("_a", "_b")
+    """Commits of the same pull request in the same repository. A number only the commits' own
+    subjects carry (`... (#2)`, no merge brought them in) joins one author's commits: a squash
+    makes one commit per pull request, so two people's `(#2)` are two changes (git/git's
+    `combine-diff: diff-files fix (#2)` of 2006 and `l10n: pt_PT: ... (#2)` of 2021)."""
+    own = pl.col("merge_pr").is_null() if "merge_pr" in work.columns else pl.lit(True)
+    rows = (work.filter(pl.col("pr_number").is_not_null())
+            .with_columns(pl.when(own).then(pl.col("person_id").fill_null("")).otherwise(pl.lit("")).alias("_by"))
+            .sort("repo", "pr_number", "_by", "_t", "_n"))
+    return _consecutive_pairs(rows, ["repo", "pr_number", "_by"]).select("_a", "_b")
 
 
 def revert_chain_edges(work: pl.DataFrame, links: pl.DataFrame) -> pl.DataFrame:

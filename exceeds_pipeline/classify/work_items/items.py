@@ -265,7 +265,8 @@ def assign_work_items(
     merge_items = (
         df.filter(pl.col("is_merge").fill_null(False) & pl.col("pr_number").is_not_null() & ~pl.col("_bot"))
         .select("_row", "repo", "pr_number")
-        .join(items.select("repo", "pr_number", "work_item_id").drop_nulls("pr_number").unique(["repo", "pr_number"]),
+        .join(items.select("repo", "pr_number", "work_item_id").drop_nulls("pr_number")
+              .filter(pl.col("work_item_id").str.contains("#pr-", literal=True)),
               on=["repo", "pr_number"], how="inner")
         .select("_row", "work_item_id")
     )
@@ -349,8 +350,10 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
                                        < CODE_SHARE * pl.col("_code_lines").sum())).alias("_mostly_revert"),
         pl.col("_headline").filter(pl.col("_is_revert")).first().alias("_revert_subject"),
     )
+    # (two people's squashes of one number are two items: pr_edges; the earliest keeps the PR id)
     first = first.with_columns(
-        pl.when(pl.col("pr_number").is_not_null())
+        pl.when(pl.col("pr_number").is_not_null()
+                & (pl.col("first_at").rank("ordinal").over("repo", "pr_number") == 1))
         .then(pl.format("{}#pr-{}", pl.col("repo"), pl.col("pr_number")))
         .otherwise(pl.format("{}@{}", pl.col("repo"), pl.col("_first_sha").str.slice(0, 12)))
         .alias("work_item_id")
