@@ -875,6 +875,43 @@ def test_a_monorepos_release_session_is_one_release_item(tmp_path):
     assert (session["category"], session["title"]) == ("chore", "Release 15.0.0")
 
 
+def test_a_releases_notes_and_man_page_date_before_its_session_are_its_steps(tmp_path):
+    """ripgrep 15.0.0: `changelog: 15.0.0`, `deps: update everything`, `doc: update date in man
+    page template` (one line), then each crate released (`globset-0.4.17`, ...) and 15.0.0, in
+    ten minutes; 15.2.0: `changelog: 15.2.0` wrote the notes and the man page's date a minute
+    before `globset-0.4.19`. Each had been split from its release. A date set a day before
+    the release, and a fix of date parsing before it, are no steps."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={
+        "Cargo.toml": 'version = "14.0.0"\n', "Cargo.lock": "a\n", "CHANGELOG.md": "14.0.0\n",
+        "doc/rg.1": ".TH RG 1 2025-01-01\nrg\n", "crates/globset/Cargo.toml": 'version = "0.4.16"\n',
+        "src/date.rs": "fn parse() {}\n"})
+    at = lambda d, h, m: f"2025-03-{d:02d}T{h:02d}:{m:02d}:00+0000"  # noqa: E731
+    notes = repo.commit("changelog: 15.0.0", author=ADA, date=at(5, 10, 0), files={"CHANGELOG.md": "15.0.0\n14.0.0\n"})
+    deps = repo.commit("deps: update everything", author=ADA, date=at(5, 10, 1), files={"Cargo.lock": "b\n"})
+    dated = repo.commit("doc: update date in man page template", author=ADA, date=at(5, 10, 9),
+                        files={"doc/rg.1": ".TH RG 1 2025-03-05\nrg\n"})
+    globset = repo.commit("globset-0.4.17", author=ADA, date=at(5, 10, 10), files={"crates/globset/Cargo.toml": 'version = "0.4.17"\n'})
+    whole = repo.commit("15.0.0", author=ADA, date=at(5, 10, 12), files={"Cargo.toml": 'version = "15.0.0"\n'})
+    # 15.2.0: the notes with the man page's date, then the crates' session
+    notes2 = repo.commit("changelog: 15.2.0", author=ADA, date=at(12, 10, 0), files={
+        "CHANGELOG.md": "15.2.0\n15.0.0\n14.0.0\n", "doc/rg.1": ".TH RG 1 2025-03-12\nrg\n"})
+    globset2 = repo.commit("globset-0.4.18", author=ADA, date=at(12, 10, 1), files={"crates/globset/Cargo.toml": 'version = "0.4.18"\n'})
+    whole2 = repo.commit("15.2.0", author=ADA, date=at(12, 10, 5), files={"Cargo.toml": 'version = "15.2.0"\n'})
+    # not steps: a date set the day before, a fix of date parsing
+    early = repo.commit("doc: update date in man page template", author=ADA, date=at(19, 9, 0),
+                        files={"doc/rg.1": ".TH RG 1 2025-03-19\nrg\n"})
+    fix = repo.commit("Fix date parsing", author=ADA, date=at(20, 9, 59), files={"src/date.rs": "fn parse() { 1 }\n"})
+    whole3 = repo.commit("15.3.0", author=ADA, date=at(20, 10, 0), files={"Cargo.toml": 'version = "15.3.0"\n'})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[notes] == wid[deps] == wid[dated] == wid[globset] == wid[whole]
+    assert _item(items, wid[whole])["title"] == "Release 15.0.0"
+    assert wid[notes2] == wid[globset2] == wid[whole2]
+    assert _item(items, wid[whole2])["title"] == "Release 15.2.0"
+    assert len({wid[early], wid[fix], wid[whole3]}) == 3
+
+
 def test_a_dependency_update_the_changelog_lists_is_no_release_step(tmp_path):
     """express: `deps: body-parser@1.19.2` and `deps: qs@6.9.7` (package.json and a line in
     History.md each) the night before `4.17.3` are changes the release lists, not steps of it;

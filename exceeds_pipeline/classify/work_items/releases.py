@@ -126,20 +126,20 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
 
 
 def _with_announced_release(work: pl.DataFrame) -> pl.DataFrame:
-    """A commit that writes the changelog and names the version its author's next commit
-    releases, at most ANNOUNCED_GAP before it, outside pull requests, is a step of that release,
-    whatever else it touches (click's `Corrected changelog for 2.2`: CHANGES and the version in
-    click/__init__.py, 52 seconds before `This is 2.2`)."""
-    order = ["_t", "_n"]
-    by = ["repo", "person_id"]
-    version = release_version(pl.col("subject"))
-    named = pl.col("subject").fill_null("").str.replace(PR_SUFFIX, "").str.extract_all(r"\d+(?:\.\d+)+")
-    nxt = pl.col("_release").shift(-1).over(by, order_by=order).fill_null(False)
-    next_version = version.shift(-1).over(by, order_by=order)
-    gap = pl.col("_t").shift(-1).over(by, order_by=order) - pl.col("_t")
-    announced = (pl.col("_announced").fill_null(False) & nxt & (gap <= ANNOUNCED_GAP) & pl.col("pr_number").is_null()
-                 & ~pl.col("_release") & named.list.contains(next_version.str.replace(r"^v", "")))
-    return work.with_columns((pl.col("_release_step") | announced.fill_null(False)).alias("_release_step"))
+    """A commit that writes the changelog and names a version its author releases at most
+    ANNOUNCED_GAP later, outside pull requests, is a step of that release, whatever else it
+    touches (click's `Corrected changelog for 2.2`: CHANGES and the version in click/__init__.py,
+    52 seconds before `This is 2.2`; ripgrep's `changelog: 15.2.0`, with the man page's date, a
+    minute before the session that releases each crate and then 15.2.0)."""
+    version = pl.col("subject").fill_null("").str.replace(PR_SUFFIX, "").str.extract_all(r"\d+(?:\.\d+)+").alias("_v")
+    writers = (work.filter(pl.col("_announced").fill_null(False) & ~pl.col("_release") & pl.col("pr_number").is_null())
+               .select("repo", "person_id", "_n", "_t", version).explode("_v").drop_nulls("_v"))
+    released = (work.filter(pl.col("_release"))
+                .select("repo", "person_id", pl.col("_t").alias("_rt"),
+                        release_version(pl.col("subject")).str.replace(r"^v", "").alias("_v")).drop_nulls("_v"))
+    announced = (writers.join(released, on=["repo", "person_id", "_v"], how="inner")
+                 .filter((pl.col("_rt") >= pl.col("_t")) & (pl.col("_rt") - pl.col("_t") <= ANNOUNCED_GAP))["_n"].implode())
+    return work.with_columns((pl.col("_release_step") | pl.col("_n").is_in(announced)).alias("_release_step"))
 
 
 def _with_post_release(work: pl.DataFrame) -> pl.DataFrame:
@@ -182,9 +182,14 @@ def _with_rebuilt_for_release(work: pl.DataFrame) -> pl.DataFrame:
     step (lodash's `Rebuild lodash and docs.`, the built files and the docs with the new version,
     then `Bump to v4.17.15.` a minute or some hours later, nothing in between)."""
     after = (pl.col("_t").shift(-1).over("repo", "person_id", order_by=["_t", "_n"]) - pl.col("_t"))
+    next_release = pl.col("_release").shift(-1).over("repo", "person_id", order_by=["_t", "_n"]).fill_null(False)
     prep = (pl.col("subject").fill_null("").str.to_lowercase().str.contains(REBUILT_FILES)
-            & pl.col("_release").shift(-1).over("repo", "person_id", order_by=["_t", "_n"]).fill_null(False)
-            & (after <= RELEASE_GAP) & pl.col("pr_number").is_null())
+            & next_release & (after <= RELEASE_GAP) & pl.col("pr_number").is_null())
+    # (and the release's date set in a file, a line or two, just before it: ripgrep's `doc:
+    # update date in man page template` a minute before `globset-0.4.17` of 15.0.0)
+    dated = (pl.col("subject").fill_null("").str.contains(RELEASE_DATE) & (pl.col("lines_added") <= 2)
+             & (pl.col("lines_deleted") <= 2) & next_release & (after <= ANNOUNCED_GAP) & pl.col("pr_number").is_null())
+    prep = prep | dated
     return work.with_columns(prep.fill_null(False).alias("_rebuilt_for_release")) \
         .with_columns((pl.col("_release_step") | pl.col("_rebuilt_for_release")).alias("_release_step"))
 
@@ -277,6 +282,8 @@ def _same_release(work: pl.DataFrame) -> pl.DataFrame:
 
 
 RELEASE_GAP = timedelta(hours=24)
+# A subject that sets a date (`doc: update date in man page template`, `NEWS: set release date`).
+RELEASE_DATE = r"(?i)^\W*(?:[\w./-]+:\s*)?(?:update[sd]?|bump(?:s|ed)?|set|change[sd]?)\s+(?:the\s+)?(?:release\s+)?dates?\b"
 # A commit that writes the changelog for the release its author makes next, this soon before it.
 ANNOUNCED_GAP = timedelta(hours=1)
 # One package's release follows another's in one release session at most this soon.
