@@ -912,6 +912,28 @@ def test_a_releases_notes_and_man_page_date_before_its_session_are_its_steps(tmp
     assert len({wid[early], wid[fix], wid[whole3]}) == 3
 
 
+def test_the_homebrew_formula_and_the_next_section_after_a_release_finish_it(tmp_path):
+    """ripgrep: `15.2.0`, then half an hour later `pkg/brew: update tap` (the formula alone) and
+    `changelog: start next section`: the release's last steps, not an item titled "pkg/brew:
+    update tap" (nine of Andrew Gallant's items). A formula changed two hours after the
+    release is a change of its own."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={
+        "Cargo.toml": 'version = "15.1.0"\n', "CHANGELOG.md": "15.1.0\n", "pkg/brew/ripgrep-bin.rb": "v15.1.0\n"})
+    release = repo.commit("15.2.0", author=ADA, date=_at(5, 10), files={"Cargo.toml": 'version = "15.2.0"\n'})
+    tap = repo.commit("pkg/brew: update tap", author=ADA, date="2025-03-05T10:30:00+0000",
+                      files={"pkg/brew/ripgrep-bin.rb": "v15.2.0\n"})
+    section = repo.commit("changelog: start next section", author=ADA, date="2025-03-05T10:31:00+0000",
+                          files={"CHANGELOG.md": "TBD\n===\n15.1.0\n"})
+    later = repo.commit("pkg/brew: add arm64 bottle", author=ADA, date=_at(6, 13),
+                        files={"pkg/brew/ripgrep-bin.rb": "v15.2.0 arm\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[release] == wid[tap] == wid[section] != wid[later]
+    assert _item(items, wid[release])["title"] == "Release 15.2.0"
+    assert _item(items, wid[later])["category"] == "build"
+
+
 def test_a_dependency_update_the_changelog_lists_is_no_release_step(tmp_path):
     """express: `deps: body-parser@1.19.2` and `deps: qs@6.9.7` (package.json and a line in
     History.md each) the night before `4.17.3` are changes the release lists, not steps of it;

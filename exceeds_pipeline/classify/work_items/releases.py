@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import polars as pl
 
-from exceeds_pipeline.classify.categories import BUILD_PATH, LEADING_MARK, REBUILT_FILES, RELEASE_TITLE, release_subject, without_release_type
+from exceeds_pipeline.classify.categories import BUILD_PATH, LEADING_MARK, PACKAGING_PATH, REBUILT_FILES, RELEASE_TITLE, release_subject, without_release_type
 from exceeds_pipeline.classify.changelog import CHANGELOG_PATH
 from exceeds_pipeline.classify.work_items.shared import (
     CLOSING_REFS, DECLARED_TYPE, GENERIC_FILES, PACKAGE_MANIFEST, PR_SUFFIX, VERSION_FILE, _consecutive_pairs, dependency_update,
@@ -73,6 +73,7 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
             pl.col("_g").all().alias("_only_records"),
             pl.col("_path").str.contains(VERSION_FILE).all().alias("_only_version"),
             pl.col("_changelog").all().alias("_only_changelog"),
+            pl.col("_path").str.contains(PACKAGING_PATH).all().alias("_only_packaging"),
             (pl.col("_g") | pl.col("_b")).all().alias("_only_build"),
             pl.col("_changelog").any().alias("_announced"),
             pl.col("_path").sort().str.join("\n").hash().alias("_paths"),
@@ -122,7 +123,7 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
             | (pl.col("_only_build").fill_null(False) & pl.col("subject").fill_null("").str.contains(NEXT_SECTION)))
             .alias("_release_step"))
         .drop("_only_records", "_only_build", "_only_version", "_only_changelog", "_parts", "_own_version", "_package", "_makes")
-    )).drop("_announced"))
+    )).drop("_announced")).drop("_only_packaging")
 
 
 def _with_announced_release(work: pl.DataFrame) -> pl.DataFrame:
@@ -152,12 +153,15 @@ def _with_post_release(work: pl.DataFrame) -> pl.DataFrame:
       Composer.php (`Release 2.10.2`), then `Reverting release version changes` sets it back;
     * a commit that names the version released and is no fix or feature of it: jekyll's
       `Release 3.5.2`, then `Update site for v3.5.2`, `Add release post for v3.5.2` and `3.5.2:
-      thank the contributors` (not lodash's `quick fix for 0.5.1 for IE`, a change)."""
+      thank the contributors` (not lodash's `quick fix for 0.5.1 for IE`, a change);
+    * a commit of the distribution packages alone (PACKAGING_PATH): ripgrep's `pkg/brew: update
+      tap`, the Homebrew formula set to the release half an hour after it."""
     by = ["repo", "person_id"]
     version = pl.col("subject").fill_null("").str.replace(PR_SUFFIX, "").str.extract(_RELEASE_VERSION, 1)
     change = pl.col("category").is_in(["feature", "bug"]).fill_null(False) if "category" in work.columns else pl.lit(False)
     if "_paths" not in work.columns:
         work = work.with_columns(pl.lit(None, pl.UInt64).alias("_paths"))
+    packaging = pl.col("_only_packaging").fill_null(False) if "_only_packaging" in work.columns else pl.lit(False)
     stream = work.sort("repo", "person_id", "_t", "_n").with_columns(
         pl.when(pl.col("_release")).then(pl.col("_n")).forward_fill().over(by).alias("_rel_n"),
         pl.when(pl.col("_release")).then(version).forward_fill().over(by).alias("_rel_v"),
@@ -170,7 +174,8 @@ def _with_post_release(work: pl.DataFrame) -> pl.DataFrame:
     )
     post = (~pl.col("_release") & pl.col("_rel_n").is_not_null() & pl.col("pr_number").is_null()
             & ((pl.col("_t") - pl.col("_rel_t")) <= POST_RELEASE_GAP)
-            & (pl.col("_undoes") | (~change & pl.col("_named").list.contains(pl.col("_rel_v")).fill_null(False))))
+            & (pl.col("_undoes") | (~change & pl.col("_named").list.contains(pl.col("_rel_v")).fill_null(False))
+               | packaging))
     finishing = stream.filter(post).select("_n", pl.col("_rel_n").cast(pl.UInt32).alias("_post_of"))
     return work.join(finishing, on="_n", how="left", maintain_order="left") \
         .with_columns((pl.col("_release_step") | pl.col("_post_of").is_not_null()).alias("_release_step"))
@@ -224,14 +229,15 @@ def release_edges(work: pl.DataFrame) -> pl.DataFrame:
         pl.col("subject").fill_null("").str.contains(NEXT_SECTION).alias("_opens_next"),
     ).with_columns(pl.col("_opens_next").shift(1).alias("_prev_opens_next"))
     pairs = _consecutive_pairs(stream, ["repo", "person_id"])
-    # The changelog opened for the next version minutes after a release closes it (requests'
-    # "Prepare changelog for next release", ripgrep's "changelog: start next section").
+    # The changelog opened for the next version minutes after a release, or after a commit that
+    # finished it, closes it (requests' "Prepare changelog for next release", ripgrep's
+    # "changelog: start next section" after `pkg/brew: update tap`).
     # (the release or the opening may be a pull request, and the opening come hours later:
     # black's squashed `Prepare release 24.3.0 (#4279)`, then `Add new change template` pushed
     # 23 minutes later; `Add new release template (#4228)` 35 minutes after #4226; `New
     # changelog` 1.5 hours after 24.4.2)
     post = (~pl.col("_release") & pl.col("_release_step") & pl.col("_opens_next")
-            & pl.col("_prev_release").fill_null(False) & (pl.col("_gap") <= OPENING_GAP))
+            & (pl.col("_prev_release").fill_null(False) | pl.col("_prev_post").fill_null(False)) & (pl.col("_gap") <= OPENING_GAP))
     after_post = pairs.filter(post).select(pl.col("_b").alias("_a"))
     # A step links to the one before it; a release commit ends its run (two releases of one
     # day, 4.9.0 and 3.17.1, are two items), and so does the next version's opening, after a
