@@ -149,6 +149,49 @@ def test_two_peoples_squash_subjects_with_one_number_are_two_items(tmp_path):
     assert _item(items, "acme/app#pr-2")["person_id"] == "ada"
 
 
+def test_a_commit_written_just_after_its_authors_squashed_pull_request_landed_finishes_it(tmp_path):
+    """fzf: #4853 `Set --border-label as the title of the tmux floating pane`, squashed by
+    GitHub, then 21 minutes later `Clear border text of the floating pane when no label is
+    given` in the same file: one change. So are fixes rebased onto a pull request and pushed
+    with it the same second (#4825 `Add 'wait' action` and three fixes written minutes after
+    it). A commit written while the pull request waited, or two hours after it landed, is
+    another change."""
+    gh = ("GitHub", "noreply@github.com")
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"src/tmux.go": "a\n", "src/other.go": "o\n"})
+    pr = repo.commit("Set --border-label as the title of the tmux floating pane (#4853)", author=ADA,
+                     date="2025-03-05T10:00:00+0000", committer=gh, committer_date="2025-03-05T10:30:00+0000",
+                     files={"src/tmux.go": "a\nlabel\n"})
+    follow = repo.commit("Clear border text of the floating pane when no label is given", author=ADA,
+                         date="2025-03-05T10:51:00+0000", files={"src/tmux.go": "a\nlabel\nclear\n"})
+    wait = repo.commit("Add 'wait' action to block until search completion (#4825)", author=ADA,
+                       date="2025-03-06T11:05:00+0000", committer_date="2025-03-06T11:22:02+0000",
+                       files={"src/other.go": "o\nwait\n"})
+    rebased = repo.commit("Pass bracketed paste actions through wait block", author=ADA,
+                          date="2025-03-06T11:08:00+0000", committer_date="2025-03-06T11:22:02+0000",
+                          files={"src/other.go": "o\nwait\npaste\n"})
+    # written while #4870 waited (landed at 15:00), then one written two hours after it landed
+    pending = repo.commit("Implement respond command (#4870)", author=ADA, date="2025-03-07T10:00:00+0000",
+                          committer=gh, committer_date="2025-03-07T15:00:00+0000", files={"src/tmux.go": "r\n"})
+    meanwhile = repo.commit("Tidy the tmux pane code", author=ADA, date="2025-03-07T15:10:00+0000",
+                            files={"src/tmux.go": "r\ntidy\n"})
+    landed = repo.commit("Add preview border (#4950)", author=ADA, date="2025-03-08T10:00:00+0000",
+                         committer=gh, files={"src/tmux.go": "b\n"})
+    late = repo.commit("Clear the preview border on resize", author=ADA, date="2025-03-08T12:30:00+0000",
+                       files={"src/tmux.go": "b\nresize\n"})
+    pending2 = repo.commit("Add popup option (#4900)", author=ADA, date="2025-03-09T10:00:00+0000",
+                           committer=gh, committer_date="2025-03-09T12:00:00+0000", files={"src/other.go": "p\n"})
+    before = repo.commit("Handle popup sizes", author=ADA, date="2025-03-09T10:20:00+0000",
+                         files={"src/other.go": "p\nsize\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[pr] == wid[follow] == "acme/app#pr-4853"
+    assert wid[wait] == wid[rebased] == "acme/app#pr-4825"
+    assert wid[meanwhile] == wid[pending]  # ten minutes after it landed
+    assert wid[late] != wid[landed]  # two and a half hours after it landed
+    assert wid[before] != wid[pending2]  # written while #4900 waited to be merged
+
+
 def test_an_issue_number_on_a_topic_branchs_commit_is_not_its_pull_request(tmp_path):
     # svelte 2017: `add crossfade and flip functions (#2140)` on branch gh-2140, merged by
     # #2154 with its follow-up: one change, #2154's, not two items.

@@ -273,8 +273,22 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
         pl.col("pr_number").shift(1).alias("_prev_pr"),
         pl.col("_component").shift(1).alias("_prev_component"),
     )
+    # (a commit its author wrote minutes after their squashed pull request landed may finish
+    # it: fzf's `Clear border text of the floating pane when no label is given`, 21 minutes
+    # after #4853 `Set --border-label as the title of the tmux floating pane`, in the same code;
+    # or rebased onto it and pushed with it, the same second: #4825 `Add 'wait' action` and the
+    # three fixes its author wrote in the next three minutes; not a commit written while a
+    # pull request waited to be merged)
+    landed = pl.col("committed_at") if "committed_at" in work.columns else pl.col("_t")
+    squashed = pl.col("merge_pr").is_null() if "merge_pr" in work.columns else pl.lit(True)
+    stream = stream.with_columns(pl.when(squashed).then(landed).shift(1).alias("_prev_landed"),
+                                 landed.alias("_landed"))
+    since_landed = pl.col("_t") - pl.col("_prev_landed")
+    follows_pr = (((since_landed >= timedelta(0)) & (since_landed <= PR_FOLLOW_UP_GAP))
+                  | (((pl.col("_landed") - pl.col("_prev_landed")).abs() <= PUSHED_TOGETHER)
+                     & (pl.col("_gap") <= PR_FOLLOW_UP_GAP))).fill_null(False)
     cand = _consecutive_pairs(stream, ["repo", "person_id"]).filter(
-        (pl.col("_gap") <= RELATED_GAP) & pl.col("pr_number").is_null() & pl.col("_prev_pr").is_null()
+        (pl.col("_gap") <= RELATED_GAP) & pl.col("pr_number").is_null() & (pl.col("_prev_pr").is_null() | follows_pr)
     )
     # Written a day apart but committed weeks apart, two commits landed separately: a shared
     # component or file does not make them one change (htop's patches, applied one by one), a
@@ -684,6 +698,10 @@ def pr_changelog_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) ->
 # A quick follow-up of a change: at most FOLLOW_UP_GAP later, and worded as one (a small size
 # alone is no evidence: tmux's small commits of one hour are as often separate changes).
 FOLLOW_UP_GAP = timedelta(minutes=30)
+# A direct commit this soon after its author's pull request may be related to it like any two
+# consecutive commits (`related_edges`); later, it is a change of its own.
+PR_FOLLOW_UP_GAP = timedelta(minutes=30)
+PUSHED_TOGETHER = timedelta(minutes=1)
 FOLLOW_UP = r"(?i)\b(?:oops|typos?|undo|leftovers?|forgot|forgotten|missed|fixup|fix-up|thinko|brown paper bag)\b"
 
 
