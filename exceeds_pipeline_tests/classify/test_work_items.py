@@ -425,6 +425,31 @@ def test_unrelated_commits_on_the_same_day_are_two_items(tmp_path):
     assert items.height == 2
 
 
+def test_a_commit_landed_on_its_own_inside_a_rebased_batch_is_not_of_it(tmp_path):
+    """ripgrep: `ignore: fix deadlock when visitor panics` (Fixes #3009) was pushed alone in the
+    evening; the next day the six commits of `ignore: add incremental checking`, written before
+    and after it, were rebased and pushed together. The fix had been part of the feature. A
+    commit of the same component after the batch was written still relates to it."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"ignore/walk.rs": "a\n", "ignore/dir.rs": "d\n"})
+    pushed = "2025-03-05T13:10:32+0000"
+    first = repo.commit("ignore: add incremental checking", author=ADA, date=_at(3, 10), committer_date=pushed,
+                        files={"ignore/walk.rs": "a\nincr\n"})
+    second = repo.commit("ignore: refactor is_hidden", author=ADA, date=_at(3, 14), committer_date=pushed,
+                         files={"ignore/dir.rs": "d\nhidden\n"})
+    fix = repo.commit("ignore: fix deadlock when visitor panics", author=ADA, date=_at(3, 16),
+                      committer_date="2025-03-03T21:33:06+0000", files={"ignore/walk.rs": "a\nincr\nlock\n"})
+    third = repo.commit("ignore: more pathutil clean-up", author=ADA, date=_at(4, 11), committer_date=pushed,
+                        files={"ignore/dir.rs": "d\nhidden\nclean\n"})
+    after = repo.commit("ignore: document incremental checking", author=ADA, date=_at(5, 18),
+                        files={"ignore/walk.rs": "a\nincr\nlock\n// doc\n"})
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[first] == wid[second] == wid[third] == wid[after]
+    assert wid[fix] != wid[first]
+    assert _item(items, wid[fix])["category"] == "bug"
+
+
 def test_related_consecutive_commits_join_within_the_window(tmp_path):
     repo = GitScript.init(tmp_path / "repo")
     # Same files, a few hours apart: one item.

@@ -262,13 +262,14 @@ def _subject_words(work: pl.DataFrame, column: str = "subject") -> pl.DataFrame:
 
 def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
                   shared_files: tuple[pl.DataFrame, pl.DataFrame] | None = None,
-                  subject_words: tuple[pl.DataFrame, pl.DataFrame] | None = None) -> pl.DataFrame:
+                  subject_words: tuple[pl.DataFrame, pl.DataFrame] | None = None,
+                  batches: pl.DataFrame | None = None) -> pl.DataFrame:
     """Consecutive commits of one author, at most RELATED_GAP apart, neither in a pull request,
     and evidently related: same component, a shared file, or strongly overlapping subjects (also
     with one commit between them, at most QUICK_FIX_GAP apart, when the later one says it
     continues: CONTINUES).
-    (`shared_files`: `_shared_files(work, file_changes)`, and `subject_words`:
-    `_subject_word_sets(work)`, when the caller has them.)"""
+    (`shared_files`: `_shared_files(work, file_changes)`, `subject_words`:
+    `_subject_word_sets(work)`, and `batches`: `batch_members(work)`, when the caller has them.)"""
     stream = work.sort("repo", "person_id", "_t", "_n").with_columns(
         pl.col("pr_number").shift(1).alias("_prev_pr"),
         pl.col("_component").shift(1).alias("_prev_component"),
@@ -295,11 +296,28 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
     # repeated subject still does (a fix committed again on a stable branch).
     if cand.height == 0:
         return _no_pairs()
+    # Nor does it join a commit to a batch its author committed together hours before or after
+    # it landed on its own (ripgrep: `ignore: fix deadlock when visitor panics`, pushed alone
+    # the evening before the six commits of `ignore: add incremental checking` were rebased and
+    # pushed around it, had been part of that feature).
     apart = _no_pairs()
     if "committed_at" in work.columns:
         landed = work.select(pl.col("_n").alias("_a"), pl.col("committed_at").alias("_ca"))
-        apart = cand.join(landed, on="_a").filter(
-            (pl.col("committed_at") - pl.col("_ca")).abs() > RELATED_GAP).select("_a", "_b")
+        gap = (pl.col("committed_at") - pl.col("_ca")).abs()
+        pairs = cand.join(landed, on="_a")
+        apart = pairs.filter(gap > RELATED_GAP).select("_a", "_b")
+        batches = batch_members(work) if batches is None else batches
+        if batches.height:
+            # (the lone commit written between two commits of the batch, landed apart from it)
+            span = batches.group_by("_batch").agg(pl.col("_t").min().alias("_from"), pl.col("_t").max().alias("_to"))
+            member = batches.select("_n", "_batch").join(span, on="_batch")
+            lone = work.select("_n", "_t").join(batches.select("_n"), on="_n", how="anti")
+            inside = (pl.col("_lt") > pl.col("_from")) & (pl.col("_lt") < pl.col("_to"))
+            straddle = pl.concat([
+                pairs.filter(gap > BATCH_APART).select("_a", "_b", pl.col("_a").alias("_m"), pl.col("_b").alias("_l")),
+                pairs.filter(gap > BATCH_APART).select("_a", "_b", pl.col("_b").alias("_m"), pl.col("_a").alias("_l")),
+            ]).join(member.rename({"_n": "_m"}), on="_m").join(lone.rename({"_n": "_l", "_t": "_lt"}), on="_l").filter(inside)
+            apart = pl.concat([apart, straddle.select("_a", "_b")])
     same_component = cand.filter(
         pl.col("_component").is_not_null() & (pl.col("_component") == pl.col("_prev_component"))
     ).select("_a", "_b")
@@ -701,6 +719,8 @@ FOLLOW_UP_GAP = timedelta(minutes=30)
 # A direct commit this soon after its author's pull request may be related to it like any two
 # consecutive commits (`related_edges`); later, it is a change of its own.
 PR_FOLLOW_UP_GAP = timedelta(minutes=30)
+# A commit landed this long before or after a batch of its author's commits is not of it.
+BATCH_APART = timedelta(hours=6)
 PUSHED_TOGETHER = timedelta(minutes=1)
 FOLLOW_UP = r"(?i)\b(?:oops|typos?|undo|leftovers?|forgot|forgotten|missed|fixup|fix-up|thinko|brown paper bag)\b"
 

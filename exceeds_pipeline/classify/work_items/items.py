@@ -228,7 +228,7 @@ def assign_work_items(
     # Fixes #14710` and `markup/goldmark: Fix double-escaping, Fixes #14715` had been one item
     # through a test migration between them)
     related = pl.concat([
-        related_edges(work, file_changes, shared, words).cast(_PAIRS),
+        related_edges(work, file_changes, shared, words, batches).cast(_PAIRS),
         batch_edges(work, file_changes, shared, words, batches).cast(_PAIRS),
         follow_up_edges(work, file_changes, shared).cast(_PAIRS),
         test_edges(work, file_changes).cast(_PAIRS),
