@@ -1254,6 +1254,11 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
         "_i", pl.col("_text").str.contains(BENCHMARK_GAIN).alias("_benched"))
     frame = frame.join(benched, on="_i", how="left")
     by_conv = pl.col("_conv").replace_strict(CONVENTIONAL_TYPES, default=None, return_dtype=pl.String)
+    # A `release:` type on a commit that makes no release changes how releases are made: build
+    # work when it touches the build or CI (ripgrep's `release: remove riscv64 and powerpc64
+    # artifacts`, `release: tweak how sha256sum is invoked` of the release workflow)
+    by_conv = (pl.when((pl.col("_conv").str.to_lowercase() == "release") & (pl.col("_n_build").fill_null(0) > 0)
+                       & ~release_subject(pl.col("subject"))).then(pl.lit("build")).otherwise(by_conv))
     is_reland = pl.col("_text").str.contains(RELAND_RE)
     is_revert = (pl.col("_text").str.contains(REVERT_RE) & ~is_reland) | (by_conv == "revert")
 

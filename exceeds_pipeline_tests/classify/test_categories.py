@@ -1816,3 +1816,21 @@ def test_a_benchmarking_folder_is_measuring_the_code(tmp_path):
          {"benchmarking/run.js": "run({ pretty: true })\n", "benchmarking/benchmarks/ssr/wrapper.js": "w()\n"}),
     ])
     assert got["Nicer bench output (#17505)"] == "test"
+
+
+def test_a_release_type_that_makes_no_release_is_build_work_on_the_release_workflow(tmp_path):
+    """ripgrep's `release: remove riscv64 and powerpc64 artifacts` and `release: tweak how
+    sha256sum is invoked` change the release workflow (and the changelog): build work, not the
+    chore of making a release. `release: v1.2.3` still makes one; a `release:` change that
+    touches no build or CI file keeps its declared type."""
+    got = _categorize_cases(GitScript.init(tmp_path / "repo"), [
+        ("release: remove riscv64 and powerpc64 artifacts", {".github/workflows/release.yml": "jobs: {}\n",
+                                                             "CHANGELOG.md": "- dropped riscv64\n"}),
+        ("release: tweak how sha256sum is invoked", {".github/workflows/release.yml": "jobs: {a: 1}\n"}),
+        ("release: v1.2.3", {"Cargo.toml": 'version = "1.2.3"\n', "CHANGELOG.md": "1.2.3\n"}),
+        ("release: fix the crash when the version string is empty", {"src/version.rs": "fn v() {}\n"}),
+    ])
+    assert got["release: remove riscv64 and powerpc64 artifacts"] == "build"
+    assert got["release: tweak how sha256sum is invoked"] == "build"
+    assert got["release: v1.2.3"] == "chore"
+    assert got["release: fix the crash when the version string is empty"] == "chore"
