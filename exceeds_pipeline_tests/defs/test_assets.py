@@ -225,6 +225,26 @@ def test_commits_asset_takes_the_kind_the_tip_changelog_lists_a_change_under(tmp
         assert _warehouse(settings, sql) == [("bug", "bug")]
 
 
+def test_a_web_editor_edit_is_titled_by_what_its_diff_changed(tmp_path):
+    # httpie's `Update README.md`: its item was titled by the file's name. The code evidence step
+    # reads what the edit changed; the work item says it. Read once: the next run keeps it.
+    repo = GitScript.init(tmp_path / "app")
+    repo.commit("Add the server", author=ANN, date="2025-03-01T10:00:00+0100",
+                files={"server.py": "def serve():\n    pass\n", "README.md": "The server listen on port 80.\n"})
+    repo.commit("Update README.md", author=BO, date="2025-03-05T10:00:00+0100",
+                files={"README.md": "The server listens on port 80.\n"})
+    settings, resources = _one_repository(tmp_path)
+    assets = _up_to_commits(settings)
+    sql = "SELECT w.title FROM commits c JOIN work_items w USING (work_item_id) WHERE c.subject = 'Update README.md'"
+    with instance_for_test() as instance:
+        result = materialize(assets, resources=resources, instance=instance)
+        assert result.success
+        assert result.asset_materializations_for_node("code_evidence__acme_app")[0].metadata["edit_summaries"].value == 1
+        assert _warehouse(settings, sql) == [("Fix a typo in README.md",)]
+        stored = settings.raw_store().folder("acme/app")
+        assert any(p.name.startswith("edit_summaries") for p in stored.iterdir())
+
+
 def test_commits_asset_reads_a_change_of_comments_alone_as_documentation(tmp_path):
     # redis: "Fix function names in zslDeleteNode() top comment" read as a fix and "Simplify
     # comment in ..." as a refactoring; their diffs change comments alone. A typo fixed in code

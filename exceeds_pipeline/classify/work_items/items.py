@@ -84,9 +84,10 @@ def _with_tie_order(work: pl.DataFrame) -> pl.DataFrame:
         .with_columns(pl.col("_tie").fill_null(0))
 
 
-def _work_frame(commits: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
+def _work_frame(commits: pl.DataFrame, edit_summaries: pl.DataFrame | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(all commits with _row, _own_pr, pr_number, merge_branch, _work; the work commits sorted
-    by repo and time with _n and _component)."""
+    by repo and time with _n and _component). `edit_summaries`: (repo, sha, summary) of the
+    edits whose subject names only their file (`classify.edit_summary`)."""
     cols = commits.columns
     is_bot = pl.col("is_bot").fill_null(False) if "is_bot" in cols else pl.lit(False)
     # A copy of a change that counts in another repository (history.counted_once) is not work
@@ -157,10 +158,15 @@ def _work_frame(commits: pl.DataFrame) -> tuple[pl.DataFrame, pl.DataFrame]:
     # (a statement that opens with a verb: not `To prevent the following compiler message:`)
     said = pl.when((said.str.count_matches(r"\S+") >= 3) & said.str.to_lowercase().str.contains(LEAD_VERB)
                    & ~said.str.contains(r"^[\w-]+:\s|://|:\s*$")).then(headline(said))
+    # ... or else what its diff shows it changed (`Bump twine to 5.1.1`, `Fix a typo in README.md`)
+    if edit_summaries is not None and edit_summaries.height:
+        work = work.join(edit_summaries.select("repo", "sha", pl.col("summary").alias("_edit")).drop_nulls("_edit").unique(["repo", "sha"]),
+                         on=["repo", "sha"], how="left", maintain_order="left")
+        said = pl.coalesce(said, pl.col("_edit"))
     work = work.with_columns(
         pl.coalesce(said, pl.when(pl.col("subject") == first_line).then(headline(pl.col("message"))).otherwise(pl.col("subject"))).alias("_headline")
         if "message" in cols else pl.col("subject").alias("_headline"))
-    return df, work
+    return df, work.drop("_edit", strict=False)
 
 
 def _with_submodule_headline(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
@@ -188,13 +194,16 @@ def _with_submodule_headline(work: pl.DataFrame, file_changes: pl.DataFrame | No
 
 def assign_work_items(
     commits: pl.DataFrame, links: pl.DataFrame, file_changes: pl.DataFrame, changelog: pl.DataFrame | None = None,
+    edit_summaries: pl.DataFrame | None = None,
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Group commits into work items; see the module docstring for the rules. `changelog`: the
-    repositories' changelog entries (`classify.changelog`), which label merged pull requests.
+    repositories' changelog entries (`classify.changelog`), which label merged pull requests;
+    `edit_summaries`: what edits whose subject names only their file changed
+    (`classify.edit_summary`), which names them.
 
     Returns (commits with work_item_id and pr_number, work items)."""
     cols = commits.columns
-    df, work = _work_frame(commits)
+    df, work = _work_frame(commits, edit_summaries)
     work = _with_submodule_headline(_with_code_lines(release_flags(work, file_changes), file_changes), file_changes)
     work = work.with_columns(issue_refs(work.columns).alias("_refs"))
     # the files that can relate two commits, and the hubs among them: one reading for both rules

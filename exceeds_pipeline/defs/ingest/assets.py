@@ -16,6 +16,7 @@ from exceeds_pipeline.ingest.gitcmd import GitError
 from exceeds_pipeline.ingest.incremental import ingest_repository
 from exceeds_pipeline.enrich.code_evidence import evidence_sample, update_code_evidence
 from exceeds_pipeline.classify.changelog import update_changelog_entries
+from exceeds_pipeline.classify.edit_summary import update_edit_summaries
 from exceeds_pipeline.enrich.generated import update_generated_paths
 from exceeds_pipeline.ingest.raw_store import read_side_table, repositories_table, write_side_table
 from exceeds_pipeline.ingest.repository import LocalRepository, asset_slug
@@ -132,8 +133,10 @@ def code_evidence_asset(repo: RepositoryConfig) -> AssetsDefinition:
         "skills, and how many of each commit's changed lines are comments and how many code (a "
         "change of comments alone is documentation work). With it, the paths whose content says a program wrote "
         "them (`// Code generated ... DO NOT EDIT.`; tip and deleted versions), which profile "
-        "LOC leaves out, and the categorised entries of the tip's changelog files (`### Bug "
-        "Fixes`, `### Added`), which commit categories use. Stored beside the raw history.",
+        "LOC leaves out, the categorised entries of the tip's changelog files (`### Bug "
+        "Fixes`, `### Added`), which commit categories use, and what the edits whose subject "
+        "names only their file changed (`Update README.md`: \"Fix a typo in README.md\"), which "
+        "titles them. Stored beside the raw history.",
         kinds={"git", "parquet"},
         metadata={"repo": name},
     )
@@ -152,6 +155,8 @@ def code_evidence_asset(repo: RepositoryConfig) -> AssetsDefinition:
                                     Path(state.git_dir), name, state.tip) if state.tip else None
             changelog = pool.submit(update_changelog_entries, read_side_table(store, name, "changelog_entries"),
                                     Path(state.git_dir), name, state.tip) if state.tip else None
+            edits = pool.submit(update_edit_summaries, read_side_table(store, name, "edit_summaries"), Path(state.git_dir),
+                                name, store.scan([name], "commits").select("sha", "subject", "is_merge").collect())
             table = update_code_evidence(previous, state.git_dir, name, shas)
             write_side_table(store, name, "code_evidence", table)
 
@@ -171,11 +176,14 @@ def code_evidence_asset(repo: RepositoryConfig) -> AssetsDefinition:
             generated = stored(generated, "generated_paths", "generated files",
                                "profile LOC leaves out only what path rules name")
             changelog = stored(changelog, "changelog_entries", "changelog", "categories come from the commits alone")
+            edits = stored(edits, "edit_summaries", "what web-editor edits changed", "they are titled by their subjects")
         return MaterializeResult(metadata={"commits": table.height,
                                            "new_commits": len(set(shas) - known),
                                            "generated_paths": generated.filter("generated").height
                                            if generated is not None else 0,
                                            "changelog_entries": changelog.height if changelog is not None else 0,
+                                           "edit_summaries": edits.filter(pl.col("summary").is_not_null()).height
+                                           if edits is not None else 0,
                                            "worker": f"{socket.gethostname()}:{os.getpid()}"})
 
     return code_evidence

@@ -1,0 +1,77 @@
+"""What a web-editor edit changed, read from its real diff, and the work-item title it gives."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import polars as pl
+
+from exceeds_pipeline.classify.categories import categorize_commits
+from exceeds_pipeline.classify.edit_summary import READER, summarize_patch, update_edit_summaries
+from exceeds_pipeline.classify.links import commit_links
+from exceeds_pipeline.classify.work_items import assign_work_items
+from exceeds_pipeline_tests.classify.gitframes import read_repo
+from exceeds_pipeline_tests.gitscript import GitScript
+
+ADA = ("Ada Lovelace", "ada@example.com")
+
+
+def test_summaries_say_what_plain_edits_changed():
+    assert summarize_patch("requirements-dev.txt", ["twine==5.1.0"], ["twine==5.1.1"]) == "Bump twine to 5.1.1"
+    assert summarize_patch("requirements.txt", ["a==1.0", "b==2.0"], ["a==1.1", "b==2.1"]) == "Bump a and b"
+    assert summarize_patch("README.md", ["HTTPie is a CLI frontend for [x](http://a.org)."],
+                           ["HTTPie is a CLI frontend for [x](https://a.org)."]) == "Update links in README.md"
+    assert summarize_patch("CHANGELOG.md", ["## 3.0.2 (2022-01-23)"], ["## 3.0.2 (2022-01-24)"]) == "Fix the date in CHANGELOG.md"
+    assert summarize_patch("README.rst", ["The syntax closely correspond to HTTP"],
+                           ["The syntax closely corresponds to HTTP"]) == "Fix a typo in README.rst"
+    assert summarize_patch("CHANGELOG.rst", [], ["* Added request details to connection error messages (`#12`_)"]) \
+        == "Changelog: Added request details to connection error messages"
+    assert summarize_patch("docs/guide.md", [], ["## Installation", "", "pip install it"]) == "Add Installation to guide.md"
+    # code, and rewritten prose, say nothing plain
+    assert summarize_patch("src/client.py", ["timeout = 5"], ["timeout = 50"]) is None
+    assert summarize_patch("README.md", ["HTTPX is a client."], ["HTTPX is a fully featured HTTP client for Python 3."]) is None
+    assert summarize_patch("CHANGELOG.md", [], ["", "0.74.2"]) is None
+
+
+def test_web_editor_edits_are_titled_by_what_they_changed(tmp_path):
+    """httpie: 97 of 1,670 counted commits say only `Update README.md`, `Update CHANGELOG.rst`;
+    their items were titled by the file's name. Read from the diff, they say what changed; an
+    edit whose lines say nothing plain keeps its subject, and so does any other commit."""
+    repo = GitScript.init(tmp_path / "repo")
+    initial = repo.commit("Initial commit", author=ADA, date="2025-03-01T09:00:00+0000", files={
+        "README.md": "HTTPie is a CLI frontend for python-requests.\n\nThe syntax closely correspond to HTTP.\n",
+        "CHANGELOG.md": "# Changelog\n\n## 1.0.0\n\n* First release\n", "requirements-dev.txt": "twine==5.1.0\n",
+        "src/app.py": "x = 1\n"})
+    typo = repo.commit("Update README.md", author=ADA, date="2025-03-04T09:00:00+0000", files={
+        "README.md": "HTTPie is a CLI frontend for python-requests.\n\nThe syntax closely corresponds to HTTP.\n"})
+    entry = repo.commit("Update CHANGELOG.md", author=ADA, date="2025-03-07T09:00:00+0000", files={
+        "CHANGELOG.md": "# Changelog\n\n## 1.1.0\n\n* Added request details to connection error messages (#12)\n\n"
+                        "## 1.0.0\n\n* First release\n"})
+    bump = repo.commit("Update requirements-dev.txt", author=ADA, date="2025-03-10T09:00:00+0000",
+                       files={"requirements-dev.txt": "twine==5.1.1\n"})
+    rewrite = repo.commit("Update README.md", author=ADA, date="2025-03-13T09:00:00+0000", files={
+        "README.md": "HTTPie makes HTTP calls from the terminal, for people.\n\nThe syntax closely corresponds to HTTP.\n"})
+    code = repo.commit("Update app.py", author=ADA, date="2025-03-16T09:00:00+0000", files={"src/app.py": "x = 2\n"})
+    commits, files = read_repo(repo)
+    git_dir = Path(repo.git("rev-parse", "--absolute-git-dir"))
+    summaries = update_edit_summaries(None, git_dir, "acme/app", commits)
+    said = dict(summaries.select("sha", "summary").rows())
+    assert set(said) == {typo, entry, bump, rewrite, code}  # the subjects that name only a file
+    assert said[typo] == "Fix a typo in README.md"
+    assert said[entry] == "Changelog: Added request details to connection error messages"
+    assert said[bump] == "Bump twine to 5.1.1"
+    assert said[rewrite] is None and said[code] is None
+    # read once: a stored summary of this reading is kept, one of an older reading read again
+    assert update_edit_summaries(summaries, tmp_path / "no-such-git-dir", "acme/app", commits).equals(summaries)
+    older = summaries.with_columns(pl.lit(READER - 1, pl.Int16).alias("reader"))
+    assert update_edit_summaries(older, git_dir, "acme/app", commits).equals(summaries)
+
+    links = commit_links(commits)
+    out, items = assign_work_items(categorize_commits(commits, files, links), links, files, None, summaries)
+    titles = dict(items.select("work_item_id", "title").rows())
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert titles[wid[typo]] == "Fix a typo in README.md"
+    assert titles[wid[entry]] == "Changelog: Added request details to connection error messages"
+    assert titles[wid[bump]] == "Bump twine to 5.1.1"
+    assert titles[wid[code]] == "Update app.py"
+    assert wid[initial] != wid[typo]
