@@ -771,3 +771,44 @@ def test_a_copy_at_the_root_or_beside_the_projects_own_files_is_vendored(make_re
     assert reason[(mine, "main.c")] is None
     assert (reason[(zlib, "zlib/deflate.c")] == "vendored") == vendored
     assert (reason[(add, "zlib/deflate.c")] == "vendored") == vendored
+
+
+def test_a_tree_a_build_script_copies_from_the_source_is_generated(make_repo):
+    """zod's deno/lib/, written from src/ by a build script in the same commits: its 48,891 added
+    lines had counted as its authors' work. A folder of sibling code that shares a few files
+    with another (oxc's napi/minify and napi/transform) is not a copy; nor is the source. A
+    tool's log is data."""
+    from exceeds_pipeline.enrich.exclusions import mirrored_trees
+    from exceeds_pipeline.enrich.languages import with_language
+    from exceeds_pipeline.ingest.git_log import log_commits
+    from exceeds_pipeline_tests.conftest import git_out
+
+    def code(i, n):
+        return "".join(f"export const f{i}_{k} = (x: number) => x + {k};\n" for k in range(n))
+
+    repo = make_repo("mirror")
+    day = lambda n: f"2025-01-01T00:00:00+0000" if n < 0 else f"2025-02-{1 + n // 2:02d}T{10 + n % 2}:00:00+0000"  # noqa: E731
+    repo.commit("Add the library", date=day(-1), files={f"src/m{i}.ts": code(i, 3) for i in range(22)}
+                | {"napi/a/index.ts": code(90, 3), "napi/b/index.ts": code(91, 3)})
+    repo.commit("Add the Deno build", date="2025-01-15T00:00:00+0000", files={f"deno/lib/m{i}.ts": code(i, 3) for i in range(22)} | {"deno/mod.ts": "export * from './lib/m0.ts';\n"})
+    for n in range(55):
+        i = n % 22
+        # each change written in src/ and copied to deno/lib/ by the build, same lines
+        repo.commit(f"Extend module {i} ({n})", date=day(n), files={f"src/m{i}.ts": code(i, 4 + n), f"deno/lib/m{i}.ts": code(i, 4 + n),
+                                                      # sibling packages: one shared file, changed alike at times
+                                                      **({"napi/a/index.ts": code(90, 4 + n), "napi/b/index.ts": code(91, 4 + n)}
+                                                         if n % 5 == 0 else {})})
+    # a package manager's log committed by mistake (zod's yarn-error.log, 4,109 lines) is no one's code
+    repo.commit("implemented Record", date="2025-03-01T00:00:00+0000",
+                files={"yarn-error.log": "".join(f"Trace: {k}\n" for k in range(400))})
+    shas = git_out(repo.path, "rev-list", "HEAD").split()
+    commits, files = log_commits(repo.path / ".git", "acme/app", shas, repo.head())
+    assert mirrored_trees(files, commits).rows() == [("acme/app", "deno/lib")]
+    out = classify_exclusions(with_language(files), commits)
+    reasons = dict(out.group_by(pl.col("path").str.extract(r"^([a-z]+(?:/[a-z]+)?)/", 1)).agg(pl.col("exclusion_reason").unique()).rows())
+    assert reasons["deno/lib"] == ["generated"]
+    assert reasons["src"] == [None] and reasons["napi/a"] == [None] and reasons["napi/b"] == [None]
+    assert out.filter(pl.col("path") == "deno/mod.ts")["exclusion_reason"].to_list() == [None]
+    assert out.filter(pl.col("path") == "yarn-error.log")["exclusion_reason"].to_list() == ["data_file"]
+    # without the commits' dates no folder is known to be the copy
+    assert mirrored_trees(files, commits.drop("authored_at")).height == 0

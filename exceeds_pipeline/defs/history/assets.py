@@ -62,7 +62,7 @@ def file_changes(context: AssetExecutionContext, settings: ExceedsSettings) -> O
     DO NOT EDIT.`; the repository's `.gitattributes` marks files `linguist-generated` or
     `linguist-vendored`)."""
     store = settings.raw_store()
-    raw_commits = store.scan(settings.repository_names, "commits").select("repo", "sha", "subject").collect()
+    raw_commits = store.scan(settings.repository_names, "commits").select("repo", "sha", "subject", "authored_at").collect()
     generated = [frame.select("path", "generated", *[c for c in ("shebang_language", "content_language", "linguist_generated",
                                                                "linguist_vendored") if c in frame.columns])
                  .with_columns(pl.lit(name).alias("repo"))
