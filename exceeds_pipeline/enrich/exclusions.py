@@ -237,6 +237,9 @@ GENERATED_FILE_GLOBS: tuple[str, ...] = (
     # the public API as the binary-compatibility validator dumps it (`apiDump`; coil's
     # coil-core/api/android/coil-core.api and *.klib.api: 6,448 lines had been its author's code)
     "*.api",
+    # a test run's coverage report (zod's src/coverage/lcov.info: 9,750 lines in ten commits)
+    "lcov.info",
+    "*.lcov",
     "UpgradeLog*.htm",  # Visual Studio's project upgrade report (with _UpgradeReport_Files/)
     "UpgradeLog*.xml",
     # the build tools' wrapper scripts, written by `gradle wrapper` and `mvn wrapper:wrapper`

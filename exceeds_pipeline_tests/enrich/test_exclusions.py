@@ -137,6 +137,8 @@ def test_lock_file_names_are_exact():
         "gradlew", "gradlew.bat", "android/mvnw", "mvnw.cmd",
         # the binary-compatibility validator's public API dumps (coil: 6,448 lines of its author's)
         "coil-core/api/android/coil-core.api", "coil-core/api/coil-core.klib.api",
+        # a test run's coverage data (zod's src/coverage/lcov.info)
+        "src/coverage/lcov.info", "coverage/app.lcov",
     ],
 )
 def test_generated_files(path):
