@@ -16,7 +16,7 @@ commit. Figures:
   ``excluded = false`` (see :mod:`exceeds_pipeline.rollups.rollups`).
 * ``work_history``: one entry per active month, newest first; ``key_features`` /
   ``bugs_fixed`` / ``reverts`` list that month's work items of that category, largest first
-  (profile lines changed, then newest), at most :data:`MAX_ITEMS_PER_MONTH` each (the counts are
+  (profile lines changed, then newest; a change later reverted for good after the rest), at most :data:`MAX_ITEMS_PER_MONTH` each (the counts are
   the full numbers); ``releases`` lists every release item of the month, newest first. ``reverted_by`` lists commits that reverted one of the item's commits
   (from ``commit_links``).
 * ``work_history[].work_items``: that month's work items by category (all categories).
@@ -160,9 +160,12 @@ def _month_items(credit: pl.DataFrame, loc: pl.DataFrame, links: pl.DataFrame | 
         items.filter(pl.col("category").is_in(["feature", "bug", "revert", "perf"]) | released)
         .with_columns(pl.when(released).then(pl.lit("release")).otherwise(pl.col("category")).alias("category"),
                       pl.when(released).then(pl.lit(0, pl.Int64))
-                      .otherwise(pl.col("lines_added") + pl.col("lines_deleted")).alias("_size"))
-        .sort(["person_id", "month", "category", "_size", "landed_at", "work_item_id"],
-              descending=[False, False, False, True, True, False])
+                      .otherwise(pl.col("lines_added") + pl.col("lines_deleted")).alias("_size"),
+                      # a change that did not stay comes after those that did, whatever its size
+                      # (zod: a feature its author reverted 11 minutes later had led April's list)
+                      (pl.col("reverted_by").list.len().fill_null(0) > 0).alias("_undone"))
+        .sort(["person_id", "month", "category", "_undone", "_size", "landed_at", "work_item_id"],
+              descending=[False, False, False, False, True, True, False])
         # (every release: the month and the summary count them from this list; vue's September
         # 2024, eleven releases, had read "and 7 more" and "27 releases" for 28)
         .filter((pl.int_range(pl.len()).over("person_id", "month", "category") < MAX_ITEMS_PER_MONTH)
