@@ -154,7 +154,8 @@ def test_a_commit_written_just_after_its_authors_squashed_pull_request_landed_fi
     GitHub, then 21 minutes later `Clear border text of the floating pane when no label is
     given` in the same file: one change. So are fixes rebased onto a pull request and pushed
     with it the same second (#4825 `Add 'wait' action` and three fixes written minutes after
-    it). A commit written while the pull request waited, or two hours after it landed, is
+    it). Such a commit says so: a rare word shared or a repair's wording. A commit written
+    while the pull request waited, two hours after it landed, or saying nothing of it is
     another change."""
     gh = ("GitHub", "noreply@github.com")
     repo = GitScript.init(tmp_path / "repo")
@@ -173,7 +174,7 @@ def test_a_commit_written_just_after_its_authors_squashed_pull_request_landed_fi
     # written while #4870 waited (landed at 15:00), then one written two hours after it landed
     pending = repo.commit("Implement respond command (#4870)", author=ADA, date="2025-03-07T10:00:00+0000",
                           committer=gh, committer_date="2025-03-07T15:00:00+0000", files={"src/tmux.go": "r\n"})
-    meanwhile = repo.commit("Tidy the tmux pane code", author=ADA, date="2025-03-07T15:10:00+0000",
+    meanwhile = repo.commit("Fix the respond command's exit status", author=ADA, date="2025-03-07T15:10:00+0000",
                             files={"src/tmux.go": "r\ntidy\n"})
     landed = repo.commit("Add preview border (#4950)", author=ADA, date="2025-03-08T10:00:00+0000",
                          committer=gh, files={"src/tmux.go": "b\n"})
@@ -183,11 +184,18 @@ def test_a_commit_written_just_after_its_authors_squashed_pull_request_landed_fi
                            committer=gh, committer_date="2025-03-09T12:00:00+0000", files={"src/other.go": "p\n"})
     before = repo.commit("Handle popup sizes", author=ADA, date="2025-03-09T10:20:00+0000",
                          files={"src/other.go": "p\nsize\n"})
+    # a change of its own in the same file, minutes after: zod's `perf(v4): mark top-level
+    # factory calls as /*@__PURE__*/` after #5889 `feat(core): share globalConfig ...`
+    shared = repo.commit("Share globalConfig across module systems (#5889)", author=ADA, date="2025-03-10T17:39:00+0000",
+                         committer=gh, files={"src/core.go": "cfg\n"})
+    pure = repo.commit("Mark top-level factory calls as pure for tree-shaking", author=ADA,
+                       date="2025-03-10T18:02:00+0000", files={"src/core.go": "cfg\npure\n"})
     out, items = _run(repo)
     wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[pure] != wid[shared]
     assert wid[pr] == wid[follow] == "acme/app#pr-4853"
     assert wid[wait] == wid[rebased] == "acme/app#pr-4825"
-    assert wid[meanwhile] == wid[pending]  # ten minutes after it landed
+    assert wid[meanwhile] == wid[pending]  # ten minutes after it landed, worded as its repair
     assert wid[late] != wid[landed]  # two and a half hours after it landed
     assert wid[before] != wid[pending2]  # written while #4900 waited to be merged
 

@@ -403,6 +403,17 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
     landed_together = pl.concat([same_component.cast(_PAIRS), files.cast(_PAIRS)]).join(
         apart.cast(_PAIRS), on=["_a", "_b"], how="anti")
     related = pl.concat([landed_together, similar.cast(_PAIRS)]).unique()
+    # ... and a commit after its author's pull request relates to it only when it also says so:
+    # a word the repository rarely uses shared, or worded as a follow-up (zod's `perf(v4): mark
+    # top-level factory calls as /*@__PURE__*/`, 23 minutes after #5889 `feat(core): share
+    # globalConfig across module systems`, shared only core.ts with it)
+    in_pr = work.filter(pl.col("pr_number").is_not_null()).select(pl.col("_n").cast(pl.UInt32).alias("_a"))
+    after_pr = related.cast(_PAIRS).join(in_pr, on="_a", how="semi")
+    if after_pr.height:
+        says = work.filter(pl.col("subject").fill_null("").str.contains(f"{QUICK_FIX}|{CONTINUES}")).select(pl.col("_n").cast(pl.UInt32).alias("_b"))
+        related = pl.concat([related.cast(_PAIRS).join(in_pr, on="_a", how="anti"),
+                             _sharing_word(after_pr, rare).cast(_PAIRS),
+                             after_pr.join(says, on="_b", how="semi")]).unique()
     if file_changes is not None and file_changes.height:
         related = _apart_by_changelog(work, file_changes, related)
     return _one_declared_change_each(stream, _apart_by_credit(work, _apart_by_issue(work, _apart_by_release(work, related)), rare))
