@@ -953,20 +953,24 @@ def test_a_monorepos_release_session_is_one_release_item(tmp_path):
 
 def test_a_releases_notes_and_man_page_date_before_its_session_are_its_steps(tmp_path):
     """ripgrep 15.0.0: `changelog: 15.0.0`, `deps: update everything`, `doc: update date in man
-    page template` (one line), then each crate released (`globset-0.4.17`, ...) and 15.0.0, in
+    page template` (one line), `doc: move CHANGELOG update before dependency updates` (its
+    RELEASE-CHECKLIST.md), then each crate released (`globset-0.4.17`, ...) and 15.0.0, in
     ten minutes; 15.2.0: `changelog: 15.2.0` wrote the notes and the man page's date a minute
     before `globset-0.4.19`. Each had been split from its release. A date set a day before
     the release, and a fix of date parsing before it, are no steps."""
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={
         "Cargo.toml": 'version = "14.0.0"\n', "Cargo.lock": "a\n", "CHANGELOG.md": "14.0.0\n",
+        "RELEASE-CHECKLIST.md": "* cargo update\n* Update the changelog.\n",
         "doc/rg.1": ".TH RG 1 2025-01-01\nrg\n", "crates/globset/Cargo.toml": 'version = "0.4.16"\n',
         "src/date.rs": "fn parse() {}\n"})
     at = lambda d, h, m: f"2025-03-{d:02d}T{h:02d}:{m:02d}:00+0000"  # noqa: E731
     notes = repo.commit("changelog: 15.0.0", author=ADA, date=at(5, 10, 0), files={"CHANGELOG.md": "15.0.0\n14.0.0\n"})
     deps = repo.commit("deps: update everything", author=ADA, date=at(5, 10, 1), files={"Cargo.lock": "b\n"})
-    dated = repo.commit("doc: update date in man page template", author=ADA, date=at(5, 10, 9),
+    dated = repo.commit("doc: update date in man page template", author=ADA, date=at(5, 10, 8),
                         files={"doc/rg.1": ".TH RG 1 2025-03-05\nrg\n"})
+    checklist = repo.commit("doc: move CHANGELOG update before dependency updates", author=ADA, date=at(5, 10, 9),
+                            files={"RELEASE-CHECKLIST.md": "* Update the changelog.\n* cargo update\n"})
     globset = repo.commit("globset-0.4.17", author=ADA, date=at(5, 10, 10), files={"crates/globset/Cargo.toml": 'version = "0.4.17"\n'})
     whole = repo.commit("15.0.0", author=ADA, date=at(5, 10, 12), files={"Cargo.toml": 'version = "15.0.0"\n'})
     # 15.2.0: the notes with the man page's date, then the crates' session
@@ -981,7 +985,7 @@ def test_a_releases_notes_and_man_page_date_before_its_session_are_its_steps(tmp
     whole3 = repo.commit("15.3.0", author=ADA, date=at(20, 10, 0), files={"Cargo.toml": 'version = "15.3.0"\n'})
     out, items = _run(repo)
     wid = dict(out.select("sha", "work_item_id").rows())
-    assert wid[notes] == wid[deps] == wid[dated] == wid[globset] == wid[whole]
+    assert wid[notes] == wid[deps] == wid[dated] == wid[checklist] == wid[globset] == wid[whole]
     assert _item(items, wid[whole])["title"] == "Release 15.0.0"
     assert wid[notes2] == wid[globset2] == wid[whole2]
     assert _item(items, wid[whole2])["title"] == "Release 15.2.0"

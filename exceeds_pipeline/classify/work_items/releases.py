@@ -74,6 +74,7 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
             pl.col("_path").str.contains(VERSION_FILE).all().alias("_only_version"),
             pl.col("_changelog").all().alias("_only_changelog"),
             pl.col("_path").str.contains(PACKAGING_PATH).all().alias("_only_packaging"),
+            pl.col("_path").str.contains(RELEASE_CHECKLIST).all().alias("_only_checklist"),
             (pl.col("_g") | pl.col("_b")).all().alias("_only_build"),
             pl.col("_changelog").any().alias("_announced"),
             pl.col("_path").sort().str.join("\n").hash().alias("_paths"),
@@ -123,7 +124,7 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
             | (pl.col("_only_build").fill_null(False) & pl.col("subject").fill_null("").str.contains(NEXT_SECTION)))
             .alias("_release_step"))
         .drop("_only_records", "_only_build", "_only_version", "_only_changelog", "_parts", "_own_version", "_package", "_makes")
-    )).drop("_announced")).drop("_only_packaging")
+    )).drop("_announced")).drop("_only_packaging", "_only_checklist")
 
 
 def _with_announced_release(work: pl.DataFrame) -> pl.DataFrame:
@@ -190,13 +191,27 @@ def _with_rebuilt_for_release(work: pl.DataFrame) -> pl.DataFrame:
     next_release = pl.col("_release").shift(-1).over("repo", "person_id", order_by=["_t", "_n"]).fill_null(False)
     prep = (pl.col("subject").fill_null("").str.to_lowercase().str.contains(REBUILT_FILES)
             & next_release & (after <= RELEASE_GAP) & pl.col("pr_number").is_null())
-    # (and the release's date set in a file, a line or two, just before it: ripgrep's `doc:
-    # update date in man page template` a minute before `globset-0.4.17` of 15.0.0)
+    # (and, within the hour before one of the author's releases, the release's date set in a
+    # file, a line or two, and the release checklist kept: ripgrep's `doc: update date in man
+    # page template` and `doc: move CHANGELOG update before dependency updates` of
+    # RELEASE-CHECKLIST.md, the two minutes before `globset-0.4.17` of 15.0.0)
+    soon = pl.col("_n").is_in(_releasing_soon(work)["_n"].implode())
     dated = (pl.col("subject").fill_null("").str.contains(RELEASE_DATE) & (pl.col("lines_added") <= 2)
-             & (pl.col("lines_deleted") <= 2) & next_release & (after <= ANNOUNCED_GAP) & pl.col("pr_number").is_null())
-    prep = prep | dated
+             & (pl.col("lines_deleted") <= 2))
+    checklist = pl.col("_only_checklist").fill_null(False) if "_only_checklist" in work.columns else pl.lit(False)
+    prep = prep | ((dated | checklist) & soon & pl.col("pr_number").is_null())
     return work.with_columns(prep.fill_null(False).alias("_rebuilt_for_release")) \
         .with_columns((pl.col("_release_step") | pl.col("_rebuilt_for_release")).alias("_release_step"))
+
+
+def _releasing_soon(work: pl.DataFrame) -> pl.DataFrame:
+    """(_n): the commits of an author who makes a release (not that commit) within ANNOUNCED_GAP
+    after them."""
+    released = work.filter(pl.col("_release")).select("repo", "person_id", pl.col("_t").alias("_rt"), pl.col("_n").alias("_rn"))
+    return (work.select("repo", "person_id", "_n", "_t").join(released, on=["repo", "person_id"])
+            .filter((pl.col("_rn") != pl.col("_n")) & (pl.col("_rt") >= pl.col("_t"))
+                    & (pl.col("_rt") - pl.col("_t") <= ANNOUNCED_GAP))
+            .select("_n").unique())
 
 
 def release_edges(work: pl.DataFrame) -> pl.DataFrame:
@@ -288,6 +303,8 @@ def _same_release(work: pl.DataFrame) -> pl.DataFrame:
 
 
 RELEASE_GAP = timedelta(hours=24)
+# The document of how a release is made (ripgrep's RELEASE-CHECKLIST.md, RELEASING.md).
+RELEASE_CHECKLIST = r"(?i)(?:^|/)releas(?:e|ing)[-_]?(?:checklist|process|guide|howto|notes-template)?\.(?:md|rst|txt|adoc)$"
 # A subject that sets a date (`doc: update date in man page template`, `NEWS: set release date`).
 RELEASE_DATE = r"(?i)^\W*(?:[\w./-]+:\s*)?(?:update[sd]?|bump(?:s|ed)?|set|change[sd]?)\s+(?:the\s+)?(?:release\s+)?dates?\b"
 # A commit that writes the changelog for the release its author makes next, this soon before it.
