@@ -195,20 +195,20 @@ def _with_rebuilt_for_release(work: pl.DataFrame) -> pl.DataFrame:
     # file, a line or two, and the release checklist kept: ripgrep's `doc: update date in man
     # page template` and `doc: move CHANGELOG update before dependency updates` of
     # RELEASE-CHECKLIST.md, the two minutes before `globset-0.4.17` of 15.0.0)
-    soon = pl.col("_n").is_in(_releasing_soon(work)["_n"].implode())
     dated = (pl.col("subject").fill_null("").str.contains(RELEASE_DATE) & (pl.col("lines_added") <= 2)
              & (pl.col("lines_deleted") <= 2))
     checklist = pl.col("_only_checklist").fill_null(False) if "_only_checklist" in work.columns else pl.lit(False)
-    prep = prep | ((dated | checklist) & soon & pl.col("pr_number").is_null())
+    soon = _releasing_soon(work, (dated | checklist) & pl.col("pr_number").is_null())
+    prep = prep | pl.col("_n").is_in(soon["_n"].implode())
     return work.with_columns(prep.fill_null(False).alias("_rebuilt_for_release")) \
         .with_columns((pl.col("_release_step") | pl.col("_rebuilt_for_release")).alias("_release_step"))
 
 
-def _releasing_soon(work: pl.DataFrame) -> pl.DataFrame:
-    """(_n): the commits of an author who makes a release (not that commit) within ANNOUNCED_GAP
-    after them."""
+def _releasing_soon(work: pl.DataFrame, which: pl.Expr) -> pl.DataFrame:
+    """(_n): the commits of `which` whose author makes a release (not that commit) within
+    ANNOUNCED_GAP after them."""
     released = work.filter(pl.col("_release")).select("repo", "person_id", pl.col("_t").alias("_rt"), pl.col("_n").alias("_rn"))
-    return (work.select("repo", "person_id", "_n", "_t").join(released, on=["repo", "person_id"])
+    return (work.filter(which).select("repo", "person_id", "_n", "_t").join(released, on=["repo", "person_id"])
             .filter((pl.col("_rn") != pl.col("_n")) & (pl.col("_rt") >= pl.col("_t"))
                     & (pl.col("_rt") - pl.col("_t") <= ANNOUNCED_GAP))
             .select("_n").unique())
