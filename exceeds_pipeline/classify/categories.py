@@ -317,6 +317,15 @@ TEST_PATH: str = _RULES["paths"]["test"]
 DOCS_PATH: str = _RULES["paths"]["docs"]
 BUILD_PATH: str = _RULES["paths"]["build"]
 PACKAGING_PATH: str = _RULES["paths"]["packaging"]
+
+
+def distribution_package(path: pl.Expr, repo: pl.Expr | None = None) -> pl.Expr:
+    """The file packages the project for a distribution channel (PACKAGING_PATH: a Homebrew
+    formula, a Debian or Snap folder, an RPM spec); a root folder named as the repository is its
+    own source, not a package of it (pypa/packaging's packaging/)."""
+    own_root = ((own_name(path.str.extract(r"^([^/]+)/", 1)) == own_name(repo)).fill_null(False)
+                if repo is not None else pl.lit(False))
+    return path.fill_null("").str.contains(PACKAGING_PATH) & ~own_root
 PROJECT_META_PATH: str = _RULES["paths"]["project_meta"]
 RELEASE_ARTIFACTS_PATH: str = _RULES["paths"]["release_artifacts"]
 DEV_SCRIPTS_PATH: str = _RULES["paths"]["dev_scripts"]
@@ -824,11 +833,9 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
     in_docs = path.str.contains(DOCS_TREE)  # a docs/ tree's Makefile or an example's package.json is docs work
     # a page for contributors kept beside the CI (.github/CONTRIBUTING.md) is documentation
     ci_page = path.str.contains(r"(?i)^\.github/[^/]+\.(?:md|markdown|rst|txt)$")
-    # (a root folder named as the repository is its own source: pypa/packaging's packaging/)
-    own_root = ((own_name(path.str.extract(r"^([^/]+)/", 1)) == own_name(pl.col("repo"))).fill_null(False)
-                if "repo" in file_changes.columns else pl.lit(False))
     # (its pages, packaging/README.md, stay documentation)
-    packaging = path.str.contains(PACKAGING_PATH) & ~own_root & ~path.str.contains(r"(?i)\.(?:md|markdown|rst|txt|adoc)$")
+    packaging = (distribution_package(path, pl.col("repo") if "repo" in file_changes.columns else None)
+                 & ~path.str.contains(r"(?i)\.(?:md|markdown|rst|txt|adoc)$"))
     is_build = (((path.str.contains(BUILD_PATH) & ~in_docs) | packaging) & ~is_test & ~ci_page) | vendored
     # (a text file beside the code that reads it, black's src/blib2to3/Grammar.txt, is code)
     is_docs = (path.str.contains(DOCS_PATH) | in_docs) & ~is_test & ~is_build & ~source_text(path)

@@ -242,8 +242,10 @@ def profile_language_lines(file_changes: pl.DataFrame) -> pl.LazyFrame:
     author; sinatra's test views Haml and Stylus, sinatra-contrib's spec/ views Slim and
     HTML+ERB), nor is any language of a documentation tree, which Linguist leaves out of a
     repository's languages (redis's doc/*.html: antirez wrote "mostly in C and HTML";
-    requests' docs/_static scripts made Kenneth Reitz a JavaScript author)."""
-    from exceeds_pipeline.classify.categories import DOCS_TREE, TEST_PATH
+    requests' docs/_static scripts made Kenneth Reitz a JavaScript author), nor the language of
+    a distribution package (ripgrep's pkg/brew formula, bumped with each release, had made
+    Andrew Gallant a Ruby author in 43 commits)."""
+    from exceeds_pipeline.classify.categories import DOCS_TREE, TEST_PATH, distribution_package
     from exceeds_pipeline.enrich.exclusions import linguist_type
 
     kept = ~pl.col("excluded").fill_null(False) if "excluded" in file_changes.columns else pl.lit(True)
@@ -251,7 +253,8 @@ def profile_language_lines(file_changes: pl.DataFrame) -> pl.LazyFrame:
     markup = [lang for lang in languages if linguist_type(lang) == "markup"]
     path = pl.col("path").fill_null("")
     not_written = (pl.col("language").is_in(markup) & (path.str.contains(TEST_PATH) | path.str.contains(r"(?i)(?:^|/)specs?/"))
-                   | path.str.contains(DOCS_TREE))
+                   | path.str.contains(DOCS_TREE)
+                   | distribution_package(path, pl.col("repo") if "repo" in file_changes.columns else None))
     return (
         file_changes.lazy()
         .filter(kept & profile_language_expr() & ~not_written)

@@ -194,3 +194,22 @@ def test_markup_among_the_tests_is_a_fixture_not_a_language():
     ])
     (row,) = repo_rollups(commits, items_frame([]), files).iter_rows(named=True)
     assert row["languages"] == ["HTML", "C"]
+
+
+def test_a_distribution_package_is_no_language_written():
+    """ripgrep: pkg/brew/ripgrep-bin.rb, its Homebrew formula bumped with each release, had made
+    Andrew Gallant a Ruby author in 43 commits (httpie: extras/packaging's formula). The lines
+    still count; a repository's own root folder named `packaging` (pypa/packaging) is its code."""
+    commits = commits_frame([commit("c1", "ada", "2025-03-10T10:00", category="build", added=30)])
+    files = files_frame([
+        fc("c1", "pkg/brew/ripgrep-bin.rb", 20, language="Ruby"),
+        fc("c1", "debian/rules", 4, language="Makefile"),
+        fc("c1", "src/main.rs", 6, language="Rust"),
+    ])
+    (row,) = repo_rollups(commits, items_frame([]), files).iter_rows(named=True)
+    assert row["languages"] == ["Rust"]
+    assert row["lines_added"] == 30
+    commits = commits_frame([commit("c2", "ada", "2025-03-11T10:00", category="feature", added=12, repo="pypa/packaging")])
+    files = files_frame([fc("c2", "packaging/version.py", 12, language="Python", repo="pypa/packaging")])
+    (row,) = repo_rollups(commits, items_frame([]), files).iter_rows(named=True)
+    assert row["languages"] == ["Python"]
