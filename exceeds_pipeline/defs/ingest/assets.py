@@ -145,18 +145,19 @@ def code_evidence_asset(repo: RepositoryConfig) -> AssetsDefinition:
         state = store.state(name)
         if state is None or not state.git_dir:
             return MaterializeResult(metadata={"commits": 0, "new_commits": 0})
-        shas = evidence_sample(store.scan([name], "commits").select("sha", "is_merge", "mailmap_email", "subject", "lines_added", "lines_deleted").collect())
+        raw = store.scan([name], "commits").select("sha", "is_merge", "mailmap_email", "subject", "lines_added", "lines_deleted").collect()
+        shas = evidence_sample(raw)
         previous = read_side_table(store, name, "code_evidence")
         known = set(previous["sha"].to_list()) if previous is not None else set()
         with repository_lock(settings.data, name, log=context.log.info), ThreadPoolExecutor(1) as pool:
-            # both mostly wait on git processes: the generated paths and the changelog entries
-            # are read meanwhile
+            # all mostly wait on git processes: the generated paths, the changelog entries and
+            # the web-editor edits are read meanwhile
             generated = pool.submit(update_generated_paths, read_side_table(store, name, "generated_paths"),
                                     Path(state.git_dir), name, state.tip) if state.tip else None
             changelog = pool.submit(update_changelog_entries, read_side_table(store, name, "changelog_entries"),
                                     Path(state.git_dir), name, state.tip) if state.tip else None
             edits = pool.submit(update_edit_summaries, read_side_table(store, name, "edit_summaries"), Path(state.git_dir),
-                                name, store.scan([name], "commits").select("sha", "subject", "is_merge").collect())
+                                name, raw)
             table = update_code_evidence(previous, state.git_dir, name, shas)
             write_side_table(store, name, "code_evidence", table)
 
