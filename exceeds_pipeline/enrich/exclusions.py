@@ -645,7 +645,9 @@ def _autoconf_output(file_changes: pl.DataFrame) -> pl.Series:
 
 
 def _under_trees(file_changes: pl.DataFrame, trees: pl.DataFrame) -> pl.Series:
-    """Whether each path lies under one of its repository's vendored trees."""
+    """Whether each path lies under one of its repository's trees (``repo``, ``tree``; ``whole``:
+    every file under it, else only those in its subfolders; ``files``: the files beside it named
+    as it): vendored or mirrored."""
     if trees.height == 0:
         return pl.Series("_v", [False] * file_changes.height, dtype=pl.Boolean)
     hit = pl.lit(False)
@@ -734,13 +736,10 @@ def classify_exclusions(file_changes: pl.DataFrame, commits: pl.DataFrame | None
             .then(pl.lit("vendored")).otherwise(pl.col("exclusion_reason")).alias("exclusion_reason")
         )
     if commits is not None and "repo" in out.columns and out.height:
-        mirrors = mirrored_trees(out, commits)
+        mirrors = mirrored_trees(out, commits).with_columns(pl.lit(True).alias("whole"), pl.lit(False).alias("files"))
         if mirrors.height:
-            copied = pl.lit(False)
-            for repo, tree in mirrors.iter_rows():
-                copied = copied | ((pl.col("repo") == repo) & pl.col("path").fill_null("").str.starts_with(tree + "/"))
             out = out.with_columns(
-                pl.when(pl.col("exclusion_reason").is_null() & copied).then(pl.lit("generated"))
+                pl.when(pl.col("exclusion_reason").is_null() & _under_trees(out, mirrors)).then(pl.lit("generated"))
                 .otherwise(pl.col("exclusion_reason")).alias("exclusion_reason"))
     if "repo" in out.columns and out.height:
         built = _autoconf_output(out)
