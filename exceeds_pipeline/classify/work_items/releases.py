@@ -136,12 +136,9 @@ def _with_announced_release(work: pl.DataFrame) -> pl.DataFrame:
     version = pl.col("subject").fill_null("").str.replace(PR_SUFFIX, "").str.extract_all(r"\d+(?:\.\d+)+").alias("_v")
     writers = (work.filter(pl.col("_announced").fill_null(False) & ~pl.col("_release") & pl.col("pr_number").is_null())
                .select("repo", "person_id", "_n", "_t", version).explode("_v").drop_nulls("_v"))
-    released = (work.filter(pl.col("_release"))
-                .select("repo", "person_id", pl.col("_t").alias("_rt"),
-                        release_version(pl.col("subject")).str.replace(r"^v", "").alias("_v")).drop_nulls("_v"))
-    announced = (writers.join(released, on=["repo", "person_id", "_v"], how="inner")
-                 .filter((pl.col("_rt") >= pl.col("_t")) & (pl.col("_rt") - pl.col("_t") <= ANNOUNCED_GAP))["_n"].implode())
-    return work.with_columns((pl.col("_release_step") | pl.col("_n").is_in(announced)).alias("_release_step"))
+    released = _releases(work, release_version(pl.col("subject")).str.replace(r"^v", "").alias("_v")).drop_nulls("_v")
+    announced = _released_soon(writers, released, on=["repo", "person_id", "_v"])
+    return work.with_columns((pl.col("_release_step") | announced).alias("_release_step"))
 
 
 def _with_post_release(work: pl.DataFrame) -> pl.DataFrame:
@@ -198,20 +195,25 @@ def _with_rebuilt_for_release(work: pl.DataFrame) -> pl.DataFrame:
     dated = (pl.col("subject").fill_null("").str.contains(RELEASE_DATE) & (pl.col("lines_added") <= 2)
              & (pl.col("lines_deleted") <= 2))
     checklist = pl.col("_only_checklist").fill_null(False) if "_only_checklist" in work.columns else pl.lit(False)
-    soon = _releasing_soon(work, (dated | checklist) & pl.col("pr_number").is_null())
-    prep = prep | pl.col("_n").is_in(soon["_n"].implode())
+    candidates = work.filter((dated | checklist) & pl.col("pr_number").is_null()).select("repo", "person_id", "_n", "_t")
+    prep = prep | _released_soon(candidates, _releases(work))
     return work.with_columns(prep.fill_null(False).alias("_rebuilt_for_release")) \
         .with_columns((pl.col("_release_step") | pl.col("_rebuilt_for_release")).alias("_release_step"))
 
 
-def _releasing_soon(work: pl.DataFrame, which: pl.Expr) -> pl.DataFrame:
-    """(_n): the commits of `which` whose author makes a release (not that commit) within
+def _releases(work: pl.DataFrame, *extra: pl.Expr) -> pl.DataFrame:
+    """The release commits of `work`: repo, person_id, `_rn` and `_rt` (their `_n` and `_t`) and `extra`."""
+    return work.filter(pl.col("_release")).select("repo", "person_id", pl.col("_n").alias("_rn"), pl.col("_t").alias("_rt"), *extra)
+
+
+def _released_soon(candidates: pl.DataFrame, released: pl.DataFrame, on: list[str] | None = None) -> pl.Expr:
+    """True for the commits of `candidates` (repo, person_id, `_n`, `_t`; few) whose author makes a
+    release of `released` (`_releases`; matched on `on` too), not that commit, at most
     ANNOUNCED_GAP after them."""
-    released = work.filter(pl.col("_release")).select("repo", "person_id", pl.col("_t").alias("_rt"), pl.col("_n").alias("_rn"))
-    return (work.filter(which).select("repo", "person_id", "_n", "_t").join(released, on=["repo", "person_id"])
+    soon = (candidates.join(released, on=on or ["repo", "person_id"])
             .filter((pl.col("_rn") != pl.col("_n")) & (pl.col("_rt") >= pl.col("_t"))
-                    & (pl.col("_rt") - pl.col("_t") <= ANNOUNCED_GAP))
-            .select("_n").unique())
+                    & (pl.col("_rt") - pl.col("_t") <= ANNOUNCED_GAP)))["_n"]
+    return pl.col("_n").is_in(soon.implode())
 
 
 def release_edges(work: pl.DataFrame) -> pl.DataFrame:
