@@ -302,9 +302,9 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
     # pushed around it, had been part of that feature).
     apart = _no_pairs()
     if "committed_at" in work.columns:
-        landed = work.select(pl.col("_n").alias("_a"), pl.col("committed_at").alias("_ca"))
+        earlier = work.select(pl.col("_n").alias("_a"), pl.col("committed_at").alias("_ca"))
         gap = (pl.col("committed_at") - pl.col("_ca")).abs()
-        pairs = cand.join(landed, on="_a")
+        pairs = cand.join(earlier, on="_a")
         apart = pairs.filter(gap > RELATED_GAP).select("_a", "_b")
         batches = batch_members(work) if batches is None else batches
         if batches.height:
@@ -313,9 +313,10 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
             member = batches.select("_n", "_batch").join(span, on="_batch")
             lone = work.select("_n", "_t").join(batches.select("_n"), on="_n", how="anti")
             inside = (pl.col("_lt") > pl.col("_from")) & (pl.col("_lt") < pl.col("_to"))
+            far = pairs.filter(gap > BATCH_APART)
             straddle = pl.concat([
-                pairs.filter(gap > BATCH_APART).select("_a", "_b", pl.col("_a").alias("_m"), pl.col("_b").alias("_l")),
-                pairs.filter(gap > BATCH_APART).select("_a", "_b", pl.col("_b").alias("_m"), pl.col("_a").alias("_l")),
+                far.select("_a", "_b", pl.col("_a").alias("_m"), pl.col("_b").alias("_l")),
+                far.select("_a", "_b", pl.col("_b").alias("_m"), pl.col("_a").alias("_l")),
             ]).join(member.rename({"_n": "_m"}), on="_m").join(lone.rename({"_n": "_l", "_t": "_lt"}), on="_l").filter(inside)
             apart = pl.concat([apart, straddle.select("_a", "_b")])
     same_component = cand.filter(
