@@ -317,6 +317,12 @@ TEST_PATH: str = _RULES["paths"]["test"]
 DOCS_PATH: str = _RULES["paths"]["docs"]
 BUILD_PATH: str = _RULES["paths"]["build"]
 PACKAGING_PATH: str = _RULES["paths"]["packaging"]
+PROJECT_META_PATH: str = _RULES["paths"]["project_meta"]
+RELEASE_ARTIFACTS_PATH: str = _RULES["paths"]["release_artifacts"]
+DEV_SCRIPTS_PATH: str = _RULES["paths"]["dev_scripts"]
+CI_CONFIG_PATH: str = _RULES["paths"]["ci_config"]
+DOCS_TREE: str = _RULES["paths"]["docs_tree"]
+BENCHMARKS_PATH: str = _RULES["paths"]["benchmarks"]
 
 
 def distribution_package(path: pl.Expr, repo: pl.Expr | None = None) -> pl.Expr:
@@ -326,12 +332,8 @@ def distribution_package(path: pl.Expr, repo: pl.Expr | None = None) -> pl.Expr:
     own_root = ((own_name(path.str.extract(r"^([^/]+)/", 1)) == own_name(repo)).fill_null(False)
                 if repo is not None else pl.lit(False))
     return path.fill_null("").str.contains(PACKAGING_PATH) & ~own_root
-PROJECT_META_PATH: str = _RULES["paths"]["project_meta"]
-RELEASE_ARTIFACTS_PATH: str = _RULES["paths"]["release_artifacts"]
-DEV_SCRIPTS_PATH: str = _RULES["paths"]["dev_scripts"]
-CI_CONFIG_PATH: str = _RULES["paths"]["ci_config"]
-DOCS_TREE: str = _RULES["paths"]["docs_tree"]
-BENCHMARKS_PATH: str = _RULES["paths"]["benchmarks"]
+
+
 STATEMENT: str = _RULES["statement"]
 # `Refactor ...`, `Rename ...`, `Simplify ...`, `Clean up ...` say what the change is in any
 # repository; the model, trained where subjects rarely repeat their `refactor:` type, does not

@@ -137,7 +137,7 @@ def summarize_patch(path: str, removed: list[str], added: list[str]) -> str | No
     return None
 
 
-def _summaries(patch: str) -> str | None:
+def _summary(patch: str) -> str | None:
     """The summary of one commit's ``-U0`` patch: one text file edited, else None."""
     files = re.split(r"(?m)^diff --git ", patch)[1:]
     if len(files) != 1 or "\nBinary files " in files[0]:
@@ -162,7 +162,7 @@ def read_edit_summaries(git_dir: Path, repo: str, shas: list[str]) -> pl.DataFra
     rows = []
     for record in out.stdout.decode("utf-8", "replace").split(_MARK)[1:]:
         sha, _, patch = record.partition("\n")
-        rows.append((repo, sha.strip(), _summaries(patch[:MAX_PATCH_BYTES]) if len(patch) <= MAX_PATCH_BYTES else None, READER))
+        rows.append((repo, sha.strip(), _summary(patch) if len(patch) <= MAX_PATCH_BYTES else None, READER))
     return pl.DataFrame(rows, schema=EDIT_SUMMARY_SCHEMA, orient="row")
 
 
