@@ -10,6 +10,10 @@ A commit git cannot read (an object missing from a damaged clone) does not fail 
 the commits are re-read in small batches, split until the unreadable ones are isolated; those
 are skipped, named in the state (`skipped`) and retried on every later run, and the rest is
 stored. Past MAX_UNREADABLE such commits the clone is treated as broken and the run fails.
+
+The repository's tags (name and the commit each points at) are stored beside the history, as
+the side table `tags`: a tag pushed after its commit was ingested (the release is often tagged
+minutes later) changes the tags alone, and that is a change too.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ import polars as pl
 
 from exceeds_pipeline.ingest.git_log import log_commits, log_commits_parallel
 from exceeds_pipeline.ingest.gitcmd import GitError, decode, git_text, run_git
-from exceeds_pipeline.ingest.raw_store import IngestState, RawStore
+from exceeds_pipeline.ingest.raw_store import IngestState, RawStore, read_side_table, write_side_table
 from exceeds_pipeline.ingest.repository import LocalRepository
 
 
@@ -106,9 +110,33 @@ def _has_commit(repo: LocalRepository, sha: str) -> bool:
     return proc.returncode == 0
 
 
+TAGS_TABLE = "tags"
+TAGS_SCHEMA = {"tag": pl.String, "sha": pl.String}
+
+
+def read_tags(repo: LocalRepository) -> pl.DataFrame:
+    """(tag, sha) of every tag of the clone that points at a commit (an annotated tag peeled to
+    its commit), sorted; one `git for-each-ref`."""
+    out = run_git(repo.git_dir, ["for-each-ref", "--format=%(refname:strip=2)%00%(objecttype)%00%(objectname)%00%(*objecttype)%00%(*objectname)",
+                                 "refs/tags"], repo.name).stdout
+    rows = []
+    for line in out.splitlines():
+        name, kind, sha, peeled_kind, peeled = (decode(f) for f in line.split(b"\0"))
+        if kind == "commit":
+            rows.append((name, sha))
+        elif peeled_kind == "commit":
+            rows.append((name, peeled))
+    return pl.DataFrame(rows, schema=TAGS_SCHEMA, orient="row").sort("tag")
+
+
+def _tags_changed(repo: LocalRepository, store: RawStore, tags: pl.DataFrame) -> bool:
+    stored = read_side_table(store, repo.name, TAGS_TABLE)
+    return stored is None or not stored.equals(tags)
+
+
 def is_up_to_date(repo: LocalRepository, store: RawStore) -> bool:
     """True when ingesting `repo` now would read nothing (what `ingest_repository` calls
-    'unchanged' with no unreadable commits to retry)."""
+    'unchanged' with no unreadable commits to retry, and the same tags)."""
     state = store.state(repo.name)
     return (
         state is not None
@@ -116,6 +144,7 @@ def is_up_to_date(repo: LocalRepository, store: RawStore) -> bool:
         and state.tip == repo.tip
         and state.branch == repo.branch
         and not state.skipped
+        and not _tags_changed(repo, store, read_tags(repo))
     )
 
 
@@ -133,6 +162,9 @@ def ingest_repository(repo: LocalRepository, store: RawStore) -> IngestResult:
 
     retry = list(state.skipped) if state is not None else []  # unreadable last time
     same_tip = state is not None and state.tip == repo.tip and state.branch == repo.branch
+    tags = read_tags(repo)
+    if _tags_changed(repo, store, tags):
+        write_side_table(store, repo.name, TAGS_TABLE, tags)
     if same_tip and not retry:
         # Nothing to read: count the stored rows from the Parquet footers, not by loading them,
         # so a no-change run costs the same whatever the size of the history.

@@ -151,9 +151,11 @@ def clone_or_fetch(name: str, url: str, repos_dir: Path) -> Path:
     if dest.exists():
         # The config's url may have changed since the clone (a mirror, a fork): fetch from it.
         run_git(dest, ["remote", "set-url", "origin", url], name)
+        # (and its tags, moved or deleted ones too: a release is often tagged after its commit)
         run_git(
             dest,
-            ["fetch", "--prune", "--force", "--no-tags", "--", "origin", "+refs/heads/*:refs/heads/*"],
+            ["fetch", "--prune", "--force", "--no-tags", "--", "origin", "+refs/heads/*:refs/heads/*",
+             "+refs/tags/*:refs/tags/*"],
             name,
         )
         return dest

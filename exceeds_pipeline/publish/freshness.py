@@ -2,7 +2,7 @@
 `publish_after_ingest` sensor alike.
 
 A published database (with its exports) is a function of the config, the ingested state of each
-repository and the code. Its fingerprint is written beside it after a successful publish; a
+repository (its tip, stored generation and tags) and the code. Its fingerprint is written beside it after a successful publish; a
 rebuild is needed when the fingerprint differs, or when anything published is missing or
 unreadable (a deleted export, a truncated database file).
 """
@@ -17,7 +17,8 @@ import duckdb
 import polars as pl
 
 from exceeds_pipeline.config import ExceedsConfig
-from exceeds_pipeline.ingest.raw_store import FAILED_COLUMN, SIDE_SUFFIX, RawStore
+from exceeds_pipeline.ingest.incremental import TAGS_TABLE
+from exceeds_pipeline.ingest.raw_store import FAILED_COLUMN, SIDE_SUFFIX, RawStore, read_side_table
 
 MARKER = ".published_fingerprint"
 _PACKAGE = Path(__file__).resolve().parent.parent
@@ -37,8 +38,10 @@ def publish_fingerprint(config: ExceedsConfig, store: RawStore) -> str:
     digest = hashlib.sha256(config.model_dump_json().encode())
     for repo in config.repositories:
         state = store.state(repo.display_name)
+        tags = read_side_table(store, repo.display_name, TAGS_TABLE)
+        tagged = "\0".join(f"{t}={s}" for t, s in tags.select("tag", "sha").iter_rows()) if tags is not None else ""
         digest.update(
-            f"{repo.display_name}\0{state.tip if state else ''}\0{state.generation if state else ''}\n".encode()
+            f"{repo.display_name}\0{state.tip if state else ''}\0{state.generation if state else ''}\0{tagged}\n".encode()
         )
     digest.update(code_digest().encode())
     return digest.hexdigest()

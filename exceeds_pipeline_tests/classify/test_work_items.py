@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import time
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 
 import polars as pl
 import pytest
@@ -18,6 +19,8 @@ from exceeds_pipeline.classify.work_items import (
     merge_pr_membership,
 )
 from exceeds_pipeline.classify.work_items.shared import _title
+from exceeds_pipeline.ingest.incremental import read_tags
+from exceeds_pipeline.ingest.repository import LocalRepository
 from exceeds_pipeline_tests.gitscript import GitScript
 from exceeds_pipeline_tests.classify.gitframes import by_subject, read_repo
 
@@ -33,11 +36,16 @@ def _at(day: int, hour: int) -> str:
     return f"2025-03-{day:02d}T{hour:02d}:00:00+0000"
 
 
-def _run(repo: GitScript):
-    commits, files = read_repo(repo)
+def _run(repo: GitScript, name: str = "acme/app", tags: bool = False):
+    """(commits, work items) of `repo`; with `tags`, its tags read as the ingest reads them."""
+    commits, files = read_repo(repo, name)
     links = commit_links(commits)
     commits = categorize_commits(commits, files, links)  # as the pipeline does
-    out, items = assign_work_items(commits, links, files)
+    tag_frame = None
+    if tags:
+        git_dir = Path(repo.git("rev-parse", "--absolute-git-dir"))
+        tag_frame = read_tags(LocalRepository(name, git_dir, commits["sha"][0], "HEAD", False)).with_columns(pl.lit(name).alias("repo"))
+    out, items = assign_work_items(commits, links, files, tags=tag_frame)
     assert out.height == commits.height
     assert out["sha"].to_list() == commits["sha"].to_list()
     assert out.columns == [*commits.columns, "work_item_id", "pr_number"]
@@ -1012,6 +1020,43 @@ def test_the_homebrew_formula_and_the_next_section_after_a_release_finish_it(tmp
     assert wid[release] == wid[tap] == wid[section] != wid[later]
     assert _item(items, wid[release])["title"] == "Release 15.2.0"
     assert _item(items, wid[later])["category"] == "build"
+
+
+def test_a_version_tag_on_the_release_notes_makes_the_release(tmp_path):
+    """curl tags its releases on `RELEASE-NOTES: synced` (curl-8_21_0): Daniel Stenberg's profile
+    had read "60 releases, the latest 7.64.1" in 2026. A commit a version tag points at that
+    changes only the release's records is that release, named by the tag, and the contributors
+    thanked minutes later finish it. Not a release: the same sync untagged, or tagged as a release
+    candidate (rc-8_22_0-1); a dependency upgrade or a code change that happens to be tagged."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={
+        "lib/url.c": "int url;\n", "RELEASE-NOTES": "8.20.0\n", "docs/THANKS": "Ada\n", "go.mod": "module curl\n"})
+    fix = repo.commit("url: fix the port parser", author=ADA, date=_at(2, 9), files={"lib/url.c": "int url = 1;\n"})
+    synced = repo.commit("RELEASE-NOTES: synced", author=ADA, date=_at(3, 8),
+                         files={"RELEASE-NOTES": "8.21.0\n - url: fix the port parser\n"})
+    repo.git("tag", "-a", "-m", "curl 8.21.0", "curl-8_21_0")  # annotated, as curl's are
+    thanks = repo.commit("THANKS: names from the 8.21.0 release", author=ADA, date="2025-03-03T08:03:00+0000",
+                         files={"docs/THANKS": "Ada\nBob\n"})
+    later = repo.commit("RELEASE-NOTES: synced again", author=ADA, date=_at(6, 8),
+                        files={"RELEASE-NOTES": "8.22.0\n - next\n"})
+    candidate = repo.commit("RELEASE-NOTES: synced for the candidate", author=ADA, date=_at(9, 8),
+                            files={"RELEASE-NOTES": "8.22.0\n - next\n - more\n"})
+    repo.tag("rc-8_22_0-1")
+    upgrade = repo.commit("go.mod: Upgrade dependencies", author=ADA, date=_at(12, 8), files={"go.mod": "module curl\nrequire x v2\n"})
+    repo.tag("v9.0.0")
+    feature = repo.commit("url: add IPv6 zone ids", author=ADA, date=_at(15, 8), files={"lib/url.c": "int url = 2;\n"})
+    repo.tag("curl-9_1_0")
+    out, items = _run(repo, name="curl/curl", tags=True)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[synced] == wid[thanks] != wid[fix]
+    assert _item(items, wid[synced])["title"] == "Release 8.21.0"
+    assert _item(items, wid[synced])["category"] == "chore"
+    for sha in (later, candidate, upgrade, feature):
+        assert not _item(items, wid[sha])["title"].startswith("Release"), sha
+    assert _item(items, wid[feature])["category"] == "feature"
+    # without the tags, the sync is docs work like any other
+    out, items = _run(repo, name="curl/curl")
+    assert _item(items, dict(out.select("sha", "work_item_id").rows())[synced])["title"] == "RELEASE-NOTES: synced"
 
 
 def test_a_dependency_update_the_changelog_lists_is_no_release_step(tmp_path):

@@ -14,7 +14,9 @@ from exceeds_pipeline.ingest import incremental
 from exceeds_pipeline.ingest.git_log import log_commits
 from exceeds_pipeline.ingest.gitcmd import GitError
 from exceeds_pipeline.ingest.incremental import ingest_repository
-from exceeds_pipeline.ingest.raw_store import RawStore
+from exceeds_pipeline.ingest.raw_store import RawStore, read_side_table
+from exceeds_pipeline.config import ExceedsConfig
+from exceeds_pipeline.publish.freshness import publish_fingerprint
 from exceeds_pipeline.ingest.repository import LocalRepository, is_shallow, open_local, resolve_branch
 from exceeds_pipeline_tests.conftest import git_numstat, git_out, rev_count
 
@@ -269,10 +271,10 @@ def test_leftovers_of_a_killed_write_are_ignored_and_cleaned(s):
     names = sorted(p.name for p in folder.iterdir())
     gen = s.store.state(NAME).generation
     # the killed write's leftovers are gone; the previous generation stays for readers that
-    # opened the old state.json a moment ago (removed by the next write)
+    # opened the old state.json a moment ago (removed by the next write); the tags beside them
     assert names == sorted(
         ["state.json", f"commits-{gen}.parquet", f"file_changes-{gen}.parquet",
-         f"commits-{previous}.parquet", f"file_changes-{previous}.parquet"]
+         f"commits-{previous}.parquet", f"file_changes-{previous}.parquet", "tags.side.parquet"]
     )
     s.commit("c2")
     s.push()
@@ -409,3 +411,32 @@ def test_a_commit_forging_another_commits_record_is_skipped_not_stored(s):
     assert sorted(commits["sha"].to_list()) == sorted([root, after])
     rows = {row["sha"]: row for row in commits.iter_rows(named=True)}
     assert (rows[root]["author_name"], rows[root]["lines_added"]) == ("Ada Lovelace", 1)
+
+
+def test_tags_are_stored_and_a_new_tag_alone_is_a_change(s, reads):
+    """The repository's tags are stored beside its history (annotated ones peeled to their
+    commit): a release tagged after its commit was ingested changes nothing but the tags, and
+    a no-change run must still see it (the published profile names releases by their tags)."""
+    first = s.commit("c0")
+    s.dev.git("tag", "-a", "-m", "release 1.0", "v1.0")
+    s.commit("c1")
+    s.push()
+    s.dev.git("push", "--tags", str(s.remote.path))
+    s.ingest()
+    stored = read_side_table(s.store, NAME, incremental.TAGS_TABLE)
+    assert stored.rows() == [("v1.0", first)]
+    fingerprint = publish_fingerprint(ExceedsConfig(repositories=[{"path": str(s.remote.path), "name": NAME}]), s.store)
+    assert incremental.is_up_to_date(s.local(), s.store)
+
+    # tagged later, no new commit: not up to date, and the unchanged ingest stores the tag
+    s.dev.tag("v1.1")
+    s.dev.git("push", "--tags", str(s.remote.path))
+    assert not incremental.is_up_to_date(s.local(), s.store)
+    reads.clear()
+    r = s.ingest()
+    assert r.mode == "unchanged" and reads == []
+    tip = s.dev.head()
+    assert read_side_table(s.store, NAME, incremental.TAGS_TABLE).rows() == [("v1.0", first), ("v1.1", tip)]
+    assert incremental.is_up_to_date(s.local(), s.store)
+    # ... and what was published from the old tags is out of date
+    assert publish_fingerprint(ExceedsConfig(repositories=[{"path": str(s.remote.path), "name": NAME}]), s.store) != fingerprint

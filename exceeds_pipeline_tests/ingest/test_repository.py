@@ -124,9 +124,12 @@ def test_clone_file_url_then_fetch_follows_force_push(remote, tmp_path):
     dev.reset_hard("HEAD~2")
     new_tip = dev.commit("rewritten", date="2025-02-01T10:00:00+0000", files={"a.txt": "new\n"})
     dev.push(remote.path, "main", force=True)
+    dev.tag("v2.0")  # a release tagged later: the fetch brings the tag too
+    dev.git("push", str(remote.path), "v2.0")
     assert clone_or_fetch(NAME, url, repos) == git_dir
     assert resolve_branch(NAME, git_dir, "main") == ("main", new_tip)
     assert rev_count(git_dir, "main") == 4
+    assert git_out(git_dir, "rev-parse", "v2.0^{commit}").strip() == new_tip
 
 
 def test_clone_failure_never_shows_credentials(tmp_path):

@@ -93,7 +93,9 @@ neither a feature nor a fix.
 5. *One release* of one author in one repo: consecutive release steps (commits that change only
    changelogs, package manifests, lock files and version files, except a dependency update
    with its own changelog line, `deps: qs@6.9.7`; or whose subject makes a release: `1.2.0`,
-   `1.4.3 release`, `Release 3.4.1`, `grep-cli-0.1.10`, `Git 2.38`; or that builds files again,
+   `1.4.3 release`, `Release 3.4.1`, `grep-cli-0.1.10`, `Git 2.38`, or that a version tag
+   points at and changes only such records, no dependency update or fix (curl's `RELEASE-NOTES:
+   synced` tagged curl-8_21_0: `Release 8.21.0`; not a pre-release's tag); or that builds files again,
    `Rebuild lodash and docs.`, as the author's last commit before a release commit, which
    relates it to nothing else), each at most RELEASE_GAP
    (24 hours) after the one before, outside pull requests, up to and including a release

@@ -194,17 +194,18 @@ def _with_submodule_headline(work: pl.DataFrame, file_changes: pl.DataFrame | No
 
 def assign_work_items(
     commits: pl.DataFrame, links: pl.DataFrame, file_changes: pl.DataFrame, changelog: pl.DataFrame | None = None,
-    edit_summaries: pl.DataFrame | None = None,
+    edit_summaries: pl.DataFrame | None = None, tags: pl.DataFrame | None = None,
 ) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Group commits into work items; see the module docstring for the rules. `changelog`: the
     repositories' changelog entries (`classify.changelog`), which label merged pull requests;
     `edit_summaries`: what edits whose subject names only their file changed
-    (`classify.edit_summary`), which names them.
+    (`classify.edit_summary`), which names them; `tags`: the repositories' tags (repo, sha,
+    tag), whose versions mark releases (`releases.release_flags`).
 
     Returns (commits with work_item_id and pr_number, work items)."""
     cols = commits.columns
     df, work = _work_frame(commits, edit_summaries)
-    work = _with_submodule_headline(_with_code_lines(release_flags(work, file_changes), file_changes), file_changes)
+    work = _with_submodule_headline(_with_code_lines(release_flags(work, file_changes, tags), file_changes), file_changes)
     work = work.with_columns(issue_refs(work.columns).alias("_refs"))
     # the files that can relate two commits, and the hubs among them: one reading for both rules
     shared = _shared_files(work, file_changes) if file_changes is not None and file_changes.height else None
@@ -404,10 +405,10 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         # the release it makes: its (last) release commit, or when that names no version (Mike
         # Perham's `bump`), the version a step names (`time for 4.0.2`), not a dependency's
         pl.coalesce(
-            release_title(pl.col("subject").filter(pl.col("_release")).last(),
+            release_title(pl.col("_release_name").filter(pl.col("_release")).last(),
                           pl.col("_release_dir").filter(pl.col("_release")).last()
                           if "_release_dir" in work.columns else None),
-            pl.when(release_version(pl.col("subject").filter(pl.col("_release")).last()).is_null())
+            pl.when(release_version(pl.col("_release_name").filter(pl.col("_release")).last()).is_null())
             .then(release_title(pl.col("subject").filter(~dependency_update(pl.col("subject").fill_null("")))).drop_nulls().last()),
         ).alias("_release_title"),
         # ... or, of release steps that make no release, the development they open (`This is

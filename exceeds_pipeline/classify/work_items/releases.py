@@ -39,7 +39,31 @@ def makes_release() -> pl.Expr:
     return release_subject(pl.col("subject"))
 
 
-def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
+# Words of a subject that speaks of dependencies (`Bump quasi and aster dependencies`, `go.mod:
+# Upgrade CertMagic and quic-go`): a tagged commit so worded is a change of its own.
+DEPENDENCY_WORDS = r"(?i)\b(?:dependenc(?:y|ies)|deps?|upgrade[sd]?)\b"
+# A tag that marks a pre-release (`v2.12.0-rc0`, curl's `rc-8_22_0-1`, `1.0.0-beta.2`): alone it
+# makes no release of the commit it points at.
+PRERELEASE_TAG = r"(?i)(?:^|[^a-z])(?:rc|alpha|beta|pre|preview|dev|nightly|snapshot|canary)\.?\d*(?:[^a-z]|$)"
+# A tag's version, digits joined by dots or underscores (curl's `curl-8_21_0`), with what comes
+# before it (a package: ripgrep's `grep-cli-0.1.10`).
+_TAG_VERSION = r"^(.*?)[-_@/ ]?[vV]?(\d+(?:[._]\d+)+(?:-\d+)?)$"
+
+
+def tag_release_name(tag: pl.Expr, repo: pl.Expr) -> pl.Expr:
+    """What a version tag releases, written as a release subject (`curl-8_21_0` of curl/curl ->
+    `8.21.0`, `grep-cli-0.1.10` -> `grep-cli 0.1.10`, `v3.25.56` -> `3.25.56`); null for a tag that
+    names no version or a pre-release."""
+    parts = tag.str.extract_groups(_TAG_VERSION)
+    version = parts.struct.field("2").str.replace_all("_", ".")
+    package = parts.struct.field("1").str.strip_chars("-_@/ ")
+    own = (package == "") | package.str.to_lowercase().is_in(["v", "release", "rel", "version"]) \
+        | (package.str.to_lowercase() == repo.str.extract(r"([^/]+)$", 1).str.to_lowercase())
+    return (pl.when(tag.str.contains(PRERELEASE_TAG) | version.is_null()).then(pl.lit(None, pl.String))
+            .when(own).then(version).otherwise(pl.concat_str(package, pl.lit(" "), version)))
+
+
+def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: pl.DataFrame | None = None) -> pl.DataFrame:
     """`work` with `_release` (its subject makes a release, or it is a bare `bump` of the version
     file alone: BARE_BUMP), `_release_step` (that, or it
     changes only changelogs, package manifests, lock files and version files: GENERIC_FILES,
@@ -52,7 +76,14 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
     package manifest at its top (sinatra's `v1.4.0` of rack-protection/ with
     rack-protection/rack-protection.gemspec: a release of rack-protection, not of Sinatra),
     and `_opening`: its subject sets a development version (`This is 7.0-dev`, `Prep
-    0.14-dev`), which opens the next release and makes none: a step, not a release."""
+    0.14-dev`), which opens the next release and makes none: a step, not a release.
+
+    `tags` (repo, sha, tag): a commit a version tag points at (`tag_release_name`) that changes
+    only the release's records (changelogs, manifests, lock and version files) is a release too,
+    though its subject names none: curl's releases are tagged on `RELEASE-NOTES: synced` (its
+    profile had read "60 releases, the latest 7.64.1" in 2026). `_release_name` is what a
+    release is named from: the subject, or else the tag."""
+    work = _with_tag_name(work, tags)
     work = work.with_columns(makes_release().alias("_makes"))  # (read once: a long pattern)
     makes = pl.col("_makes")
     opening = makes & pl.col("subject").fill_null("").str.contains(DEV_VERSION)
@@ -61,7 +92,7 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
     if file_changes is None or file_changes.height == 0:
         return _with_post_release(work.with_columns(
             release.alias("_release"), makes.alias("_release_step"), pl.lit(None, pl.String).alias("_release_dir"),
-            pl.lit(None, pl.UInt64).alias("_paths")).drop("_makes"))
+            pl.lit(None, pl.UInt64).alias("_paths"), pl.col("subject").alias("_release_name")).drop("_makes", "_tag_name"))
     path = pl.col("path").fill_null("")
     top = path.str.extract(r"^([^/]+)/", 1)
     steps = (
@@ -99,6 +130,10 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
             (pl.col("_path").str.contains(VERSION_FILE) | pl.col("_path").str.contains(r"(?:^|/)[A-Z0-9_-]*VERSION(?:\.txt)?$")).any()
             .alias("_own_version"))
     )
+    # a commit that closes an issue, or says it repairs or reverts something, is a change of its
+    # own, unless it only writes the changelog or the version
+    repair = (pl.col("subject").fill_null("").str.contains(f"{CLOSING_REFS}|{REPAIR_OR_REVERT}")
+              & ~pl.col("_only_changelog").fill_null(False) & ~pl.col("_only_version").fill_null(False))
     own = (package.is_null() | pl.col("_parts").is_null() | pl.col("_own_version").fill_null(False)
            | (package == pl.col("repo").str.extract(r"([^/]+)$", 1).str.to_lowercase())
            | pl.col("_parts").list.contains(package)
@@ -107,24 +142,42 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.D
         work.join(steps, on=["repo", "sha"], how="left", maintain_order="left")
         .join(named, on=["repo", "sha"], how="left", maintain_order="left")
         .join(touched, on=["repo", "sha"], how="left", maintain_order="left")
+        # (not a commit that is a change of its own, though tagged: caddy's `go.mod: Upgrade
+        # dependencies` tagged v2.11.0, zod's `Fix types` tagged v3.17.3)
+        .with_columns((pl.col("_tag_name").is_not_null() & release_version(pl.col("subject")).is_null()
+                       & (pl.col("_only_records") | pl.col("_only_changelog")).fill_null(False)
+                       & ~dependency_update(pl.col("subject").fill_null(""))
+                       & ~pl.col("subject").fill_null("").str.contains(DEPENDENCY_WORDS) & ~repair).alias("_tagged"))
         .with_columns(((release & own) | (pl.col("subject").fill_null("").str.contains(BARE_BUMP)
                                   & pl.col("_only_version").fill_null(False))
                        | (pl.col("subject").fill_null("").str.contains(UPDATE_TO_VERSION)
-                          & pl.col("_only_build").fill_null(False))).alias("_release"))
+                          & pl.col("_only_build").fill_null(False)) | pl.col("_tagged")).alias("_release"),
+                      pl.when("_tagged").then("_tag_name").otherwise("subject").alias("_release_name"))
         .with_columns((pl.col("_release") | (makes & own) | (pl.col("_only_records").fill_null(False) & ~(
             pl.col("_announced").fill_null(False) & dependency_update(pl.col("subject")))
-            # a commit that closes an issue, or says it repairs or reverts something, is a
-            # change of its own, unless it only writes the changelog or the version (Sidekiq's
+            # a commit that closes an issue, or says it repairs or reverts something (`repair`),
+            # is a change of its own, unless it only writes the changelog or the version (Sidekiq's
             # `Require redis-rb 4.5.0, fixes #5394`, the gemspec, just before a bump; vue's
             # `fix(deps): move @babel/types back to dependencies` and `fix(build): revert "build:
             # add production/development export conditions"` 52 s and 33 min before releases;
             # not jekyll's `Update history ... Closes #1038`)
-            & ~(pl.col("subject").fill_null("").str.contains(f"{CLOSING_REFS}|{REPAIR_OR_REVERT}")
-                & ~pl.col("_only_changelog").fill_null(False) & ~pl.col("_only_version").fill_null(False)))
+            & ~repair)
             | (pl.col("_only_build").fill_null(False) & pl.col("subject").fill_null("").str.contains(NEXT_SECTION)))
             .alias("_release_step"))
-        .drop("_only_records", "_only_build", "_only_version", "_only_changelog", "_parts", "_own_version", "_package", "_makes")
+        .drop("_only_records", "_only_build", "_only_version", "_only_changelog", "_parts", "_own_version", "_package", "_makes",
+              "_tag_name", "_tagged")
     )).drop("_announced")).drop("_only_packaging", "_only_checklist")
+
+
+def _with_tag_name(work: pl.DataFrame, tags: pl.DataFrame | None) -> pl.DataFrame:
+    """`work` with `_tag_name`: what the version tag pointing at the commit releases
+    (`tag_release_name`; of several, the repository's own, else the first by name), or null."""
+    if tags is None or tags.height == 0:
+        return work.with_columns(pl.lit(None, pl.String).alias("_tag_name"))
+    named = (tags.select("repo", "sha", tag_release_name(pl.col("tag"), pl.col("repo")).alias("_tag_name"))
+             .drop_nulls("_tag_name").sort("repo", "sha", pl.col("_tag_name").str.contains(" "), "_tag_name")
+             .unique(["repo", "sha"], keep="first"))
+    return work.join(named, on=["repo", "sha"], how="left", maintain_order="left")
 
 
 def _with_announced_release(work: pl.DataFrame) -> pl.DataFrame:
@@ -136,7 +189,7 @@ def _with_announced_release(work: pl.DataFrame) -> pl.DataFrame:
     version = pl.col("subject").fill_null("").str.replace(PR_SUFFIX, "").str.extract_all(r"\d+(?:\.\d+)+").alias("_v")
     writers = (work.filter(pl.col("_announced").fill_null(False) & ~pl.col("_release") & pl.col("pr_number").is_null())
                .select("repo", "person_id", "_n", "_t", version).explode("_v").drop_nulls("_v"))
-    released = _releases(work, release_version(pl.col("subject")).str.replace(r"^v", "").alias("_v")).drop_nulls("_v")
+    released = _releases(work, release_version(pl.col("_release_name")).str.replace(r"^v", "").alias("_v")).drop_nulls("_v")
     announced = _released_soon(writers, released, on=["repo", "person_id", "_v"])
     return work.with_columns((pl.col("_release_step") | announced).alias("_release_step"))
 
@@ -155,7 +208,7 @@ def _with_post_release(work: pl.DataFrame) -> pl.DataFrame:
     * a commit of the distribution packages alone (PACKAGING_PATH): ripgrep's `pkg/brew: update
       tap`, the Homebrew formula set to the release half an hour after it."""
     by = ["repo", "person_id"]
-    version = pl.col("subject").fill_null("").str.replace(PR_SUFFIX, "").str.extract(_RELEASE_VERSION, 1)
+    version = pl.col("_release_name").fill_null("").str.replace(PR_SUFFIX, "").str.extract(_RELEASE_VERSION, 1)
     change = pl.col("category").is_in(["feature", "bug"]).fill_null(False) if "category" in work.columns else pl.lit(False)
     if "_paths" not in work.columns:
         work = work.with_columns(pl.lit(None, pl.UInt64).alias("_paths"))
@@ -227,7 +280,7 @@ def release_edges(work: pl.DataFrame) -> pl.DataFrame:
     outside = pl.col("pr_number").is_null() & pl.col("_prev_pr").is_null()
     folder = pl.col("_release_dir") if "_release_dir" in work.columns else None
     stream = work.sort("repo", "person_id", "_t", "_n").with_columns(
-        pl.when(pl.col("_release")).then(release_package(pl.col("subject"), folder)).alias("_package"),
+        pl.when(pl.col("_release")).then(release_package(pl.col("_release_name"), folder)).alias("_package"),
     ).with_columns(
         # the package of the author's last release so far ("" for a release that names none)
         pl.when(pl.col("_release")).then(pl.col("_package").fill_null(""))
@@ -238,7 +291,7 @@ def release_edges(work: pl.DataFrame) -> pl.DataFrame:
         pl.col("_release").shift(1).alias("_prev_release"),
         # (a release that names no version, sinatra's bare `bump version`, is a step of the
         # release the next ones name)
-        (pl.col("_release") & release_version(pl.col("subject")).is_not_null()).shift(1).alias("_prev_ends"),
+        (pl.col("_release") & release_version(pl.col("_release_name")).is_not_null()).shift(1).alias("_prev_ends"),
         # (a commit that finished a release ends its run too: composer's next release, 2.3.10
         # the same day as 2.2.17, opens with its own `Update changelog`)
         pl.col("_post_of").is_not_null().shift(1).alias("_prev_post"),
@@ -292,7 +345,8 @@ def _same_release(work: pl.DataFrame) -> pl.DataFrame:
     syntaxes`, then the empty `v0.16.0` that tags it: one release, not two; retrofit's `Prepare
     for 1.1.0.` with the Maven release plugin's `prepare release parent-1.1.0` minutes later)."""
     folder = pl.col("_release_dir") if "_release_dir" in work.columns else None
-    named = pl.concat_str(release_package(pl.col("subject"), folder).fill_null(""), pl.lit(" "), release_version(pl.col("subject")))
+    named = pl.concat_str(release_package(pl.col("_release_name"), folder).fill_null(""), pl.lit(" "),
+                          release_version(pl.col("_release_name")))
     releases = (work.filter(pl.col("_release")).with_columns(named.alias("_version"))
                 .sort("repo", "person_id", "_t", "_n")
                 .with_columns(pl.col("pr_number").shift(1).alias("_prev_pr"), pl.col("_version").shift(1).alias("_prev_version")))

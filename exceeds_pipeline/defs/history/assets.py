@@ -17,6 +17,7 @@ from exceeds_pipeline.enrich.languages import with_language
 from exceeds_pipeline.enrich.skills import load_skill_rules, skills_per_commit
 from exceeds_pipeline.history.counted_once import count_once, inherit_work_items
 from exceeds_pipeline.history.tables import attach_people, finalize_commits
+from exceeds_pipeline.ingest.incremental import TAGS_TABLE
 from exceeds_pipeline.ingest.raw_store import read_side_table
 from exceeds_pipeline.identity.people import ConfiguredIdentity, resolve_people
 from exceeds_pipeline.defs.resources import ExceedsSettings
@@ -127,8 +128,11 @@ def commits_and_work_items(
                                changelog=changelog, diff_lines=diff_lines)
     edits = [frame.select("repo", "sha", "summary") for name in settings.repository_names
              if (frame := read_side_table(store, name, "edit_summaries")) is not None and frame.height]
+    # the tags of each repository: a version tag marks the release its commit makes
+    tags = [frame.with_columns(pl.lit(name).alias("repo")) for name in settings.repository_names
+            if (frame := read_side_table(store, name, TAGS_TABLE)) is not None and frame.height]
     table, work_items = assign_work_items(table, commit_links, file_changes, changelog,
-                                          pl.concat(edits) if edits else None)
+                                          pl.concat(edits) if edits else None, pl.concat(tags) if tags else None)
     table = finalize_commits(inherit_work_items(table))
     yield Output(table, "commits", metadata=frame_metadata(table))
     yield Output(work_items, "work_items", metadata=frame_metadata(work_items))
