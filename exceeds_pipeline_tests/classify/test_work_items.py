@@ -1032,8 +1032,8 @@ def test_a_version_tag_on_the_release_notes_makes_the_release(tmp_path):
     repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={
         "lib/url.c": "int url;\n", "RELEASE-NOTES": "8.20.0\n", "docs/THANKS": "Ada\n", "go.mod": "module curl\n"})
     fix = repo.commit("url: fix the port parser", author=ADA, date=_at(2, 9), files={"lib/url.c": "int url = 1;\n"})
-    synced = repo.commit("RELEASE-NOTES: synced", author=ADA, date=_at(3, 8),
-                         files={"RELEASE-NOTES": "8.21.0\n - url: fix the port parser\n"})
+    synced = repo.commit("RELEASE-NOTES: synced", author=ADA, date=_at(3, 8),  # (and the list of versions)
+                         files={"RELEASE-NOTES": "8.21.0\n - url: fix the port parser\n", "docs/VERSIONS.md": "8.21.0\n"})
     repo.git("tag", "-a", "-m", "curl 8.21.0", "curl-8_21_0")  # annotated, as curl's are
     thanks = repo.commit("THANKS: names from the 8.21.0 release", author=ADA, date="2025-03-03T08:03:00+0000",
                          files={"docs/THANKS": "Ada\nBob\n"})

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import polars as pl
 
-from exceeds_pipeline.classify.categories import BUILD_PATH, LEADING_MARK, PACKAGING_PATH, REBUILT_FILES, RELEASE_TITLE, release_subject, without_release_type
+from exceeds_pipeline.classify.categories import BUILD_PATH, DOCS_PATH, LEADING_MARK, PACKAGING_PATH, REBUILT_FILES, RELEASE_TITLE, release_subject, without_release_type
 from exceeds_pipeline.classify.changelog import CHANGELOG_PATH
 from exceeds_pipeline.classify.work_items.shared import (
     CLOSING_REFS, DECLARED_TYPE, GENERIC_FILES, PACKAGE_MANIFEST, PR_SUFFIX, VERSION_FILE, _consecutive_pairs, dependency_update,
@@ -79,7 +79,8 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: p
     0.14-dev`), which opens the next release and makes none: a step, not a release.
 
     `tags` (repo, sha, tag): a commit a version tag points at (`tag_release_name`) that changes
-    only the release's records (changelogs, manifests, lock and version files) is a release too,
+    only the release's records (changelogs, manifests, lock and version files) and documents
+    (curl's RELEASE-NOTES with docs/VERSIONS.md or docs/THANKS) is a release too,
     though its subject names none: curl's releases are tagged on `RELEASE-NOTES: synced` (its
     profile had read "60 releases, the latest 7.64.1" in 2026). `_release_name` is what a
     release is named from: the subject, or else the tag."""
@@ -99,11 +100,13 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: p
         file_changes.select("repo", "sha", path.str.contains(GENERIC_FILES).alias("_g"), top.alias("_top"),
                             path.str.contains(BUILD_PATH).alias("_b"),
                             (path.str.contains(PACKAGE_MANIFEST) & path.str.count_matches("/").eq(1)).alias("_manifest"),
-                            path.str.contains(CHANGELOG_PATH).alias("_changelog"), path.alias("_path"))
+                            path.str.contains(CHANGELOG_PATH).alias("_changelog"), path.str.contains(DOCS_PATH).alias("_docs"),
+                            path.alias("_path"))
         .group_by("repo", "sha").agg(
             pl.col("_g").all().alias("_only_records"),
             pl.col("_path").str.contains(VERSION_FILE).all().alias("_only_version"),
             pl.col("_changelog").all().alias("_only_changelog"),
+            (pl.col("_g") | pl.col("_changelog") | pl.col("_docs")).all().alias("_only_notes"),
             pl.col("_path").str.contains(PACKAGING_PATH).all().alias("_only_packaging"),
             pl.col("_path").str.contains(RELEASE_CHECKLIST).all().alias("_only_checklist"),
             (pl.col("_g") | pl.col("_b")).all().alias("_only_build"),
@@ -145,7 +148,7 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: p
         # (not a commit that is a change of its own, though tagged: caddy's `go.mod: Upgrade
         # dependencies` tagged v2.11.0, zod's `Fix types` tagged v3.17.3)
         .with_columns((pl.col("_tag_name").is_not_null() & release_version(pl.col("subject")).is_null()
-                       & (pl.col("_only_records") | pl.col("_only_changelog")).fill_null(False)
+                       & pl.col("_only_notes").fill_null(False)
                        & ~dependency_update(pl.col("subject").fill_null(""))
                        & ~pl.col("subject").fill_null("").str.contains(DEPENDENCY_WORDS) & ~repair).alias("_tagged"))
         .with_columns(((release & own) | (pl.col("subject").fill_null("").str.contains(BARE_BUMP)
@@ -165,7 +168,7 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: p
             | (pl.col("_only_build").fill_null(False) & pl.col("subject").fill_null("").str.contains(NEXT_SECTION)))
             .alias("_release_step"))
         .drop("_only_records", "_only_build", "_only_version", "_only_changelog", "_parts", "_own_version", "_package", "_makes",
-              "_tag_name", "_tagged")
+              "_tag_name", "_tagged", "_only_notes")
     )).drop("_announced")).drop("_only_packaging", "_only_checklist")
 
 
