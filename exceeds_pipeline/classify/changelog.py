@@ -85,10 +85,18 @@ MAX_CHANGELOG_BYTES = 8 << 20
 _FRAGMENT_DIR = r"(?:^|/)(?:changelog|changes|news|newsfragments|changelog\.d)/"
 _FRAGMENT_EXT = r"\.(?:rst|md|txt|markdown)"
 FRAGMENT_TEXT = rf"(?i){_FRAGMENT_EXT}$"
-# (and one per release series: vue's changelogs/CHANGELOG-3.4.md)
-CHANGELOG_PATH = (r"(?i)(?:^|/)(?:OLD[-_]?)?(?:CHANGELOG|CHANGES|NEWS|HISTORY|RELEASE[-_]?NOTES|UPDATING)(?:\.[a-z]+)?$|(?:^|/)\.(?:changes?|changesets?)/"
+# The kinds a news fragment's name gives (categories.yaml `changelog_fragment_types`).
+_FRAGMENT_KINDS = "|".join(sorted({k for kinds in yaml.safe_load(Path(__file__).with_name("categories.yaml").read_text(
+    encoding="utf-8"))["changelog_fragment_types"].values() for k in kinds}, key=len, reverse=True))
+# The extensions a record file (CHANGELOG.md, NEWS, AUTHORS.txt) may carry: text, not code
+# (goreleaser's internal/pipe/changelog/changelog.go, a router's history.js are code).
+RECORD_EXT = r"(?:\.(?:md|markdown|mdown|mkd|mdx|rst|txt|text|adoc|asciidoc|org|textile|rdoc|pod|html?|xml|ya?ml|json|old|in))?"
+# (and one per release series: vue's changelogs/CHANGELOG-3.4.md; in a fragments folder, a
+# text file or a fragment named by its type: `1234.bugfix`, not the code of a package named
+# changelog)
+CHANGELOG_PATH = (rf"(?i)(?:^|/)(?:OLD[-_]?)?(?:CHANGELOG|CHANGES|NEWS|HISTORY|RELEASE[-_]?NOTES|UPDATING){RECORD_EXT}$|(?:^|/)\.(?:changes?|changesets?)/"
                   r"|(?:^|/)CHANGELOG[-_]v?\d[\w.-]*\.(?:md|markdown|rst|txt|adoc)$"
-                  rf"|{_FRAGMENT_DIR}[^/]+$")
+                  rf"|{_FRAGMENT_DIR}(?:[^/]+{_FRAGMENT_EXT}|[^/.]+|[^/]+\.(?:{_FRAGMENT_KINDS})(?:\.\d+)?)$")
 # A news fragment (towncrier: `changelog/1234.bugfix.rst`, `newsfragments/1234.feature`,
 # `CHANGES/1234.feature.md`): its type is the last dotted word of the name before an optional
 # counter and extension.

@@ -1046,12 +1046,19 @@ def test_a_version_tag_on_the_release_notes_makes_the_release(tmp_path):
     repo.tag("v9.0.0")
     feature = repo.commit("url: add IPv6 zone ids", author=ADA, date=_at(15, 8), files={"lib/url.c": "int url = 2;\n"})
     repo.tag("curl-9_1_0")
+    # goreleaser tags whatever its main branch holds: a page of the docs, the code of its
+    # changelog package (no changelog: code)
+    docs = repo.commit("docs: semver docs improvements", author=ADA, date=_at(18, 8), files={"docs/semver.md": "semver\n"})
+    repo.tag("v9.2.0")
+    code = repo.commit("changelog: first release defaults to the git changelogger", author=ADA, date=_at(21, 8),
+                       files={"internal/pipe/changelog/changelog.go": "package changelog\n"})
+    repo.tag("v9.3.0")
     out, items = _run(repo, name="curl/curl", tags=True)
     wid = dict(out.select("sha", "work_item_id").rows())
     assert wid[synced] == wid[thanks] != wid[fix]
     assert _item(items, wid[synced])["title"] == "Release 8.21.0"
     assert _item(items, wid[synced])["category"] == "chore"
-    for sha in (later, candidate, upgrade, feature):
+    for sha in (later, candidate, upgrade, feature, docs, code):
         assert not _item(items, wid[sha])["title"].startswith("Release"), sha
     assert _item(items, wid[feature])["category"] == "feature"
     # without the tags, the sync is docs work like any other

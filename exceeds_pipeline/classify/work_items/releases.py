@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import polars as pl
 
-from exceeds_pipeline.classify.categories import BUILD_PATH, DOCS_PATH, LEADING_MARK, PACKAGING_PATH, REBUILT_FILES, RELEASE_TITLE, release_subject, without_release_type
+from exceeds_pipeline.classify.categories import BUILD_PATH, LEADING_MARK, PACKAGING_PATH, REBUILT_FILES, RELEASE_TITLE, release_subject, without_release_type
 from exceeds_pipeline.classify.changelog import CHANGELOG_PATH
 from exceeds_pipeline.classify.work_items.shared import (
     CLOSING_REFS, DECLARED_TYPE, GENERIC_FILES, PACKAGE_MANIFEST, PR_SUFFIX, VERSION_FILE, _consecutive_pairs, dependency_update,
@@ -39,6 +39,9 @@ def makes_release() -> pl.Expr:
     return release_subject(pl.col("subject"))
 
 
+# A document a release updates beside its notes: who to thank, the list of versions (curl's
+# docs/THANKS, docs/VERSIONS.md).
+RELEASE_RECORD = r"(?i)(?:^|/)(?:THANKS|CREDITS|VERSIONS)(?:\.[a-z]+)?$"
 # Words of a subject that speaks of dependencies (`Bump quasi and aster dependencies`, `go.mod:
 # Upgrade CertMagic and quic-go`): a tagged commit so worded is a change of its own.
 DEPENDENCY_WORDS = r"(?i)\b(?:dependenc(?:y|ies)|deps?|upgrade[sd]?)\b"
@@ -79,8 +82,8 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: p
     0.14-dev`), which opens the next release and makes none: a step, not a release.
 
     `tags` (repo, sha, tag): a commit a version tag points at (`tag_release_name`) that changes
-    only the release's records (changelogs, manifests, lock and version files) and documents
-    (curl's RELEASE-NOTES with docs/VERSIONS.md or docs/THANKS) is a release too,
+    only the release's records (changelogs, manifests, lock and version files, RELEASE_RECORD:
+    curl's RELEASE-NOTES with docs/VERSIONS.md or docs/THANKS) is a release too,
     though its subject names none: curl's releases are tagged on `RELEASE-NOTES: synced` (its
     profile had read "60 releases, the latest 7.64.1" in 2026). `_release_name` is what a
     release is named from: the subject, or else the tag."""
@@ -100,7 +103,7 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: p
         file_changes.select("repo", "sha", path.str.contains(GENERIC_FILES).alias("_g"), top.alias("_top"),
                             path.str.contains(BUILD_PATH).alias("_b"),
                             (path.str.contains(PACKAGE_MANIFEST) & path.str.count_matches("/").eq(1)).alias("_manifest"),
-                            path.str.contains(CHANGELOG_PATH).alias("_changelog"), path.str.contains(DOCS_PATH).alias("_docs"),
+                            path.str.contains(CHANGELOG_PATH).alias("_changelog"), path.str.contains(RELEASE_RECORD).alias("_docs"),
                             path.alias("_path"))
         .group_by("repo", "sha").agg(
             pl.col("_g").all().alias("_only_records"),

@@ -9,6 +9,7 @@ from datetime import timedelta
 import polars as pl
 
 from exceeds_pipeline.classify.categories import CI_DIRECTIVE, KIND_PREFIX, LEAD_VERB, LEADING_MARK, MIN_TYPED_TITLE_WORDS
+from exceeds_pipeline.classify.changelog import RECORD_EXT
 from exceeds_pipeline.history.counted_once import PR_SUFFIXES
 
 
@@ -95,7 +96,7 @@ def dependency_update(subject: pl.Expr) -> pl.Expr:
 # Files that unrelated changes touch alike.
 GENERIC_FILES = (
     r"(?i)(?:^|/)(?:OLD[-_]?)?(?:CHANGELOG|CHANGES|NEWS|UPDATING|HISTORY|RELEASE[-_]?NOTES|AUTHORS|CONTRIBUTORS|VERSION)"
-    r"(?:\.[a-z]+)?$|(?:^|/)(?:package-lock\.json|yarn\.lock|pnpm-lock\.yaml|poetry\.lock|uv\.lock|"
+    + RECORD_EXT + r"$|(?:^|/)(?:package-lock\.json|yarn\.lock|pnpm-lock\.yaml|poetry\.lock|uv\.lock|"
     r"Cargo\.lock|go\.sum|Gemfile\.lock|composer\.lock|Pipfile\.lock)$"
     # a package's manifest: every dependency bump and release edits it (express's package.json
     # is in a third of one author's commits), so sharing it relates nothing
