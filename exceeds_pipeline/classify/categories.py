@@ -189,6 +189,26 @@ def without_release_type(subject: pl.Expr) -> pl.Expr:
             .str.replace(_WITH_CHANGELOG, "").str.replace(_CHANGELOG_FIRST, ""))
 
 
+# A release squashed from a pull request that changes this many lines of code (not tests, docs,
+# build files or generated ones) is that change, not release work: httpx's `Version 0.21
+# (#1935)` integrated httpcore 0.14 and added request extensions (331 lines), zod's `Zod 4.1
+# (#5130)` 3,803. (A release its maintainer commits with built files alone stays one: zod's
+# `v3.25.3` with a bundle of 2,119 lines.)
+RELEASE_CODE_LINES = 100
+
+
+def carries_code(subject: pl.Expr, code_lines: pl.Expr) -> pl.Expr:
+    """The release subject is a pull request's that changes RELEASE_CODE_LINES of code or more
+    (`code_lines`: `code_lines()`' `_l_code`)."""
+    return (subject.fill_null("").str.contains(PR_SUFFIXES) & (code_lines.fill_null(0) >= RELEASE_CODE_LINES)).fill_null(False)
+
+
+def code_lines(file_changes: pl.DataFrame) -> pl.DataFrame:
+    """(repo, sha, `_l_code`): the lines each commit changes in code files (not tests, docs,
+    build files, generated or left-out files)."""
+    return _path_flags(file_changes).select("repo", "sha", "_l_code")
+
+
 def release_subject(subject: pl.Expr) -> pl.Expr:
     """The subject makes a release (RELEASE_SUBJECT; `(#N)` aside). Read as written: `build:
     ejs@2.4.1` bumps a dependency, `grep-regex-0.1.2` is a release."""
@@ -850,6 +870,7 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
         else pl.lit(False)
     binary = (pl.col("exclusion_reason").fill_null("") == "binary") if "exclusion_reason" in file_changes.columns \
         else pl.lit(False)
+    excluded = pl.col("excluded").fill_null(False) if "excluded" in file_changes.columns else pl.lit(False)
     lines = (pl.col("lines_added").fill_null(0) + pl.col("lines_deleted").fill_null(0)).cast(pl.Int64) \
         if {"lines_added", "lines_deleted"} <= set(file_changes.columns) else pl.lit(0, pl.Int64)
     # a source file rewritten in another language: deleted, and added under the same name with
@@ -875,6 +896,7 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
             "repo", "sha", is_test.alias("t"), is_docs.alias("d"), is_build.alias("b"),
             pl.when(is_docs).then(lines).otherwise(0).alias("ld"), pl.when(is_build).then(lines).otherwise(0).alias("lb"),
             pl.when(is_test).then(lines).otherwise(0).alias("lt"),
+            pl.when(is_code & ~generated & ~excluded).then(lines).otherwise(0).alias("lk"),
             lines.alias("l"), pl.when(ported).then(lines).otherwise(0).alias("lp"),
             is_code.alias("k"), vendored.alias("v"),
             ((status == "A") & is_code).alias("a"),
@@ -914,6 +936,7 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
             pl.col("ld").sum().cast(pl.Int64).alias("_l_docs"),
             pl.col("lb").sum().cast(pl.Int64).alias("_l_build"),
             pl.col("lt").sum().cast(pl.Int64).alias("_l_test"),
+            pl.col("lk").sum().cast(pl.Int64).alias("_l_code"),
             pl.col("l").sum().cast(pl.Int64).alias("_l_all"),
             pl.col("lp").sum().cast(pl.Int64).alias("_l_ported"),
             pl.col("k").sum().cast(pl.Int64).alias("_n_code"),
@@ -931,7 +954,7 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
 PORTED_SHARE = 0.7
 
 
-_PATH_COUNTS = ("_n", "_n_test", "_n_docs", "_n_build", "_n_new_src", "_n_new_code", "_n_new_test", "_n_del", "_n_changelog",
+_PATH_COUNTS = ("_n", "_n_test", "_n_docs", "_n_build", "_n_new_src", "_n_new_code", "_n_new_test", "_n_del", "_n_changelog", "_l_code",
                 "_n_added", "_n_meta", "_n_generated", "_n_scripts", "_l_docs", "_l_build", "_l_test", "_l_all", "_l_ported",
                 "_l_changelog",
                 "_n_code", "_n_vendored", "_n_binary", "_n_docs_or_generated")
@@ -1308,8 +1331,9 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
         .when(holds(pl.col("_tag"))).then(pl.col("_tag"))
         .when(holds(pl.col("_fragment"))).then(pl.col("_fragment"))
         # A commit that makes a release (`release version 3.1.6`: the version and its changelog
-        # date) is release work, as its work item is.
-        .when(release_subject(pl.col("subject"))).then(pl.lit("chore"))
+        # date) is release work, as its work item is (not a pull request that also changes the
+        # code: `carries_code`).
+        .when(release_subject(pl.col("subject")) & ~carries_code(pl.col("subject"), pl.col("_l_code"))).then(pl.lit("chore"))
         # build files beside pages, when the message says it documents (`cmake: document the
         # OpenSSL variables`, `Update README`): docs
         .when((by_paths == "build") & (pl.col("_n_docs").fill_null(0) > 0) & (by_message == "docs")).then(pl.lit("docs"))

@@ -1066,6 +1066,31 @@ def test_a_version_tag_on_the_release_notes_makes_the_release(tmp_path):
     assert _item(items, dict(out.select("sha", "work_item_id").rows())[synced])["title"] == "RELEASE-NOTES: synced"
 
 
+def test_a_pull_request_named_by_a_version_that_changes_the_code_is_that_change(tmp_path):
+    """zod's `Zod 4.1 (#5130)` squashed 3,803 lines of new code under the version's name: a
+    feature, not release work; readers of httpx and zod had found such squashes filed as
+    releases. A release pull request that only sets the version, or a maintainer's release
+    commit with a rebuilt bundle, stays a release."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={
+        "package.json": '{"version": "4.0.0"}\n', "src/schemas.ts": "export const a = 1;\n"})
+    code = "".join(f"export function check{i}(value: unknown): boolean {{ return typeof value === 'string'; }}\n" for i in range(120))
+    big = repo.commit("Zod 4.1 (#5130)\n\n* Add z.codec for bidirectional transforms\n* Add .overwrite() method\n",
+                      author=ADA, date=_at(3, 9),
+                      files={"package.json": '{"version": "4.1.0"}\n', "src/schemas.ts": "export const a = 1;\n" + code,
+                             "src/codec.ts": code})
+    small = repo.commit("Zod 4.1.1 (#5140)", author=ADA, date=_at(6, 9),
+                        files={"package.json": '{"version": "4.1.1"}\n', "src/schemas.ts": "export const a = 2;\n" + code})
+    bundle = repo.commit("v4.1.2", author=ADA, date=_at(9, 9), files={
+        "package.json": '{"version": "4.1.2"}\n', "packages/treeshake/out.js": code.replace("export ", "") * 3})
+    out, items = _run(repo, name="colinhacks/zod")
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert _item(items, wid[big])["title"] == "Zod 4.1"
+    assert _item(items, wid[big])["category"] == "feature"
+    assert _item(items, wid[small])["title"] == "Release Zod 4.1.1"
+    assert _item(items, wid[bundle])["title"] == "Release 4.1.2"
+
+
 def test_a_dependency_update_the_changelog_lists_is_no_release_step(tmp_path):
     """express: `deps: body-parser@1.19.2` and `deps: qs@6.9.7` (package.json and a line in
     History.md each) the night before `4.17.3` are changes the release lists, not steps of it;

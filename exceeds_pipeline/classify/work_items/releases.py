@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import polars as pl
 
-from exceeds_pipeline.classify.categories import BUILD_PATH, LEADING_MARK, PACKAGING_PATH, REBUILT_FILES, RELEASE_TITLE, release_subject, without_release_type
+from exceeds_pipeline.classify.categories import BUILD_PATH, carries_code, code_lines, LEADING_MARK, PACKAGING_PATH, REBUILT_FILES, RELEASE_TITLE, release_subject, without_release_type
 from exceeds_pipeline.classify.changelog import CHANGELOG_PATH
 from exceeds_pipeline.classify.work_items.shared import (
     CLOSING_REFS, DECLARED_TYPE, GENERIC_FILES, PACKAGE_MANIFEST, PR_SUFFIX, VERSION_FILE, _consecutive_pairs, dependency_update,
@@ -144,10 +144,20 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: p
            | (package == pl.col("repo").str.extract(r"([^/]+)$", 1).str.to_lowercase())
            | pl.col("_parts").list.contains(package)
            | pl.col("_parts").list.contains(package.str.extract(r"([^-/@]+)$", 1)))
+    # ... and no pull request that changes the code under a version's name (`carries_code`: zod's
+    # `Zod 4.1 (#5130)`, 3,803 lines, a feature) ...; read for the few release subjects of pull requests
+    squashed = work.filter(makes & pl.col("subject").fill_null("").str.contains(PR_SUFFIX)).select("repo", "sha")
+    coded = code_lines(file_changes.join(squashed, on=["repo", "sha"], how="semi")) if squashed.height else \
+        squashed.with_columns(pl.lit(None, pl.Int64).alias("_l_code"))
+    # that the classifier reads as a change, not release work
+    change = pl.col("category").is_in(["feature", "bug", "perf", "refactor"]).fill_null(False) if "category" in work.columns \
+        else pl.lit(False)
+    own = own & ~(carries_code(pl.col("subject"), pl.col("_l_code")) & change)
     return _with_post_release(_with_announced_release(_with_rebuilt_for_release(
         work.join(steps, on=["repo", "sha"], how="left", maintain_order="left")
         .join(named, on=["repo", "sha"], how="left", maintain_order="left")
         .join(touched, on=["repo", "sha"], how="left", maintain_order="left")
+        .join(coded, on=["repo", "sha"], how="left", maintain_order="left")
         # (not a commit that is a change of its own, though tagged: caddy's `go.mod: Upgrade
         # dependencies` tagged v2.11.0, zod's `Fix types` tagged v3.17.3)
         .with_columns((pl.col("_tag_name").is_not_null() & release_version(pl.col("subject")).is_null()
@@ -171,7 +181,7 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: p
             | (pl.col("_only_build").fill_null(False) & pl.col("subject").fill_null("").str.contains(NEXT_SECTION)))
             .alias("_release_step"))
         .drop("_only_records", "_only_build", "_only_version", "_only_changelog", "_parts", "_own_version", "_package", "_makes",
-              "_tag_name", "_tagged", "_only_notes")
+              "_tag_name", "_tagged", "_only_notes", "_l_code")
     )).drop("_announced")).drop("_only_packaging", "_only_checklist")
 
 
