@@ -1066,6 +1066,56 @@ def test_a_version_tag_on_the_release_notes_makes_the_release(tmp_path):
     assert _item(items, dict(out.select("sha", "work_item_id").rows())[synced])["title"] == "RELEASE-NOTES: synced"
 
 
+def test_a_tag_on_a_change_names_the_release_prepared_just_before_it(tmp_path):
+    """jq tags 1.8.2 on a dependabot bump three days after `Update NEWS.md and AUTHORS for
+    1.8.2`; fd tags 8.4.0 on `Update jemalloc to 5.3`, twenty minutes after `Bump version`:
+    the release is the record prepared last before the tag (it sets the version or names it).
+    fd's `Update CHANGELOG` nine minutes after `Updates for fd 8.5.1` is that release's, not a
+    step of 8.5.2 the next day. A Go module's `Run go.mod tidy` sets no version: a tag on the
+    change after it makes it no release. ripgrep's `grep-cli: release 0.1.2`, tagged
+    grep-cli-0.1.2, is named with its package."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={
+        "NEWS.md": "1.8.1\n", "AUTHORS": "Ada\n", "Cargo.toml": 'version = "8.3.0"\n', "Cargo.lock": "a\n",
+        "CHANGELOG.md": "8.3.0\n", "README.md": "fd 8.3.0\n", "src/main.rs": "fn main() {}\n", "go.mod": "module x\n",
+        "main.go": "package main\n"})
+    news = repo.commit("Update NEWS.md and AUTHORS for 1.8.2", author=ADA, date=_at(2, 8),
+                       files={"NEWS.md": "1.8.2\n1.8.1\n", "AUTHORS": "Ada\nBob\n"})
+    bot = repo.commit("build(deps): bump actions/checkout from 6 to 7", author=BOT, date=_at(4, 20),
+                      files={".github/workflows/ci.yml": "uses: actions/checkout@v7\n"})
+    repo.tag("v1.8.2")
+    bump = repo.commit("Bump version", author=ADA, date=_at(7, 21), files={"Cargo.toml": 'version = "8.4.0"\n', "Cargo.lock": "b\n"})
+    deps = repo.commit("Update dependencies", author=ADA, date="2025-03-07T21:11:00+0000", files={"Cargo.lock": "c\n"})
+    jemalloc = repo.commit("Update jemalloc to 5.3 (jemallocator 0.5)", author=ADA, date="2025-03-07T21:20:00+0000",
+                           files={"Cargo.toml": 'version = "8.4.0"\njemalloc = "0.5"\n', "Cargo.lock": "d\n"})
+    repo.tag("v8.4.0")
+    first = repo.commit("Updates for fd 8.5.1", author=ADA, date=_at(10, 12), files={
+        "Cargo.toml": 'version = "8.5.1"\njemalloc = "0.5"\n', "CHANGELOG.md": "8.5.1\n8.3.0\n", "README.md": "fd 8.5.1\n"})
+    repo.tag("v8.5.1")
+    touch_up = repo.commit("Update CHANGELOG", author=ADA, date="2025-03-10T12:09:00+0000",
+                           files={"CHANGELOG.md": "8.5.1 (2025-03-10)\n8.3.0\n"})
+    second = repo.commit("Updates for fd 8.5.2", author=ADA, date=_at(11, 8), files={
+        "Cargo.toml": 'version = "8.5.2"\njemalloc = "0.5"\n', "CHANGELOG.md": "8.5.2\n8.5.1 (2025-03-10)\n8.3.0\n"})
+    repo.tag("v8.5.2")
+    tidy = repo.commit("Run go.mod tidy", author=ADA, date=_at(14, 8), files={"go.mod": "module x\n\ngo 1.22\n"})
+    change = repo.commit("reverseproxy: retry dial errors", author=ADA, date=_at(15, 8), files={"main.go": "package main\n// retry\n"})
+    repo.tag("v2.6.3")
+    crate = repo.commit("grep-cli: release 0.1.2", author=ADA, date=_at(20, 8), files={"grep-cli/Cargo.toml": 'version = "0.1.2"\n'})
+    repo.tag("grep-cli-0.1.2")
+    out, items = _run(repo, name="sharkdp/fd", tags=True)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert _item(items, wid[news])["title"] == "Release 1.8.2"
+    assert wid[bot] is None or wid[bot] != wid[news]
+    assert _item(items, wid[bump])["title"] == "Release 8.4.0"
+    assert wid[deps] != wid[bump] and wid[jemalloc] != wid[bump]
+    assert wid[first] == wid[touch_up] != wid[second]
+    assert _item(items, wid[first])["title"] == "Release 8.5.1"
+    assert _item(items, wid[second])["title"] == "Release 8.5.2"
+    assert not _item(items, wid[tidy])["title"].startswith("Release")
+    assert _item(items, wid[change])["title"] == "reverseproxy: retry dial errors"
+    assert _item(items, wid[crate])["title"] == "Release grep-cli 0.1.2"
+
+
 def test_a_pull_request_named_by_a_version_that_changes_the_code_is_that_change(tmp_path):
     """zod's `Zod 4.1 (#5130)` squashed 3,803 lines of new code under the version's name: a
     feature, not release work; readers of httpx and zod had found such squashes filed as

@@ -94,8 +94,10 @@ neither a feature nor a fix.
    changelogs, package manifests, lock files and version files, except a dependency update
    with its own changelog line, `deps: qs@6.9.7`; or whose subject makes a release: `1.2.0`,
    `1.4.3 release`, `Release 3.4.1`, `grep-cli-0.1.10`, `Git 2.38`, or that a version tag
-   points at and changes only such records, no dependency update or fix (curl's `RELEASE-NOTES:
-   synced` tagged curl-8_21_0: `Release 8.21.0`; not a pre-release's tag); or that builds files again,
+   points at and changes only such records, no dependency update, feature or fix (curl's
+   `RELEASE-NOTES: synced` tagged curl-8_21_0: `Release 8.21.0`; not a pre-release's tag), or
+   the last such record that sets or names the version at most three days before a tag on a
+   change (jq's `Update NEWS.md and AUTHORS for 1.8.2`, the tag on a bot's bump); or that builds files again,
    `Rebuild lodash and docs.`, as the author's last commit before a release commit, which
    relates it to nothing else), each at most RELEASE_GAP
    (24 hours) after the one before, outside pull requests, up to and including a release

@@ -205,6 +205,8 @@ def assign_work_items(
     Returns (commits with work_item_id and pr_number, work items)."""
     cols = commits.columns
     df, work = _work_frame(commits, edit_summaries)
+    if tags is not None and tags.height:  # when each tagged commit of the branch was written (a merge's too)
+        tags = tags.join(df.select("repo", "sha", pl.col("_t").alias("_tag_t")), on=["repo", "sha"], how="inner")
     work = _with_submodule_headline(_with_code_lines(release_flags(work, file_changes, tags), file_changes), file_changes)
     work = work.with_columns(issue_refs(work.columns).alias("_refs"))
     # the files that can relate two commits, and the hubs among them: one reading for both rules

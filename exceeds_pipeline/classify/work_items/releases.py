@@ -83,7 +83,8 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: p
 
     `tags` (repo, sha, tag): a commit a version tag points at (`tag_release_name`) that changes
     only the release's records (changelogs, manifests, lock and version files, RELEASE_RECORD:
-    curl's RELEASE-NOTES with docs/VERSIONS.md or docs/THANKS) is a release too,
+    curl's RELEASE-NOTES with docs/VERSIONS.md or docs/THANKS; the README and the release
+    checklist beside them) is a release too (`_with_anchored_tags`: or the last such record before a tagged change),
     though its subject names none: curl's releases are tagged on `RELEASE-NOTES: synced` (its
     profile had read "60 releases, the latest 7.64.1" in 2026). `_release_name` is what a
     release is named from: the subject, or else the tag."""
@@ -104,12 +105,18 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: p
                             path.str.contains(BUILD_PATH).alias("_b"),
                             (path.str.contains(PACKAGE_MANIFEST) & path.str.count_matches("/").eq(1)).alias("_manifest"),
                             path.str.contains(CHANGELOG_PATH).alias("_changelog"), path.str.contains(RELEASE_RECORD).alias("_docs"),
+                            (path.str.contains(r"(?i)(?:^|/)README(?:\.[a-z]+)?$") | path.str.contains(RELEASE_CHECKLIST)).alias("_readme"),
                             path.alias("_path"))
         .group_by("repo", "sha").agg(
             pl.col("_g").all().alias("_only_records"),
             pl.col("_path").str.contains(VERSION_FILE).all().alias("_only_version"),
+            # (a file that holds the project's version: not Go's go.mod, which holds none)
+            (pl.col("_path").str.contains(VERSION_FILE) | (pl.col("_path").str.contains(PACKAGE_MANIFEST)
+                                                          & ~pl.col("_path").str.contains(r"(?:^|/)go\.mod$"))).any().alias("_versioned"),
             pl.col("_changelog").all().alias("_only_changelog"),
-            (pl.col("_g") | pl.col("_changelog") | pl.col("_docs")).all().alias("_only_notes"),
+            # (with the README's install lines and the release checklist, but not those alone)
+            ((pl.col("_g") | pl.col("_changelog") | pl.col("_docs") | pl.col("_readme")).all()
+             & (pl.col("_g") | pl.col("_changelog") | pl.col("_docs")).any()).alias("_only_notes"),
             pl.col("_path").str.contains(PACKAGING_PATH).all().alias("_only_packaging"),
             pl.col("_path").str.contains(RELEASE_CHECKLIST).all().alias("_only_checklist"),
             (pl.col("_g") | pl.col("_b")).all().alias("_only_build"),
@@ -160,15 +167,26 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: p
         .join(coded, on=["repo", "sha"], how="left", maintain_order="left")
         # (not a commit that is a change of its own, though tagged: caddy's `go.mod: Upgrade
         # dependencies` tagged v2.11.0, zod's `Fix types` tagged v3.17.3)
-        .with_columns((pl.col("_tag_name").is_not_null() & release_version(pl.col("subject")).is_null()
-                       & pl.col("_only_notes").fill_null(False)
-                       & ~dependency_update(pl.col("subject").fill_null(""))
-                       & ~pl.col("subject").fill_null("").str.contains(DEPENDENCY_WORDS) & ~repair).alias("_tagged"))
+        # (nor one the classifier reads as a feature or a fix: git's `Make GIT-VERSION-GEN
+        # tolerate missing git describe command again`, tagged v1.0.13)
+        .with_columns((pl.col("_only_notes").fill_null(False) & ~dependency_update(pl.col("subject").fill_null(""))
+                       & ~pl.col("subject").fill_null("").str.contains(DEPENDENCY_WORDS) & ~repair
+                       & ~(pl.col("category").is_in(["feature", "bug"]).fill_null(False) if "category" in work.columns
+                           else pl.lit(False))).alias("_taggable"))
+        .pipe(_with_anchored_tags, tags, makes & own)
+        .with_columns((pl.col("_tag_name").is_not_null() & pl.col("_taggable")).alias("_tagged"))
         .with_columns(((release & own) | (pl.col("subject").fill_null("").str.contains(BARE_BUMP)
                                   & pl.col("_only_version").fill_null(False))
                        | (pl.col("subject").fill_null("").str.contains(UPDATE_TO_VERSION)
                           & pl.col("_only_build").fill_null(False)) | pl.col("_tagged")).alias("_release"),
-                      pl.when("_tagged").then("_tag_name").otherwise("subject").alias("_release_name"))
+                      # (named as its subject names it where the two differ: rq's `Bump version to
+                      # 2.7.0` is tagged v2.7; by the tag, with its package, where they agree:
+                      # ripgrep's `grep: release 0.2.4`, tagged grep-0.2.4)
+                      pl.when(pl.col("_tagged") & (release_version(pl.col("subject")).is_null()
+                                                   | ((release_version(pl.col("subject")).str.replace(r"^v", "")
+                                                       == pl.col("_tag_name").str.extract(r"(\S+)$", 1))
+                                                      & release_package(pl.col("subject")).is_null())))
+                      .then("_tag_name").otherwise("subject").alias("_release_name"))
         .with_columns((pl.col("_release") | (makes & own) | (pl.col("_only_records").fill_null(False) & ~(
             pl.col("_announced").fill_null(False) & dependency_update(pl.col("subject")))
             # a commit that closes an issue, or says it repairs or reverts something (`repair`),
@@ -181,7 +199,7 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: p
             | (pl.col("_only_build").fill_null(False) & pl.col("subject").fill_null("").str.contains(NEXT_SECTION)))
             .alias("_release_step"))
         .drop("_only_records", "_only_build", "_only_version", "_only_changelog", "_parts", "_own_version", "_package", "_makes",
-              "_tag_name", "_tagged", "_only_notes", "_l_code")
+              "_tag_name", "_tagged", "_taggable", "_only_notes", "_l_code", "_versioned")
     )).drop("_announced")).drop("_only_packaging", "_only_checklist")
 
 
@@ -194,6 +212,36 @@ def _with_tag_name(work: pl.DataFrame, tags: pl.DataFrame | None) -> pl.DataFram
              .drop_nulls("_tag_name").sort("repo", "sha", pl.col("_tag_name").str.contains(" "), "_tag_name")
              .unique(["repo", "sha"], keep="first"))
     return work.join(named, on=["repo", "sha"], how="left", maintain_order="left")
+
+
+def _with_anchored_tags(work: pl.DataFrame, tags: pl.DataFrame | None, released: pl.Expr) -> pl.DataFrame:
+    """A version tag on a commit that is no release record (a fix, a merge, a bot's bump: jq's
+    jq-1.8.2 on a dependabot commit three days after `Update NEWS.md and AUTHORS for 1.8.2`)
+    names the release its maintainer prepared last: the latest release record (`_taggable`) at
+    most TAG_ANCHOR_GAP before the tagged commit that sets the version (a manifest or version
+    file) or names the tag's version, unless a commit that makes a release by its subject
+    (`released`) came later. `tags` needs `_tag_t`, when the tagged commit was written."""
+    if tags is None or tags.height == 0 or "_tag_t" not in tags.columns:
+        return work
+    named = (tags.select("repo", "sha", "_tag_t", tag_release_name(pl.col("tag"), pl.col("repo")).alias("_tag"))
+             .drop_nulls("_tag").join(work.filter(pl.col("_taggable") | released).select("repo", "sha"),
+                                      on=["repo", "sha"], how="anti"))
+    candidates = work.filter((pl.col("_taggable") & pl.col("_tag_name").is_null()) | released).select(
+        "repo", "_n", "_t", released.alias("_made"), pl.col("_versioned").fill_null(False),
+        pl.col("subject").fill_null("").str.replace(PR_SUFFIX, "").alias("_subject"))
+    if named.height == 0 or candidates.height == 0:
+        return work
+    version = pl.col("_tag").str.extract(r"(\S+)$", 1)
+    near = (named.join(candidates, on="repo")
+            .filter((pl.col("_t") <= pl.col("_tag_t")) & (pl.col("_tag_t") - pl.col("_t") <= TAG_ANCHOR_GAP)
+                    & (pl.col("_made") | pl.col("_versioned") | pl.col("_subject").str.contains(version, literal=True)))
+            .sort("_t", "_n").group_by("repo", "sha", maintain_order=True).last()
+            # (a release its subject already names is made; one it does not, `Bump version`, takes the tag's name)
+            .filter(~(pl.col("_made") & pl.col("_subject").str.contains(r"\d\.\d")))
+            # (one release per record: the first tag after it)
+            .sort("_tag_t").unique("_n", keep="first", maintain_order=True))
+    return work.join(near.select("_n", pl.col("_tag").alias("_anchored")), on="_n", how="left", maintain_order="left") \
+        .with_columns(pl.coalesce("_tag_name", "_anchored").alias("_tag_name")).drop("_anchored")
 
 
 def _with_announced_release(work: pl.DataFrame) -> pl.DataFrame:
@@ -313,7 +361,13 @@ def release_edges(work: pl.DataFrame) -> pl.DataFrame:
         pl.col("_post_of").is_not_null().shift(1).alias("_prev_post"),
         pl.col("pr_number").shift(1).alias("_prev_pr"),
         pl.col("subject").fill_null("").str.contains(NEXT_SECTION).alias("_opens_next"),
-    ).with_columns(pl.col("_opens_next").shift(1).alias("_prev_opens_next"))
+        # (a touch-up written minutes after a release, fd's `Update CHANGELOG` nine minutes after
+        # `Updates for fd 8.5.1`, is that release's, not the first step of the next one; one that
+        # names a version, `changelog: 1.2.1`, is)
+        (pl.col("_release").shift(1).over("repo", "person_id").fill_null(False)
+         & (pl.col("_t") - pl.col("_t").shift(1).over("repo", "person_id") <= POST_RELEASE_GAP)
+         & ~pl.col("subject").fill_null("").str.contains(r"\d\.\d")).alias("_touch_up"),
+    ).with_columns(pl.col("_opens_next").shift(1).alias("_prev_opens_next"), pl.col("_touch_up").shift(1).alias("_prev_touch_up"))
     pairs = _consecutive_pairs(stream, ["repo", "person_id"])
     # The changelog opened for the next version minutes after a release, or after a commit that
     # finished it, closes it (requests' "Prepare changelog for next release", ripgrep's
@@ -332,7 +386,7 @@ def release_edges(work: pl.DataFrame) -> pl.DataFrame:
     links = pairs.join(after_post.with_columns(pl.lit(True).alias("_after_post")), on="_a", how="left").with_columns(
         (pl.col("_release_step") & pl.col("_prev_step").fill_null(False) & ~pl.col("_prev_ends").fill_null(False)
          & ~pl.col("_prev_post").fill_null(False) & ~pl.col("_after_post").fill_null(False) & ~pl.col("_prev_opens_next").fill_null(False)
-         & (pl.col("_gap") <= RELEASE_GAP) & outside)
+         & ~(pl.col("_prev_touch_up").fill_null(False) & pl.col("_release")) & (pl.col("_gap") <= RELEASE_GAP) & outside)
         .alias("_link"), post.alias("_post"))
     # A monorepo's release session: each package released in turn, minutes apart, then the
     # whole (ripgrep 15.0.0: globset-0.4.17, its `deps: bump to globset 0.4.17`, ignore-0.4.24, ...,
@@ -379,6 +433,8 @@ RELEASE_GAP = timedelta(hours=24)
 RELEASE_CHECKLIST = r"(?i)(?:^|/)releas(?:e|ing)[-_]?(?:checklist|process|guide|howto|notes-template)?\.(?:md|rst|txt|adoc)$"
 # A subject that sets a date (`doc: update date in man page template`, `NEWS: set release date`).
 RELEASE_DATE = r"(?i)^\W*(?:[\w./-]+:\s*)?(?:update[sd]?|bump(?:s|ed)?|set|change[sd]?)\s+(?:the\s+)?(?:release\s+)?dates?\b"
+# A tag on a commit that is no release record names the release prepared at most this long before it.
+TAG_ANCHOR_GAP = timedelta(days=3)
 # A commit that writes the changelog for the release its author makes next, this soon before it.
 ANNOUNCED_GAP = timedelta(hours=1)
 # One package's release follows another's in one release session at most this soon.
