@@ -85,7 +85,7 @@ from exceeds_pipeline.classify.conventional import EMOJI_CHARS, declared_type, g
 from exceeds_pipeline.classify.links import undoing_commits
 from exceeds_pipeline.common.fingerprint import source_fingerprint
 from exceeds_pipeline.common.parquet_cache import read_cache, write_cache
-from exceeds_pipeline.enrich.exclusions import RULES as EXCLUSION_RULES, excluded_as, own_name, source_text
+from exceeds_pipeline.enrich.exclusions import RULES as EXCLUSION_RULES, VENDORED_PATH, excluded_as, own_name, source_text
 from exceeds_pipeline.history.counted_once import PR_SUFFIXES
 from exceeds_pipeline.schemas import COMMIT_CATEGORIES
 
@@ -851,8 +851,10 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
     is_test = path.str.contains(TEST_PATH) | path.str.contains(BENCHMARKS_PATH)
     # a copy of another project (`requests/packages/urllib3/`, a `vendor/` tree): updating it is
     # dependency work, whatever its files are
-    vendored = excluded_as(file_changes, "vendored")
     in_docs = path.str.contains(DOCS_TREE)  # a docs/ tree's Makefile or an example's package.json is docs work
+    # (not a documentation tree marked vendored for GitHub's language bar, fd's doc/.gitattributes
+    # `* linguist-vendored`: its sponsors page and release checklist had read as build work)
+    vendored = excluded_as(file_changes, "vendored") & ~((path.str.contains(DOCS_PATH) | in_docs) & ~path.str.contains(VENDORED_PATH))
     # a page for contributors kept beside the CI (.github/CONTRIBUTING.md) is documentation
     ci_page = path.str.contains(r"(?i)^\.github/[^/]+\.(?:md|markdown|rst|txt)$")
     # (its pages, packaging/README.md, stay documentation)

@@ -277,7 +277,8 @@ def _alternation(names) -> str:
     return "|".join(re.escape(n) for n in names)
 
 
-_VENDORED_RE = (
+# A path under a directory of third-party code (VENDORED_DIRS).
+VENDORED_PATH = (
     f"(?:^|/)(?:(?i:{_alternation(VENDORED_DIRS)})|{_alternation(VENDORED_DIRS_EXACT_CASE)})/"
 )
 _GENERATED_RE = (
@@ -300,7 +301,7 @@ def exclusion_reason_expr(
         .then(pl.lit("submodule"))
         .when(pl.col(is_binary).fill_null(False))
         .then(pl.lit("binary"))
-        .when(p.str.contains(_VENDORED_RE) | p.str.contains(VERSIONED_ASSET))
+        .when(p.str.contains(VENDORED_PATH) | p.str.contains(VERSIONED_ASSET))
         .then(pl.lit("vendored"))
         .when(base.is_in(sorted(LOCK_FILE_NAMES)))
         .then(pl.lit("lock_file"))

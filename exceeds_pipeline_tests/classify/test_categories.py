@@ -1834,3 +1834,31 @@ def test_a_release_type_that_makes_no_release_is_build_work_on_the_release_workf
     assert got["release: tweak how sha256sum is invoked"] == "build"
     assert got["release: v1.2.3"] == "chore"
     assert got["release: fix the crash when the version string is empty"] == "chore"
+
+
+def test_a_documentation_tree_marked_vendored_for_the_language_bar_is_still_documentation(tmp_path):
+    """fd's doc/.gitattributes says `* linguist-vendored` (GitHub's language bar leaves its man
+    page out): its sponsors page, release checklist and logo had read as build work, as an
+    update of someone else's code would. They leave profile LOC as the project asks, and are
+    documentation work; a vendored library's docs stay the library's (build)."""
+    from exceeds_pipeline.enrich.exclusions import classify_exclusions
+    from exceeds_pipeline.enrich.generated import update_generated_paths
+
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date="2025-01-01T09:00:00+0000", files={
+        "src/main.rs": "fn main() {}\n", "doc/.gitattributes": "* linguist-vendored\n", "doc/sponsors.md": "# Sponsors\n",
+        "vendor/lib/docs/guide.md": "# Guide\n"})
+    repo.commit("Update sponsors.md", author=ADA, date="2025-01-02T09:00:00+0000",
+                files={"doc/sponsors.md": "# Sponsors\n\n- Terminal Trove\n"})
+    repo.commit("Add release checklist for maintainers", author=ADA, date="2025-01-03T09:00:00+0000",
+                files={"doc/release-checklist.md": "- bump the version\n- tag\n"})
+    tip = repo.commit("Update lib guide", author=ADA, date="2025-01-04T09:00:00+0000",
+                      files={"vendor/lib/docs/guide.md": "# Guide\n\nMore.\n"})
+    commits, files = read_repo(repo)
+    marked = update_generated_paths(None, repo.path / ".git", "acme/app", tip).with_columns(pl.lit("acme/app").alias("repo"))
+    files = classify_exclusions(files, generated=marked)
+    assert set(files.filter(pl.col("path").str.starts_with("doc/"))["exclusion_reason"]) == {"vendored"}  # LOC as asked
+    got = by_subject(categorize_commits(commits, files), "category")
+    assert got["Update sponsors.md"] == "docs"
+    assert got["Add release checklist for maintainers"] == "docs"
+    assert got["Update lib guide"] == "build"
