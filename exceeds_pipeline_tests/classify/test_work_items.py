@@ -1102,6 +1102,12 @@ def test_a_tag_on_a_change_names_the_release_prepared_just_before_it(tmp_path):
     repo.tag("v2.6.3")
     crate = repo.commit("grep-cli: release 0.1.2", author=ADA, date=_at(20, 8), files={"grep-cli/Cargo.toml": 'version = "0.1.2"\n'})
     repo.tag("grep-cli-0.1.2")
+    # fd's `Prepare 8.1.0 release` (the version, with the README's and the man page's), three
+    # minutes before `Update dependencies`, tagged v8.1.0: the release, named by its tag
+    prepare = repo.commit("Prepare 8.1.0 release", author=ADA, date=_at(24, 8), files={
+        "Cargo.toml": 'version = "8.1.0"\njemalloc = "0.5"\n', "README.md": "fd 8.1.0\n", "doc/fd.1": ".TH FD 1 8.1.0\n"})
+    repo.commit("Update dependencies", author=ADA, date="2025-03-24T08:03:00+0000", files={"Cargo.lock": "e\n"})
+    repo.tag("v8.1.0")
     out, items = _run(repo, name="sharkdp/fd", tags=True)
     wid = dict(out.select("sha", "work_item_id").rows())
     assert _item(items, wid[news])["title"] == "Release 1.8.2"
@@ -1114,6 +1120,7 @@ def test_a_tag_on_a_change_names_the_release_prepared_just_before_it(tmp_path):
     assert not _item(items, wid[tidy])["title"].startswith("Release")
     assert _item(items, wid[change])["title"] == "reverseproxy: retry dial errors"
     assert _item(items, wid[crate])["title"] == "Release grep-cli 0.1.2"
+    assert _item(items, wid[prepare])["title"] == "Release 8.1.0"
 
 
 def test_a_pull_request_named_by_a_version_that_changes_the_code_is_that_change(tmp_path):

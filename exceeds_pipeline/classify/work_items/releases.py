@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import polars as pl
 
-from exceeds_pipeline.classify.categories import BUILD_PATH, carries_code, code_lines, LEADING_MARK, PACKAGING_PATH, REBUILT_FILES, RELEASE_TITLE, release_subject, without_release_type
+from exceeds_pipeline.classify.categories import BUILD_PATH, DOCS_PATH, carries_code, code_lines, LEADING_MARK, PACKAGING_PATH, REBUILT_FILES, RELEASE_TITLE, release_subject, without_release_type
 from exceeds_pipeline.classify.changelog import CHANGELOG_PATH
 from exceeds_pipeline.classify.work_items.shared import (
     CLOSING_REFS, DECLARED_TYPE, GENERIC_FILES, PACKAGE_MANIFEST, PR_SUFFIX, VERSION_FILE, _consecutive_pairs, dependency_update,
@@ -105,7 +105,7 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: p
                             path.str.contains(BUILD_PATH).alias("_b"),
                             (path.str.contains(PACKAGE_MANIFEST) & path.str.count_matches("/").eq(1)).alias("_manifest"),
                             path.str.contains(CHANGELOG_PATH).alias("_changelog"), path.str.contains(RELEASE_RECORD).alias("_docs"),
-                            (path.str.contains(r"(?i)(?:^|/)README(?:\.[a-z]+)?$") | path.str.contains(RELEASE_CHECKLIST)).alias("_readme"),
+                            path.str.contains(DOCS_PATH).alias("_readme"),
                             path.alias("_path"))
         .group_by("repo", "sha").agg(
             pl.col("_g").all().alias("_only_records"),
@@ -114,7 +114,8 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: p
             (pl.col("_path").str.contains(VERSION_FILE) | (pl.col("_path").str.contains(PACKAGE_MANIFEST)
                                                           & ~pl.col("_path").str.contains(r"(?:^|/)go\.mod$"))).any().alias("_versioned"),
             pl.col("_changelog").all().alias("_only_changelog"),
-            # (with the README's install lines and the release checklist, but not those alone)
+            # (with the README's install lines, the man page's version and the release checklist,
+            # but not documents alone)
             ((pl.col("_g") | pl.col("_changelog") | pl.col("_docs") | pl.col("_readme")).all()
              & (pl.col("_g") | pl.col("_changelog") | pl.col("_docs")).any()).alias("_only_notes"),
             pl.col("_path").str.contains(PACKAGING_PATH).all().alias("_only_packaging"),
@@ -182,7 +183,7 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: p
                       # (named as its subject names it where the two differ: rq's `Bump version to
                       # 2.7.0` is tagged v2.7; by the tag, with its package, where they agree:
                       # ripgrep's `grep: release 0.2.4`, tagged grep-0.2.4)
-                      pl.when(pl.col("_tagged") & (release_version(pl.col("subject")).is_null()
+                      pl.when(pl.col("_tagged") & (release_title(pl.col("subject")).is_null()
                                                    | ((release_version(pl.col("subject")).str.replace(r"^v", "")
                                                        == pl.col("_tag_name").str.extract(r"(\S+)$", 1))
                                                       & release_package(pl.col("subject")).is_null())))
@@ -223,11 +224,13 @@ def _with_anchored_tags(work: pl.DataFrame, tags: pl.DataFrame | None, released:
     (`released`) came later. `tags` needs `_tag_t`, when the tagged commit was written."""
     if tags is None or tags.height == 0 or "_tag_t" not in tags.columns:
         return work
+    # (a release its subject names, not one it only prepares: fd's `Prepare 8.1.0 release`)
+    made = released & release_title(pl.col("subject")).is_not_null()
     named = (tags.select("repo", "sha", "_tag_t", tag_release_name(pl.col("tag"), pl.col("repo")).alias("_tag"))
-             .drop_nulls("_tag").join(work.filter(pl.col("_taggable") | released).select("repo", "sha"),
+             .drop_nulls("_tag").join(work.filter(pl.col("_taggable") | made).select("repo", "sha"),
                                       on=["repo", "sha"], how="anti"))
-    candidates = work.filter((pl.col("_taggable") & pl.col("_tag_name").is_null()) | released).select(
-        "repo", "_n", "_t", released.alias("_made"), pl.col("_versioned").fill_null(False),
+    candidates = work.filter((pl.col("_taggable") & pl.col("_tag_name").is_null()) | made).select(
+        "repo", "_n", "_t", made.alias("_made"), pl.col("_versioned").fill_null(False),
         pl.col("subject").fill_null("").str.replace(PR_SUFFIX, "").alias("_subject"))
     if named.height == 0 or candidates.height == 0:
         return work
@@ -236,8 +239,8 @@ def _with_anchored_tags(work: pl.DataFrame, tags: pl.DataFrame | None, released:
             .filter((pl.col("_t") <= pl.col("_tag_t")) & (pl.col("_tag_t") - pl.col("_t") <= TAG_ANCHOR_GAP)
                     & (pl.col("_made") | pl.col("_versioned") | pl.col("_subject").str.contains(version, literal=True)))
             .sort("_t", "_n").group_by("repo", "sha", maintain_order=True).last()
-            # (a release its subject already names is made; one it does not, `Bump version`, takes the tag's name)
-            .filter(~(pl.col("_made") & pl.col("_subject").str.contains(r"\d\.\d")))
+            # (a release its subject already names is made)
+            .filter(~pl.col("_made"))
             # (one release per record: the first tag after it)
             .sort("_tag_t").unique("_n", keep="first", maintain_order=True))
     return work.join(near.select("_n", pl.col("_tag").alias("_anchored")), on="_n", how="left", maintain_order="left") \
