@@ -190,10 +190,11 @@ def without_release_type(subject: pl.Expr) -> pl.Expr:
 
 
 # A release squashed from a pull request that changes this many lines of code (not tests, docs,
-# build files or generated ones) is that change, not release work: httpx's `Version 0.21
-# (#1935)` integrated httpcore 0.14 and added request extensions (331 lines), zod's `Zod 4.1
-# (#5130)` 3,803. (A release its maintainer commits with built files alone stays one: zod's
-# `v3.25.3` with a bundle of 2,119 lines.)
+# build files or generated ones) is no release work by its subject alone: its category is what
+# the change reads as (zod's `Zod 4.1 (#5130)`, 3,803 lines: a feature; rq's `RQ v1.0! (#1059)`).
+# A release its maintainer commits with built files alone stays one (zod's `v3.25.3` with a
+# bundle of 2,119 lines), and so does a squash that reads as release work (httpx's `Version
+# 0.21 (#1935)`).
 RELEASE_CODE_LINES = 100
 
 
@@ -956,8 +957,8 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
 PORTED_SHARE = 0.7
 
 
-_PATH_COUNTS = ("_n", "_n_test", "_n_docs", "_n_build", "_n_new_src", "_n_new_code", "_n_new_test", "_n_del", "_n_changelog", "_l_code",
-                "_n_added", "_n_meta", "_n_generated", "_n_scripts", "_l_docs", "_l_build", "_l_test", "_l_all", "_l_ported",
+_PATH_COUNTS = ("_n", "_n_test", "_n_docs", "_n_build", "_n_new_src", "_n_new_code", "_n_new_test", "_n_del", "_n_changelog",
+                "_n_added", "_n_meta", "_n_generated", "_n_scripts", "_l_docs", "_l_build", "_l_test", "_l_code", "_l_all", "_l_ported",
                 "_l_changelog",
                 "_n_code", "_n_vendored", "_n_binary", "_n_docs_or_generated")
 

@@ -8,7 +8,10 @@ from datetime import timedelta
 
 import polars as pl
 
-from exceeds_pipeline.classify.categories import BUILD_PATH, DOCS_PATH, carries_code, code_lines, LEADING_MARK, PACKAGING_PATH, REBUILT_FILES, RELEASE_TITLE, release_subject, without_release_type
+from exceeds_pipeline.classify.categories import (
+    BUILD_PATH, DOCS_PATH, LEADING_MARK, PACKAGING_PATH, REBUILT_FILES, RELEASE_TITLE, carries_code, code_lines, release_subject,
+    without_release_type,
+)
 from exceeds_pipeline.classify.changelog import CHANGELOG_PATH
 from exceeds_pipeline.classify.work_items.shared import (
     CLOSING_REFS, DECLARED_TYPE, GENERIC_FILES, PACKAGE_MANIFEST, PR_SUFFIX, VERSION_FILE, _consecutive_pairs, dependency_update,
@@ -83,11 +86,12 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: p
 
     `tags` (repo, sha, tag): a commit a version tag points at (`tag_release_name`) that changes
     only the release's records (changelogs, manifests, lock and version files, RELEASE_RECORD:
-    curl's RELEASE-NOTES with docs/VERSIONS.md or docs/THANKS; the README and the release
-    checklist beside them) is a release too (`_with_anchored_tags`: or the last such record before a tagged change),
-    though its subject names none: curl's releases are tagged on `RELEASE-NOTES: synced` (its
-    profile had read "60 releases, the latest 7.64.1" in 2026). `_release_name` is what a
-    release is named from: the subject, or else the tag."""
+    curl's RELEASE-NOTES with docs/VERSIONS.md or docs/THANKS; documents such as the README beside
+    them, not alone), and is no dependency update, feature or fix, is a release too, though its
+    subject names none (curl's releases are tagged on `RELEASE-NOTES: synced`: its profile had
+    read "60 releases, the latest 7.64.1" in 2026); so is the last such record before a tag on a
+    change (`_with_anchored_tags`). `_release_name` is what a release is named from: the
+    subject, or else the tag."""
     work = _with_tag_name(work, tags)
     work = work.with_columns(makes_release().alias("_makes"))  # (read once: a long pattern)
     makes = pl.col("_makes")
@@ -104,8 +108,8 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: p
         file_changes.select("repo", "sha", path.str.contains(GENERIC_FILES).alias("_g"), top.alias("_top"),
                             path.str.contains(BUILD_PATH).alias("_b"),
                             (path.str.contains(PACKAGE_MANIFEST) & path.str.count_matches("/").eq(1)).alias("_manifest"),
-                            path.str.contains(CHANGELOG_PATH).alias("_changelog"), path.str.contains(RELEASE_RECORD).alias("_docs"),
-                            path.str.contains(DOCS_PATH).alias("_readme"),
+                            path.str.contains(CHANGELOG_PATH).alias("_changelog"), path.str.contains(RELEASE_RECORD).alias("_record"),
+                            path.str.contains(DOCS_PATH).alias("_document"),
                             path.alias("_path"))
         .group_by("repo", "sha").agg(
             pl.col("_g").all().alias("_only_records"),
@@ -116,8 +120,8 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: p
             pl.col("_changelog").all().alias("_only_changelog"),
             # (with the README's install lines, the man page's version and the release checklist,
             # but not documents alone)
-            ((pl.col("_g") | pl.col("_changelog") | pl.col("_docs") | pl.col("_readme")).all()
-             & (pl.col("_g") | pl.col("_changelog") | pl.col("_docs")).any()).alias("_only_notes"),
+            ((pl.col("_g") | pl.col("_changelog") | pl.col("_record") | pl.col("_document")).all()
+             & (pl.col("_g") | pl.col("_changelog") | pl.col("_record")).any()).alias("_only_notes"),
             pl.col("_path").str.contains(PACKAGING_PATH).all().alias("_only_packaging"),
             pl.col("_path").str.contains(RELEASE_CHECKLIST).all().alias("_only_checklist"),
             (pl.col("_g") | pl.col("_b")).all().alias("_only_build"),
