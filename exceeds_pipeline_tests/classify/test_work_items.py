@@ -1053,12 +1053,19 @@ def test_a_version_tag_on_the_release_notes_makes_the_release(tmp_path):
     code = repo.commit("changelog: first release defaults to the git changelogger", author=ADA, date=_at(21, 8),
                        files={"internal/pipe/changelog/changelog.go": "package changelog\n"})
     repo.tag("v9.3.0")
+    # the notes name the version the tag names (9.5 is 9.5.0), or another one (a tag moved:
+    # angular/components' `bump version to 6.0.0-beta.4 w/ changelog` carries 5.2.4)
+    named = repo.commit("RELEASE-NOTES: cleaned up for 9.5", author=ADA, date=_at(24, 8), files={"RELEASE-NOTES": "9.5\n"})
+    repo.tag("curl-9_5_0")
+    other = repo.commit("RELEASE-NOTES: cleaned up for 9.7", author=ADA, date=_at(27, 8), files={"RELEASE-NOTES": "9.7\n"})
+    repo.tag("curl-9_6_1")
     out, items = _run(repo, name="curl/curl", tags=True)
     wid = dict(out.select("sha", "work_item_id").rows())
     assert wid[synced] == wid[thanks] != wid[fix]
     assert _item(items, wid[synced])["title"] == "Release 8.21.0"
     assert _item(items, wid[synced])["category"] == "chore"
-    for sha in (later, candidate, upgrade, feature, docs, code):
+    assert _item(items, wid[named])["title"] == "Release 9.5"
+    for sha in (later, candidate, upgrade, feature, docs, code, other):
         assert not _item(items, wid[sha])["title"].startswith("Release"), sha
     assert _item(items, wid[feature])["category"] == "feature"
     # without the tags, the sync is docs work like any other

@@ -47,7 +47,7 @@ def makes_release() -> pl.Expr:
 RELEASE_RECORD = r"(?i)(?:^|/)(?:THANKS|CREDITS|VERSIONS)(?:\.[a-z]+)?$"
 # Words of a subject that speaks of dependencies (`Bump quasi and aster dependencies`, `go.mod:
 # Upgrade CertMagic and quic-go`): a tagged commit so worded is a change of its own.
-DEPENDENCY_WORDS = r"(?i)\b(?:dependenc(?:y|ies)|deps?|upgrade[sd]?)\b"
+DEPENDENCY_WORDS = r"(?i)\b(?:dependenc(?:y|ies)|deps?|upgrade[sd]?|versions?\s+of)\b"
 # A tag that marks a pre-release (`v2.12.0-rc0`, curl's `rc-8_22_0-1`, `1.0.0-beta.2`): alone it
 # makes no release of the commit it points at.
 PRERELEASE_TAG = r"(?i)(?:^|[^a-z])(?:rc|alpha|beta|pre|preview|dev|nightly|snapshot|canary)\.?\d*(?:[^a-z]|$)"
@@ -179,7 +179,12 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: p
                        & ~(pl.col("category").is_in(["feature", "bug"]).fill_null(False) if "category" in work.columns
                            else pl.lit(False))).alias("_taggable"))
         .pipe(_with_anchored_tags, tags, makes & own)
-        .with_columns((pl.col("_tag_name").is_not_null() & pl.col("_taggable")).alias("_tagged"))
+        # (and names no other version than the tag's: angular/components' `bump version to
+        # 6.0.0-beta.4 w/ changelog` carries tag 5.2.4, eslint's `0.1.0-dev` tag v0.0.9)
+        .with_columns((pl.col("_tag_name").is_not_null() & pl.col("_taggable")
+                       & (_versions(pl.col("subject").fill_null("").str.replace(PR_SUFFIX, ""))
+                          .list.set_difference(_versions(pl.col("_tag_name"))).list.len() == 0))
+                      .alias("_tagged"))
         .with_columns(((release & own) | (pl.col("subject").fill_null("").str.contains(BARE_BUMP)
                                   & pl.col("_only_version").fill_null(False))
                        | (pl.col("subject").fill_null("").str.contains(UPDATE_TO_VERSION)
@@ -206,6 +211,11 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: p
         .drop("_only_records", "_only_build", "_only_version", "_only_changelog", "_parts", "_own_version", "_package", "_makes",
               "_tag_name", "_tagged", "_taggable", "_only_notes", "_l_code", "_versioned")
     )).drop("_announced")).drop("_only_packaging", "_only_checklist")
+
+
+def _versions(text: pl.Expr) -> pl.Expr:
+    """The version numbers a text names, trailing zeros left out (`v8.5` and `8.5.0` agree)."""
+    return text.str.extract_all(r"\d+(?:\.\d+)+").list.eval(pl.element().str.replace(r"(?:\.0)+$", ""))
 
 
 def _with_tag_name(work: pl.DataFrame, tags: pl.DataFrame | None) -> pl.DataFrame:
