@@ -853,9 +853,10 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
     # a copy of another project (`requests/packages/urllib3/`, a `vendor/` tree): updating it is
     # dependency work, whatever its files are
     in_docs = path.str.contains(DOCS_TREE)  # a docs/ tree's Makefile or an example's package.json is docs work
+    documents = path.str.contains(DOCS_PATH) | in_docs
     # (not a documentation tree marked vendored for GitHub's language bar, fd's doc/.gitattributes
     # `* linguist-vendored`: its sponsors page and release checklist had read as build work)
-    vendored = excluded_as(file_changes, "vendored") & ~((path.str.contains(DOCS_PATH) | in_docs) & ~path.str.contains(VENDORED_PATH))
+    vendored = excluded_as(file_changes, "vendored") & ~(documents & ~path.str.contains(VENDORED_PATH))
     # a page for contributors kept beside the CI (.github/CONTRIBUTING.md) is documentation
     ci_page = path.str.contains(r"(?i)^\.github/[^/]+\.(?:md|markdown|rst|txt)$")
     # (its pages, packaging/README.md, stay documentation)
@@ -863,7 +864,7 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
                  & ~path.str.contains(r"(?i)\.(?:md|markdown|rst|txt|adoc)$"))
     is_build = (((path.str.contains(BUILD_PATH) & ~in_docs) | packaging) & ~is_test & ~ci_page) | vendored
     # (a text file beside the code that reads it, black's src/blib2to3/Grammar.txt, is code)
-    is_docs = (path.str.contains(DOCS_PATH) | in_docs) & ~is_test & ~is_build & ~source_text(path)
+    is_docs = documents & ~is_test & ~is_build & ~source_text(path)
     # neither a test, a document nor a build file (a vendored test fixture is both test and
     # build: this counts each file once)
     is_code = ~is_test & ~is_docs & ~is_build

@@ -92,6 +92,7 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: p
     read "60 releases, the latest 7.64.1" in 2026); so is the last such record before a tag on a
     change (`_with_anchored_tags`). `_release_name` is what a release is named from: the
     subject, or else the tag."""
+    tags = _version_tags(tags)
     work = _with_tag_name(work, tags)
     work = work.with_columns(makes_release().alias("_makes"))  # (read once: a long pattern)
     makes = pl.col("_makes")
@@ -194,7 +195,7 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: p
                       # ripgrep's `grep: release 0.2.4`, tagged grep-0.2.4)
                       pl.when(pl.col("_tagged") & (release_title(pl.col("subject")).is_null()
                                                    | ((release_version(pl.col("subject")).str.replace(r"^v", "")
-                                                       == pl.col("_tag_name").str.extract(r"(\S+)$", 1))
+                                                       == _tag_version(pl.col("_tag_name")))
                                                       & release_package(pl.col("subject")).is_null())))
                       .then("_tag_name").otherwise("subject").alias("_release_name"))
         .with_columns((pl.col("_release") | (makes & own) | (pl.col("_only_records").fill_null(False) & ~(
@@ -218,13 +219,26 @@ def _versions(text: pl.Expr) -> pl.Expr:
     return text.str.extract_all(r"\d+(?:\.\d+)+").list.eval(pl.element().str.replace(r"(?:\.0)+$", ""))
 
 
+def _tag_version(name: pl.Expr) -> pl.Expr:
+    """The version of a release name `tag_release_name` gives (`grep-cli 0.1.10` -> `0.1.10`)."""
+    return name.str.extract(r"(\S+)$", 1)
+
+
+def _version_tags(tags: pl.DataFrame | None) -> pl.DataFrame | None:
+    """The version tags of `tags` (repo, sha, tag, and `_tag_t` where given) with `_tag`, what
+    each releases (`tag_release_name`); read once for the tagged commits and the anchors."""
+    if tags is None or tags.height == 0:
+        return None
+    return tags.with_columns(tag_release_name(pl.col("tag"), pl.col("repo")).alias("_tag")).drop_nulls("_tag")
+
+
 def _with_tag_name(work: pl.DataFrame, tags: pl.DataFrame | None) -> pl.DataFrame:
     """`work` with `_tag_name`: what the version tag pointing at the commit releases
-    (`tag_release_name`; of several, the repository's own, else the first by name), or null."""
+    (`_version_tags`; of several, the repository's own, else the first by name), or null."""
     if tags is None or tags.height == 0:
         return work.with_columns(pl.lit(None, pl.String).alias("_tag_name"))
-    named = (tags.select("repo", "sha", tag_release_name(pl.col("tag"), pl.col("repo")).alias("_tag_name"))
-             .drop_nulls("_tag_name").sort("repo", "sha", pl.col("_tag_name").str.contains(" "), "_tag_name")
+    named = (tags.select("repo", "sha", pl.col("_tag").alias("_tag_name"))
+             .sort("repo", "sha", pl.col("_tag_name").str.contains(" "), "_tag_name")
              .unique(["repo", "sha"], keep="first"))
     return work.join(named, on=["repo", "sha"], how="left", maintain_order="left")
 
@@ -235,20 +249,20 @@ def _with_anchored_tags(work: pl.DataFrame, tags: pl.DataFrame | None, released:
     names the release its maintainer prepared last: the latest release record (`_taggable`) at
     most TAG_ANCHOR_GAP before the tagged commit that sets the version (a manifest or version
     file) or names the tag's version, unless a commit that makes a release by its subject
-    (`released`) came later. `tags` needs `_tag_t`, when the tagged commit was written."""
+    (`released`) came later. `tags` (`_version_tags`) needs `_tag_t`, when the tagged commit was
+    written."""
     if tags is None or tags.height == 0 or "_tag_t" not in tags.columns:
         return work
     # (a release its subject names, not one it only prepares: fd's `Prepare 8.1.0 release`)
     made = released & release_title(pl.col("subject")).is_not_null()
-    named = (tags.select("repo", "sha", "_tag_t", tag_release_name(pl.col("tag"), pl.col("repo")).alias("_tag"))
-             .drop_nulls("_tag").join(work.filter(pl.col("_taggable") | made).select("repo", "sha"),
-                                      on=["repo", "sha"], how="anti"))
+    named = tags.select("repo", "sha", "_tag_t", "_tag").join(work.filter(pl.col("_taggable") | made).select("repo", "sha"),
+                                                             on=["repo", "sha"], how="anti")
     candidates = work.filter((pl.col("_taggable") & pl.col("_tag_name").is_null()) | made).select(
         "repo", "_n", "_t", made.alias("_made"), pl.col("_versioned").fill_null(False),
         pl.col("subject").fill_null("").str.replace(PR_SUFFIX, "").alias("_subject"))
     if named.height == 0 or candidates.height == 0:
         return work
-    version = pl.col("_tag").str.extract(r"(\S+)$", 1)
+    version = _tag_version(pl.col("_tag"))
     near = (named.join(candidates, on="repo")
             .filter((pl.col("_t") <= pl.col("_tag_t")) & (pl.col("_tag_t") - pl.col("_t") <= TAG_ANCHOR_GAP)
                     & (pl.col("_made") | pl.col("_versioned") | pl.col("_subject").str.contains(version, literal=True)))
