@@ -253,10 +253,12 @@ def same_record_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> 
 
 def _subject_words(work: pl.DataFrame, column: str = "subject") -> pl.DataFrame:
     """``[_n, _w]``: the content words of each commit's title (three letters or more, lower case,
-    no _STOPWORDS; a commit without any has no row), read from its subject or ``column``."""
+    no _STOPWORDS; a commit without any has no row), read from its subject or ``column`` (its
+    title `_<column>_title` where the work frame has it)."""
+    title = f"_{column.strip('_')}_title"
     return work.select(
         "_n",
-        _title(pl.col(column)).str.to_lowercase().str.extract_all(r"[a-z][a-z0-9_]{2,}").list.unique().alias("_w"),
+        (pl.col(title) if title in work.columns else _title(pl.col(column))).str.to_lowercase().str.extract_all(r"[a-z][a-z0-9_]{2,}").list.unique().alias("_w"),
     ).explode("_w", empty_as_null=False).filter(~pl.col("_w").is_in(_STOPWORDS))
 
 
@@ -440,6 +442,12 @@ def _apart_by_changelog(work: pl.DataFrame, file_changes: pl.DataFrame, related:
     return related.join(both, on=["_a", "_b"], how="anti")
 
 
+def _pair_ends(pairs: pl.DataFrame, work: pl.DataFrame) -> pl.DataFrame:
+    """``[_n]``: the commits of `work` that the pairs (`_a`, `_b`) name, once each."""
+    ends = pl.concat([pairs.select(pl.col("_a").alias("_n")), pairs.select(pl.col("_b").alias("_n"))])
+    return ends.cast({"_n": work.schema["_n"]}).unique()
+
+
 def _apart_by_release(work: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame:
     """The related pairs less those that join a release commit to anything but its release
     steps (`release_edges`): not the fix of the next day that touches the same version
@@ -456,7 +464,9 @@ def _apart_by_release(work: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame
     # (and so does a development version set, the next release's opening: phoenix's `Prep
     # 1.0.0-dev` and the fixes of the next two days in mix.exs)
     opening = pl.col("_opening") if "_opening" in work.columns else pl.lit(False)
-    kind = work.select("_n", pl.col("_release") | rebuilt | post | opening, "_release_step", release_title(pl.col("subject")).alias("_v"))
+    # (read for the commits of the pairs alone: a release title is a long pattern)
+    kind = (work.join(_pair_ends(related, work), on="_n", how="semi")
+            .select("_n", pl.col("_release") | rebuilt | post | opening, "_release_step", release_title(pl.col("subject")).alias("_v")))
     return (
         related.join(kind.rename({"_n": "_a", "_release": "_ra", "_release_step": "_sa", "_v": "_va"}), on="_a")
         .join(kind.rename({"_n": "_b", "_release": "_rb", "_release_step": "_sb", "_v": "_vb"}), on="_b")
@@ -1140,7 +1150,7 @@ def _apart_by_credit(work: pl.DataFrame, related: pl.DataFrame, rare: pl.DataFra
     # reported an issue: "GitHub issue 5441 from Ayman Bagabas")
     text = (pl.coalesce("message", "subject").fill_null("").str.replace(r"\r?\n[ \t]*\r?\n[\s\S]*$", "")
             .str.replace_all(r"\s+", " ").str.replace_all(r"(?i)\b(?:issue|bug|ticket)\s+#?\d+\s+from\s+", "issue "))
-    credit = work.select("_n", "_t", text.str.extract(CREDITED, 1).alias("_who"))
+    credit = work.join(_pair_ends(related, work), on="_n", how="semi").select("_n", "_t", text.str.extract(CREDITED, 1).alias("_who"))
     pairs = (related.join(credit.rename({"_n": "_a", "_who": "_wa", "_t": "_ta"}), on="_a", how="left")
              .join(credit.rename({"_n": "_b", "_who": "_wb", "_t": "_tb"}), on="_b", how="left"))
     named = _sharing_word(pairs, rare).with_columns(pl.lit(True).alias("_named"))

@@ -208,7 +208,9 @@ def assign_work_items(
     if tags is not None and tags.height:  # when each tagged commit of the branch was written (a merge's too)
         tags = tags.join(df.select("repo", "sha", pl.col("_t").alias("_tag_t")), on=["repo", "sha"], how="inner")
     work = _with_submodule_headline(_with_code_lines(release_flags(work, file_changes, tags), file_changes), file_changes)
-    work = work.with_columns(issue_refs(work.columns).alias("_refs"))
+    work = work.with_columns(issue_refs(work.columns).alias("_refs"),
+                             # the titles' words, read once for every rule (long patterns)
+                             _title(pl.col("subject")).alias("_subject_title"), _title(pl.col("_headline")).alias("_headline_title"))
     # the files that can relate two commits, and the hubs among them: one reading for both rules
     shared = _shared_files(work, file_changes) if file_changes is not None and file_changes.height else None
     # the words of the subjects, and the rare ones among them: one reading for both rules too
@@ -300,7 +302,7 @@ def unnamed_titles(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.
         return pl.DataFrame(schema=schema)
     headline = pl.col("_headline").fill_null("").str.strip_chars()
     silent = work.group_by("_root").agg(
-        ((headline == "") | _title(headline).str.contains(ISSUE_ONLY_NAME)).all().alias("_silent")).filter("_silent")
+        ((headline == "") | pl.col("_headline_title").str.contains(ISSUE_ONLY_NAME)).all().alias("_silent")).filter("_silent")
     if silent.height == 0:
         return pl.DataFrame(schema=schema)
     from exceeds_pipeline.classify.categories import DOCS_PATH, TEST_PATH
@@ -450,7 +452,7 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
     # ... its earliest subject that says something: `first`, `by @someone` or `gah` name nothing
     # when a later commit of the item reads `actually cleanup url authentication` (a version
     # number names a release)
-    text = _title(pl.col("_headline"))
+    text = pl.col("_headline_title")
     words = (text.str.replace_all(r"@\S+", "").str.count_matches(r"[A-Za-z]{3,}")
              + 2 * text.str.contains(r"\d+\.\d+").cast(pl.UInt32)).clip(upper_bound=2)
     # a subject about the review, not the change (`Address comments on PR #950`), names nothing
@@ -461,10 +463,11 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
     # `core: add index module`.
     item_code = pl.col("_code_lines").sum().over("_root") if "_code_lines" in core.columns else pl.lit(0)
     share = ((pl.col("_code_lines") >= CODE_SHARE * item_code) if "_code_lines" in core.columns else pl.lit(True)).cast(pl.UInt32)
-    core = core.with_columns((2 * words + share).alias("_naming"))
+    # (the words are read once: the title's patterns are long)
+    core = core.with_columns(words.alias("_words")).with_columns((2 * pl.col("_words") + share).alias("_naming"))
     cat_subjects = core.group_by("_root", "category", maintain_order=True).agg(
         pl.col("_headline").filter(pl.col("_naming") == pl.col("_naming").max()).first().alias("_cat_subject"),
-        words.max().alias("_cat_words"),
+        pl.col("_words").max().alias("_cat_words"),
     )
     # ... and an item whose own kind has only such subjects is named by its best other one, of
     # those that say as much one that carries the code (jekyll's pr-5920, a fix by its changelog,
