@@ -1869,13 +1869,18 @@ def test_a_release_item_is_titled_by_the_release_it_makes(tmp_path):
     for day, steps in enumerate(releases, start=3):
         shas = [repo.commit(subject, author=BOB, date=_at(day, 9 + i), files=files) for i, (subject, files) in enumerate(steps)]
         firsts.append(shas[0])
+    # click: a release pull request says it as its commit does (`release version 3.5.0 (#90)`)
+    (merged,), _ = _pr(repo, 90, "release-3.5.0", 8, [
+        ("release version 3.5.0", {"package.json": '{"version": "3.5.0"}\n', "CHANGELOG.md": "# 3.5.0\n# 3.4.1\n# 14.1.0\n"})])
+    firsts.append(merged)
     code = repo.commit("Add --json output", author=BOB, date=_at(9, 9), files={"src/main.rs": "fn main() { json() }\n"})
     out, items = _run(repo)
     wid = dict(out.select("sha", "work_item_id").rows())
     titles = [_item(items, wid[sha])["title"] for sha in firsts]
     assert titles == ["Release 14.1.1", "Release grep-cli 0.1.10", "Release 3.4.1", "Release rack-protection 1.4.0",
-                      "Release 2.0.0"]
-    assert [_item(items, wid[sha])["category"] for sha in firsts] == ["chore"] * 5
+                      "Release 2.0.0", "Release 3.5.0"]
+    assert wid[merged] == "acme/app#pr-90"
+    assert [_item(items, wid[sha])["category"] for sha in firsts] == ["chore"] * 6
     assert _item(items, wid[firsts[0]])["commits"] == 3
     assert _item(items, wid[code])["title"] == "Add --json output"
 

@@ -675,13 +675,14 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         .join(best_subjects, on="_root", how="left")
         .with_columns(
             pl.coalesce(
+                # a release item is named by the release it makes, not its first worded step, nor
+                # its pull request's wording (click's `release version 8.4.1 (#3496)`: "Release 8.4.1")
+                pl.when(pl.col("_is_release")).then(pl.col("_release_title")),
                 # read as a commit's subject is: `[WIP] Fix up appveyor testing.`, `:memo: ...`;
                 # a title that only names an issue (`Fix #2180.`) gives way to the commits'
                 # (or that only points to another, or to the review: `PR 2987 followup`)
                 pl.when(~pl.col("_pr_title").fill_null("").str.contains(ISSUE_ONLY_TITLE)
                         & ~_title(pl.col("_pr_title")).fill_null("").str.contains(VAGUE_SUBJECT)).then(_title(pl.col("_pr_title"))),
-                # a release item is named by the release it makes, not its first worded step
-                pl.when(pl.col("_is_release")).then(pl.col("_release_title")),
                 "_opening_title",
                 pl.when(pl.col("_mostly_revert") & (pl.col("category") == "revert")).then(_title(pl.col("_revert_subject"))),
                 # a topic branch by what its merge says the branch did (git/git)
