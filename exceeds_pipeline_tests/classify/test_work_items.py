@@ -157,6 +157,43 @@ def test_two_peoples_squash_subjects_with_one_number_are_two_items(tmp_path):
     assert _item(items, "acme/app#pr-2")["person_id"] == "ada"
 
 
+def test_a_pull_request_merging_an_integration_branch_into_another_brings_no_change_of_its_own(tmp_path):
+    """click: "Merge `stable` into `main`; Release 8.2.0 (#2873)" brought in 9 commits of Kevin
+    Deldycke's and 4 of David Lord's (by an inner merge), which had been one feature of David's.
+    A merge titled as merging an integration branch into another syncs branches: the commits it
+    brings keep their own items. A topic branch merged into another (`Merge branch
+    origin/missing into origin/errors`) stays part of the pull request that brings it."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"parser.py": "p\n", "CHANGES.md": "# 1.0\n"})
+    repo.branch("stable", checkout=True)
+    repo.commit("Fix the parser crash on empty input", author=BOB, date=_at(2, 9), files={"parser.py": "p\nif not s: return\n"})
+    repo.commit("Add the parser fix to the changelog", author=BOB, date=_at(2, 10),
+                files={"CHANGES.md": "# 1.0.1\n- parser fix\n# 1.0\n"})
+    repo.branch("sync", checkout=True)
+    repo.commit("Update the CI cache action", author=CAT, date=_at(5, 9), files={".github/workflows/ci.yml": "cache: v4\n"})
+    repo.checkout("main")
+    repo.commit("Add the exporter", author=ADA, date=_at(4, 9), files={"export.py": "def export(): ...\n"})
+    repo.merge("sync", "Merge `stable` into `main` (#50)\n\nReconcile the branches.", author=CAT, date=_at(6, 9))
+    # a topic branch merged into the pull request's branch before it landed
+    repo.branch("errors", checkout=True)
+    repo.commit("Rework the error type", author=BOB, date=_at(7, 9), files={"errors.py": "class E: ...\n"})
+    repo.branch("missing", checkout=True)
+    repo.commit("Report missing fields by name", author=BOB, date=_at(7, 10), files={"fields.py": "def missing(): ...\n"})
+    repo.checkout("errors")
+    repo.merge("missing", "Merge branch origin/missing into origin/errors", author=BOB, date=_at(7, 11))
+    repo.checkout("main")
+    repo.merge("errors", "Merge pull request #51 from bob/errors\n\nErrors redesign", author=ADA, date=_at(8, 9))
+    out, items = _run(repo)
+    wid = by_subject(out, "work_item_id")
+    prs = by_subject(out, "pr_number")
+    for subject in ("Fix the parser crash on empty input", "Add the parser fix to the changelog", "Update the CI cache action"):
+        assert prs[subject] is None, subject
+    assert _item(items, wid["Fix the parser crash on empty input"])["person_id"] == "bob"
+    assert _item(items, wid["Update the CI cache action"])["person_id"] == "cat"
+    assert "acme/app#pr-50" not in set(items["work_item_id"])
+    assert wid["Rework the error type"] == wid["Report missing fields by name"] == "acme/app#pr-51"
+
+
 def test_a_commit_written_just_after_its_authors_squashed_pull_request_landed_finishes_it(tmp_path):
     """fzf: #4853 `Set --border-label as the title of the tmux floating pane`, squashed by
     GitHub, then 21 minutes later `Clear border text of the floating pane when no label is

@@ -9,6 +9,7 @@ from collections import Counter
 import polars as pl
 
 from exceeds_pipeline.classify.links import PR_MERGE_HEAD, pr_number_expr
+from exceeds_pipeline.classify.work_items.edges import INTEGRATION_BRANCH
 
 
 # --------------------------------------------------------------------------------------------
@@ -22,6 +23,16 @@ MERGED_BRANCH = (
     rf"^{PR_MERGE_HEAD}\d+ from [^/\s]+/(\S+)"
     r"|^Merge (?:remote-tracking )?branch '(?:origin/)?([^']+)'"
 )
+
+
+# A merge titled as one branch merged into another (click's pull request "Merge `stable` into
+# `main`; Release 8.2.0 (#2873)", git's "Merge branch 'main' into topic"): the branch merged.
+_MERGED_INTO = r"(?i)^\s*Merge\s+(?:(?:remote-tracking\s+)?branch\s+)?[`'\"]?([\w./-]+?)[`'\"]?\s+into\s+\S"
+
+
+def merged_into(subject: pl.Expr) -> pl.Expr:
+    """The branch a merge's subject says it merged into another (`Merge X into Y`), else null."""
+    return subject.str.extract(_MERGED_INTO, 1)
 
 
 def merged_branch(subject: pl.Expr) -> pl.Expr:
@@ -63,6 +74,15 @@ def merge_pr_membership(commits: pl.DataFrame) -> pl.DataFrame:
         .then(pr_number_expr(pl.col("subject"), pl.col("message") if "message" in commits.columns
                              else pl.lit(None, pl.String))).alias("_pr"),
         merged_branch(pl.col("subject")).alias("_branch"),
+        # a merge titled as merging an integration branch into another syncs branches: what it
+        # brings is no change of its own (click's pull request "Merge `stable` into `main`;
+        # Release 8.2.0 (#2873)": 9 commits of Kevin Deldycke's and 4 of David Lord's had been
+        # one feature of David's)
+        (pl.col("is_merge").fill_null(False)
+         # (the branch as named on its remote: serde's `Merge branch origin/missing into
+         # origin/errors` merges a topic branch)
+         & merged_into(pl.col("subject")).fill_null("").str.replace(r"^(?:origin|upstream)/", "")
+         .str.contains(INTEGRATION_BRANCH)).alias("_sync"),
         pl.col("committed_at"),
     )
     repos = prs.filter(pl.col("is_merge").fill_null(False))["repo"].unique().to_list()
@@ -79,6 +99,7 @@ def merge_pr_membership(commits: pl.DataFrame) -> pl.DataFrame:
         parents = [[index[p] for p in (ps or []) if p in index] for ps in part["parents"].to_list()]
         pr_of = part["_pr"].to_list()
         branch_of = part["_branch"].to_list()
+        sync = part["_sync"].to_list()
         has_child = bytearray(len(shas))
         for ps in parents:
             for p in ps:
@@ -121,7 +142,7 @@ def merge_pr_membership(commits: pl.DataFrame) -> pl.DataFrame:
                     rows_imported.append(bool(imported[node]))
                 sides = parents[node][1:]
                 if sides:
-                    inner_number = pr_of[node] if pr_of[node] is not None else number
+                    inner_number = None if sync[node] else pr_of[node] if pr_of[node] is not None else number
                     inner_branch = branch_of[node] if branch_of[node] is not None else branch
                     # Last side first on the stack's top... push in reverse so the first side
                     # is walked first.
