@@ -194,6 +194,36 @@ def test_a_pull_request_merging_an_integration_branch_into_another_brings_no_cha
     assert wid["Rework the error type"] == wid["Report missing fields by name"] == "acme/app#pr-51"
 
 
+def test_a_change_of_a_maintenance_line_merged_by_its_tag_is_apart_from_the_branchs_own(tmp_path):
+    """express: the 5.0 branch merges each 4.x release (`Merge tag '4.17.2'`). A 4.x example
+    change and the 5.0 branch's `deps: router@2.0.0-beta.1` 29 minutes later, both in the
+    example's file, had been one item. One change made on both lines (the same subject, the
+    same author time: a cherry-pick) stays one item."""
+    lines = [f"line {i}\n" for i in range(10)]
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8),
+                files={"examples/downloads/index.js": "".join(lines), "package.json": '{"version": "4.17.1"}\n',
+                       "lib/response.js": "jsonp\n", "lib/router.js": "router 1\n"})
+    repo.branch("4.x", checkout=True)
+    example = repo.commit("examples: demonstrate sub directory download", author=BOB, date="2025-03-02T09:00:00+0000",
+                          files={"examples/downloads/index.js": "".join(["sub directory\n", *lines[1:]]),
+                                 "test/acceptance/downloads.js": "it('sub dir')\n"})
+    picked = repo.commit("Keep previous Content-Type for res.jsonp", author=BOB, date="2025-03-02T11:00:00+0000",
+                         files={"lib/response.js": "jsonp\nkeep type\n"})
+    repo.commit("4.17.2", author=BOB, date="2025-03-02T12:00:00+0000", files={"package.json": '{"version": "4.17.2"}\n'})
+    repo.tag("4.17.2")
+    repo.checkout("main")
+    router = repo.commit("deps: router@2.0.0-beta.1", author=BOB, date="2025-03-02T09:29:00+0000",
+                         files={"examples/downloads/index.js": "".join([*lines[:9], "router 2\n"]), "lib/router.js": "router 2\n"})
+    port = repo.commit("Keep previous Content-Type for res.jsonp", author=BOB, date="2025-03-02T11:00:00+0000",
+                       files={"lib/response.js": "jsonp\nkeep type\n"})
+    repo.merge("4.17.2", "Merge tag '4.17.2'", author=BOB, date=_at(3, 9))
+    out, items = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[example] != wid[router]
+    assert wid[picked] == wid[port]
+
+
 def test_a_commit_written_just_after_its_authors_squashed_pull_request_landed_finishes_it(tmp_path):
     """fzf: #4853 `Set --border-label as the title of the tmux floating pane`, squashed by
     GitHub, then 21 minutes later `Clear border text of the floating pane when no label is

@@ -1107,6 +1107,21 @@ def issue_edges(work: pl.DataFrame) -> pl.DataFrame:
     return pairs.filter(pl.col("_gap") <= RELATED_GAP).select("_a", "_b")
 
 
+def _apart_by_line(work: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame:
+    """The related pairs less those of a commit of a maintenance line merged by its release tags
+    (`_line`) and one of the branch's own: a 4.x example change and the 5.0 branch's router
+    update 29 minutes later in the same file are two changes. One change made on both lines
+    stays one (`Keep previous Content-Type for res.jsonp` picked onto 3.x and 4.x: the same
+    subject, or the same author time)."""
+    if "_line" not in work.columns:
+        return related
+    line = work.select("_n", "_line", "_t", _title(pl.col("subject")).str.to_lowercase().alias("_s"))
+    pairs = (related.join(line.rename({"_n": "_a", "_line": "_la", "_t": "_ta", "_s": "_sa"}), on="_a", how="left")
+             .join(line.rename({"_n": "_b", "_line": "_lb", "_t": "_tb", "_s": "_sb"}), on="_b", how="left"))
+    ported = (pl.col("_ta") == pl.col("_tb")) | (pl.col("_sa") == pl.col("_sb"))
+    return pairs.filter((pl.col("_la") == pl.col("_lb")) | ported.fill_null(False)).select("_a", "_b")
+
+
 def _apart_by_issue(work: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame:
     """The related pairs less those whose commits each name issues and share none: `resetting
     body should drop Content-Length, fixes #608` and `add layout_options, fixes #495` an hour

@@ -18,7 +18,7 @@ from exceeds_pipeline.enrich.exclusions import excluded_as
 from exceeds_pipeline.history.tables import empty_commit_expr
 from exceeds_pipeline.classify.work_items.chains import chain_status
 from exceeds_pipeline.classify.work_items.edges import (
-    BRANCH_MAX_PEOPLE, INTEGRATION_BRANCH, _from_topic_branch, _shared_files, _subject_word_sets, batch_edges, batch_members,
+    BRANCH_MAX_PEOPLE, INTEGRATION_BRANCH, _apart_by_line, _from_topic_branch, _shared_files, _subject_word_sets, batch_edges, batch_members,
     branch_edges, changelog_edges, ci_try_edges, fixup_edges, follow_up_edges, follow_up_sha_edges, issue_edges, issue_refs, points_back_edges, pr_changelog_edges, pr_edges,
     related_edges, revert_chain_edges, same_record_edges, sandwiched_edges, series_edges, test_edges,
 )
@@ -139,6 +139,13 @@ def _work_frame(commits: pl.DataFrame, edit_summaries: pl.DataFrame | None = Non
         .select("repo", "merge_sha", pl.lit(True).alias("_merges_branches")).unique()
     )
     df = df.join(collecting, on=["repo", "merge_sha"], how="left", maintain_order="left")
+    # A maintenance line merged by its release tags (express's 5.0 branch merging `Merge tag
+    # '4.17.3'`; not a tag pulled from another repository, `Merge tag 'l10n-2.45.0' of https://...`)
+    # is another line of development than the branch's own: `_line`.
+    line = (df.filter(pl.col("is_merge").fill_null(False) & pl.col("subject").str.contains(r"^Merge tag '[^']+'\s*$"))
+            .select("repo", pl.col("sha").alias("merge_sha"), pl.lit(True).alias("_line")))
+    df = df.join(line, on=["repo", "merge_sha"], how="left", maintain_order="left").with_columns(
+        pl.col("_line").fill_null(False) & pl.col("merge_pr").is_null())
     work = (
         _with_tie_order(df.filter(pl.col("_work")))
         .sort("repo", "_t", "_tie", "sha")
@@ -248,6 +255,9 @@ def assign_work_items(
         test_edges(work, file_changes).cast(_PAIRS),
         same_record_edges(work, file_changes).cast(_PAIRS),
     ])
+    # ... nor two lines of development (express: a 4.x example of a `Merge tag '4.17.2'` and the
+    # 5.0 branch's `deps: router@2.0.0-beta.1` 29 minutes later, both in the example's file)
+    related = _apart_by_line(work, related)
     if pr_changelog.height:
         # ... and relates to nothing else (the next `Update history to reflect merge of #N`)
         recorded = pr_changelog["_b"].implode()
