@@ -1689,12 +1689,19 @@ def test_two_pull_requests_on_the_ci_config_are_tries_only_when_the_later_says_s
                        files={wf: "on: [push]\njobs: {gate: {}}\n"})
     named = repo.commit("Run the semver gate on tags only (#1401)", author=ADA, date="2025-03-05T11:30:00+0000",
                         files={wf: "on: [push]\njobs: {gate: {if: tag}}\n"})
+    # click: `update dev dependencies` on main, then `remove slsa provenance (#2973)` three
+    # minutes later: a pull request's commit after its author's outside one says nothing of it
+    direct = repo.commit("Update dev dependencies", author=ADA, date="2025-03-08T11:14:00+0000",
+                         files={wf: "on: [push]\njobs: {gate: {if: tag}, lint: {}}\n", "requirements-dev.txt": "pytest==8\n"})
+    provenance = repo.commit("Remove slsa provenance (#1410)", author=ADA, date="2025-03-08T11:17:00+0000",
+                             files={wf: "on: [push]\njobs: {lint: {}}\n"})
     out, _ = _run(repo)
     wid = dict(out.select("sha", "work_item_id").rows())
     assert wid[switch] != wid[deps]
     assert wid[deps] == wid[retry]
     assert wid[gate] == wid[named]
     assert wid[gate] != wid[retry]
+    assert wid[direct] != wid[provenance]
 
 
 def test_a_commit_that_continues_the_one_before_last_joins_it(tmp_path):

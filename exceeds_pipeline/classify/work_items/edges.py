@@ -767,13 +767,15 @@ def ci_try_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
     (CI_CONFIG_PATH), or the previous one did and it is build, chore or test work itself
     (`bin/sponsors.js` of the sponsors workflow); not a release step (phoenix's `Bump to
     v1.6.0-dev` four minutes after `Remove Cowboy v1 support (#3780)`). A relation the
-    history states: each pull request's own number is no issue that keeps the tries apart. Two
-    merged pull requests are tries of one change only when the later one says so (worded as a
-    repair or another go: `fix sponsors action`, CI_RETRY) or names what the earlier one did
-    with a word the repository rarely uses; otherwise each is its own change (urfave/cli's
-    `Switch branch references from master to main` and `Update dependencies and go.mod spec`,
-    Newtonsoft.Json's nullable annotations and `Move dependency version numbers to shared
-    file`, both touching a project file beside the CI's)."""
+    history states: each pull request's own number is no issue that keeps the tries apart. A
+    pull request's commit is a try of what came before it (another pull request, or its
+    author's commit outside one) only when it says so (worded as a repair or another go: `fix
+    sponsors action`, CI_RETRY) or names what the earlier one did with a word the repository
+    rarely uses; otherwise each is its own change (urfave/cli's `Switch branch references from
+    master to main` and `Update dependencies and go.mod spec`, Newtonsoft.Json's nullable
+    annotations and `Move dependency version numbers to shared file`, both touching a project
+    file beside the CI's; click's `remove slsa provenance` in #2973, two minutes after `update
+    dev dependencies` on main)."""
     if file_changes is None or file_changes.height == 0 or work.height < 2:
         return _no_pairs()
     from exceeds_pipeline.classify.categories import BUILD_PATH, CI_CONFIG_PATH
@@ -793,11 +795,11 @@ def ci_try_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
         & (pl.col("_b").is_in(ci["_n"].implode())
            | (pl.col("_a").is_in(ci["_n"].implode()) & pl.col("category").is_in(["build", "chore", "test"])))
     )
-    two_prs = cand.filter(pl.col("pr_number").is_not_null() & pl.col("_prev_pr").is_not_null())
-    if two_prs.height:
+    into_pr = cand.filter(pl.col("pr_number").is_not_null())
+    if into_pr.height:
         _, rare = subject_words or _subject_word_sets(work)
-        named = _sharing_word(two_prs, rare)
-        unsaid = (two_prs.filter(~pl.col("subject").fill_null("").str.replace(DECLARED_TYPE, "")
+        named = _sharing_word(into_pr, rare)
+        unsaid = (into_pr.filter(~pl.col("subject").fill_null("").str.replace(DECLARED_TYPE, "")
                                    .str.contains(f"{QUICK_FIX}|{CI_RETRY}"))
                   .select("_a", "_b").join(named, on=["_a", "_b"], how="anti"))
         cand = cand.join(unsaid, on=["_a", "_b"], how="anti")
