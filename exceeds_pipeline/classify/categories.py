@@ -313,6 +313,13 @@ _ISSUE_REF = (
 LEADS: dict[str, list[tuple[int, str]]] = {
     cat: [(int(e["weight"]), e["words"]) for e in entries] for cat, entries in _RULES["leads"].items()
 }
+LEAD_ADVERBS: list[str] = list(_RULES["lead_adverbs"])
+_OPENING_ADVERBS = r"^(?:(?:" + "|".join(LEAD_ADVERBS) + r")\s+){1,2}"
+
+
+def _after_adverbs(head: pl.Expr) -> pl.Expr:
+    """A (lower-case) subject from its verb: at most two opening adverbs left out (LEAD_ADVERBS)."""
+    return head.str.replace(_OPENING_ADVERBS, "")
 TERMS: list[tuple[str, int, str]] = [(t["category"], int(t["weight"]), t["words"]) for t in _RULES["terms"]]
 
 
@@ -692,7 +699,15 @@ def _message_scores(lf: pl.LazyFrame) -> pl.LazyFrame:
     matched = lf.select("_i", "_head").filter(pl.col("_head").str.contains(_PHRASE_ANY)).collect()
     ph = matched.select("_i", pl.col("_head").str.extract_groups(_PHRASE_RE).struct.unnest())
 
-    # Leading verb: the first word, or the first two.
+    # Leading verb: the first word, or the first two, after at most two adverbs (LEAD_ADVERBS).
+    first_adv = pl.col("_ht").list.get(0, null_on_oob=True).is_in(LEAD_ADVERBS).fill_null(False)
+    second_adv = pl.col("_ht").list.get(1, null_on_oob=True).is_in(LEAD_ADVERBS).fill_null(False)
+    tokens = pl.col("_ht")
+    base = base.with_columns(
+        pl.when(first_adv & second_adv).then(tokens.list.slice(0, 2)).when(first_adv).then(tokens.list.slice(0, 1))
+        .otherwise(tokens.list.slice(0, 0)).alias("_adv"),
+        pl.when(first_adv & second_adv).then(tokens.list.slice(2)).when(first_adv).then(tokens.list.slice(1))
+        .otherwise(tokens).alias("_ht"))
     ht = pl.col("_ht")
     leads = pl.concat(
         [
@@ -741,8 +756,8 @@ def _message_scores(lf: pl.LazyFrame) -> pl.LazyFrame:
     # verb of the lexicon (`Bad timeout in ...`, `Wrong result ...`) counts as a term.
     first_tok = pl.col("_ht").list.get(0, null_on_oob=True)
     base = base.with_columns(
-        pl.when(first_tok.is_in(_LEAD_TOKENS.implode()).fill_null(True))
-        .then(pl.col("_ht").list.slice(1)).otherwise(pl.col("_ht")).alias("_ht_terms")
+        pl.concat_list("_adv", pl.when(first_tok.is_in(_LEAD_TOKENS.implode()).fill_null(True))
+                       .then(pl.col("_ht").list.slice(1)).otherwise(pl.col("_ht"))).alias("_ht_terms")
     )
     refs = base.select(
         "_i", pl.lit("bug").alias("cat"),
@@ -1236,8 +1251,8 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
         confident = (pl.max_horizontal(score_cols) >= RULE_CONFIDENT) | (
             (((pl.col("_lead_cat") == "bug") & (pl.col("_lead_w") >= LEAD_CONFIDENT))
              | ((pl.col("_lead_cat") == "feature") & (pl.col("_lead_w") >= LEAD_CONFIDENT_FEATURE))
-             | ((pl.col("_lead_cat") == "refactor") & pl.col("_head").str.contains(REFACTOR_LEAD))
-             | ((pl.col("_lead_cat") == "docs") & pl.col("_head").str.contains(DOCS_LEAD)))
+             | ((pl.col("_lead_cat") == "refactor") & _after_adverbs(pl.col("_head")).str.contains(REFACTOR_LEAD))
+             | ((pl.col("_lead_cat") == "docs") & _after_adverbs(pl.col("_head")).str.contains(DOCS_LEAD)))
             & (pl.col("_lead_cat") == by_message)
         )
         # No word of the message speaks, and the change adds new source modules: a feature.

@@ -1125,6 +1125,24 @@ def test_a_change_that_leads_with_documenting_is_docs_in_code_too(tmp_path):
     assert got["cli: document that `-c/--count` can be inconsistent with `-l/--files-with-matches`"] == "docs"
 
 
+def test_the_verb_after_an_opening_adverb_leads(tmp_path):
+    """axum: "Clearly document applying `DefaultBodyLimit` to individual routes (#2157)" (a doc
+    comment and a test showing it) had been a bug fix: the verb after "clearly" leads, as
+    "Document ..." does. And "Properly handle ..." stays a repair."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date="2024-12-31T09:00:00+0000",
+                files={"src/extract/default_body_limit.rs": "pub struct DefaultBodyLimit;\n",
+                       "src/routing/tests/mod.rs": "#[test]\nfn a() {}\n", "src/parse.rs": "fn parse() {}\n"})
+    got = _categorize_cases(repo, [
+        ("Clearly document applying `DefaultBodyLimit` to individual routes (#2157)",
+         {"src/extract/default_body_limit.rs": "/// Apply it to one route with `route_layer`.\npub struct DefaultBodyLimit;\n",
+          "src/routing/tests/mod.rs": "#[test]\nfn a() {}\n#[test]\nfn limit_on_one_route() {}\n"}),
+        ("Properly handle an empty path segment", {"src/parse.rs": "fn parse() { if s.is_empty() { return; } }\n"}),
+    ])
+    assert got["Clearly document applying `DefaultBodyLimit` to individual routes (#2157)"] == "docs"
+    assert got["Properly handle an empty path segment"] == "bug"
+
+
 def test_release_tooling_with_its_page_is_build(tmp_path):
     """fzf: "Publish .deb package for each release" (.goreleaser.yml) was a fix, "Add GitHub
     Actions release workflow" (the workflow and RELEASE.md) and "Add `make tag` for release
