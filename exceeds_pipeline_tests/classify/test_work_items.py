@@ -2658,6 +2658,24 @@ def test_cosmetic_changes_name_an_item_only_when_nothing_else_does(tmp_path):
     assert _item(items, wid["Fix for #310"])["title"] == "Fix for #310"
 
 
+def test_a_report_of_where_the_work_stands_names_no_item(tmp_path):
+    """axum: five commits of its routing work ("More error handling of layered handlers",
+    "checkpoint", "not quite working", ...) were titled "not quite working", which the profile
+    listed among its largest fixes."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={"src/routing.rs": "pub fn route() {}\n"})
+    repo.commit("not quite working", author=ADA, date=_at(3, 9),
+                files={"src/routing.rs": "pub fn route() {}\npub fn layer() { todo!() }\n"})
+    repo.commit("checkpoint", author=ADA, date=_at(3, 10),
+                files={"src/routing.rs": "pub fn route() {}\npub fn layer() { handle() }\n"})
+    repo.commit("Handle errors of layered handlers", author=ADA, date=_at(3, 11),
+                files={"src/routing.rs": "pub fn route() {}\npub fn layer() -> Result<(), E> { handle() }\n"})
+    out, items = _run(repo)
+    wid = by_subject(out, "work_item_id")
+    assert wid["not quite working"] == wid["checkpoint"] == wid["Handle errors of layered handlers"]
+    assert _item(items, wid["not quite working"])["title"] == "Handle errors of layered handlers"
+
+
 def test_a_fixup_joins_the_commit_it_names(tmp_path):
     """click: `fixup! add gha-update`, pushed a day later, was a bug item of its own."""
     repo = GitScript.init(tmp_path / "repo")

@@ -144,6 +144,10 @@ VAGUE_SUBJECT = (
     r"|(?:wip|fixup!?|squash!?|oops|more|updates?|changes|tweaks?|cleanup|minor|misc|stuff|progress|save|temp|tmp)\s*[.!]*\s*$"
     # gin's "Cosmetic changes" beside "Using uint64 for ErrorType"
     r"|cosmetics?(?:\s+(?:changes?|fix(?:es)?|clean-?ups?|tweaks?))?\s*[.!]*\s*$"
+    # a report of where the work stands, not what it does (axum's "not quite working" and
+    # "checkpoint" beside "More error handling of layered handlers")
+    r"|(?:check-?\s?point|not\s+(?:quite\s+|yet\s+|really\s+)?work(?:ing|s)(?:\s+yet)?|(?:almost|nearly|kinda|partially)\s+work(?:ing|s)"
+    r"|(?:it\s+)?works(?:\s+now)?|still\s+(?:broken|failing))\s*[.!]*\s*$"
     # a pointer to another pull request, not a change (serde's `PR 2987 followup`, `Touch up PR
     # 2879`: the renames they made are in their commits)
     r"|(?:touch(?:\s+|-)?ups?|follow(?:\s+|-)?ups?|tweaks?|polish(?:es)?|clean(?:\s+|-)?ups?)\s+(?:(?:to|for|of|on|after)\s+)?"
