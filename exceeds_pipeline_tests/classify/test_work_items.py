@@ -1938,6 +1938,9 @@ def test_a_release_item_is_titled_by_the_release_it_makes(tmp_path):
                      "rack-protection/lib/rack/protection/version.rb": "VERSION = '1.4.0'\n"})],
         # ... and one of the root package, whose version file is under lib/
         [("v2.0.0", {"lib/app/version.rb": "VERSION = '2.0.0'\n"})],
+        # ... and one of that package's folder alone, its manifest untouched (sinatra's `v1.1.0`
+        # of rack-protection/README.md had been a second "Release 1.1.0" of Sinatra)
+        [("v1.4.1", {"rack-protection/README.md": "# rack-protection 1.4.1\n"})],
     ]
     firsts = []
     for day, steps in enumerate(releases, start=3):
@@ -1952,9 +1955,9 @@ def test_a_release_item_is_titled_by_the_release_it_makes(tmp_path):
     wid = dict(out.select("sha", "work_item_id").rows())
     titles = [_item(items, wid[sha])["title"] for sha in firsts]
     assert titles == ["Release 14.1.1", "Release grep-cli 0.1.10", "Release 3.4.1", "Release rack-protection 1.4.0",
-                      "Release 2.0.0", "Release 3.5.0"]
+                      "Release 2.0.0", "Release rack-protection 1.4.1", "Release 3.5.0"]
     assert wid[merged] == "acme/app#pr-90"
-    assert [_item(items, wid[sha])["category"] for sha in firsts] == ["chore"] * 6
+    assert [_item(items, wid[sha])["category"] for sha in firsts] == ["chore"] * 7
     assert _item(items, wid[firsts[0]])["commits"] == 3
     assert _item(items, wid[code])["title"] == "Add --json output"
 
