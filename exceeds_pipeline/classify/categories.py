@@ -314,13 +314,13 @@ LEADS: dict[str, list[tuple[int, str]]] = {
     cat: [(int(e["weight"]), e["words"]) for e in entries] for cat, entries in _RULES["leads"].items()
 }
 LEAD_ADVERBS: list[str] = list(_RULES["lead_adverbs"])
+TERMS: list[tuple[str, int, str]] = [(t["category"], int(t["weight"]), t["words"]) for t in _RULES["terms"]]
 _OPENING_ADVERBS = r"^(?:(?:" + "|".join(LEAD_ADVERBS) + r")\s+){1,2}"
 
 
 def _after_adverbs(head: pl.Expr) -> pl.Expr:
     """A (lower-case) subject from its verb: at most two opening adverbs left out (LEAD_ADVERBS)."""
     return head.str.replace(_OPENING_ADVERBS, "")
-TERMS: list[tuple[str, int, str]] = [(t["category"], int(t["weight"]), t["words"]) for t in _RULES["terms"]]
 
 
 def _macro(rx: str) -> str:

@@ -1117,7 +1117,8 @@ def _apart_by_line(work: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame:
     subject, or the same author time)."""
     if "_line" not in work.columns:
         return related
-    line = work.select("_n", "_line", "_t", _title(pl.col("subject")).str.to_lowercase().alias("_s"))
+    title = pl.col("_subject_title") if "_subject_title" in work.columns else _title(pl.col("subject"))
+    line = work.select("_n", "_line", "_t", title.str.to_lowercase().alias("_s"))
     pairs = (related.join(line.rename({"_n": "_a", "_line": "_la", "_t": "_ta", "_s": "_sa"}), on="_a", how="left")
              .join(line.rename({"_n": "_b", "_line": "_lb", "_t": "_tb", "_s": "_sb"}), on="_b", how="left"))
     ported = (pl.col("_ta") == pl.col("_tb")) | (pl.col("_sa") == pl.col("_sb"))
