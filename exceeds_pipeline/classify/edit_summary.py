@@ -10,7 +10,8 @@ changed when the lines say it plainly:
 * only links, dates, version numbers or badges changed: "Update links in README.md", "Fix the date
   in CHANGELOG.md", ...;
 * a word or two of a document's line corrected: "Fix a typo in README.rst" (`in` -> `is`);
-* a changelog's new entry: "Changelog: Added request details to connection error messages";
+* a changelog's new entry: "Changelog: Added request details to connection error messages", or
+  entries: "Add 3 entries to CHANGES.md";
 * a new heading in a document: "Add Installation to README.md".
 
 Anything else gives nothing (the title stays as it was). :func:`update_edit_summaries` reads the
@@ -33,7 +34,7 @@ __all__ = ["EDIT_SUMMARY_SCHEMA", "READER", "edit_candidates", "summarize_patch"
 
 EDIT_SUMMARY_SCHEMA = {"repo": pl.String, "sha": pl.String, "summary": pl.String, "reader": pl.Int16}
 # Raised when a rule below changes, so that stored summaries are read again.
-READER = 1
+READER = 2
 # a subject that names a file and nothing else, or a document by its bare name (`Update README`)
 NAMES_ONLY_A_FILE = (rf"{WEB_EDITOR_SUBJECT}|{BARE_CHANGELOG_SUBJECT}"
                      r"|(?i)^\W*(?:update[sd]?|edit(?:ed)?)\s+(?:the\s+)?(?:readme|contributing|authors|license)\W*$")
@@ -127,6 +128,10 @@ def summarize_patch(path: str, removed: list[str], added: list[str]) -> str | No
         entries = [_inline(m.group(1)) for x in added if (m := _BULLET.match(x))]
         entries = [e for e in entries if len(e.split()) >= 3]
         if entries and (not removed or len(entries) >= len(removed)):
+            # (of several, none names the edit: sinatra's `update changes` of eight entries had
+            # been titled by the first, another contributor's Rabl support)
+            if len(entries) > 1:
+                return f"Add {len(entries)} entries to {name}"
             return _cut(f"Changelog: {entries[0][0].upper()}{entries[0][1:]}")
         return None
     if _DOC_FILE.search(path):

@@ -26,6 +26,9 @@ def test_summaries_say_what_plain_edits_changed():
                            ["The syntax closely corresponds to HTTP"]) == "Fix a typo in README.rst"
     assert summarize_patch("CHANGELOG.rst", [], ["* Added request details to connection error messages (`#12`_)"]) \
         == "Changelog: Added request details to connection error messages"
+    # several entries: none of them names the edit (sinatra's `update changes` of eight)
+    assert summarize_patch("CHANGES", [], ["* Add Rabl support. (Jesse Cooke)", "* Fix the ETag of HEAD requests. (Konstantin Haase)"]) \
+        == "Add 2 entries to CHANGES"
     assert summarize_patch("docs/guide.md", [], ["## Installation", "", "pip install it"]) == "Add Installation to guide.md"
     # code, and rewritten prose, say nothing plain
     assert summarize_patch("src/client.py", ["timeout = 5"], ["timeout = 50"]) is None
