@@ -413,6 +413,11 @@ def skills_per_commit(
     # only the skills of such work (`build_work`).
     build_skills = [r.name for r in rules.rules if r.build_work]
     path_hits = path_hits.filter(~pl.col("path").str.contains(BUILD_PATH) | pl.col("skill").is_in(build_skills))
+    # ... and a page or an example names what it shows, not what its writer built (express's
+    # examples/auth/ had made "examples: use strict mode" Security work): in a documentation tree
+    # a path shows only a practice (Documentation, Testing)
+    practices = [r.name for r in rules.rules if r.practice]
+    path_hits = path_hits.filter(~pl.col("path").str.contains(DOCS_TREE) | pl.col("skill").is_in(practices))
     if path_hits.height:
         pairs.append(files.join(path_hits, on="path").select(_PAIR_SCHEMA.keys()))
     lang_rows = [(lang.lower(), r.name) for r in rules.rules for lang in r.languages]

@@ -464,6 +464,16 @@ def test_a_documentation_tree_gives_no_language_skill(rules):
     assert "Frontend" not in skills_of(rules, path="examples/chat/index.html")
 
 
+def test_a_documentation_tree_gives_no_domain_skill_by_its_paths(rules):
+    """express's examples/auth/ made "examples: use strict mode" Security work (10 of Douglas
+    Christopher Wilson's 11 Security items): a page or an example names what it shows. The same
+    folder in the code is evidence, and a docs tree stays documentation."""
+    assert "Security" not in skills_of(rules, path="examples/auth/index.js")
+    assert "Security" not in skills_of(rules, path="docs/auth/tokens.md")
+    assert "Documentation" in skills_of(rules, path="docs/auth/tokens.md")
+    assert "Security" in skills_of(rules, path="lib/auth/index.js")
+
+
 def test_a_directive_to_the_ci_is_no_ci_work(rules):
     """lodash: `[ci skip]` on 919 of John-David Dalton's commits made CI/CD his third skill."""
     c = pl.DataFrame({"repo": ["r", "r"], "sha": ["a", "b"], "category": ["docs", "build"],
