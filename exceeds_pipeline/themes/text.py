@@ -31,8 +31,10 @@ _WRAPPER = re.compile(
 )
 _QUOTED = re.compile(r"""^\s*["'“‘`]+(?P<inner>.*?)["'”’`]+\s*$""")
 _PR_SUFFIX = re.compile(r"\s*\((?:#|PR\s*#?|GH-)\d+\)\s*")
-# Credit and tracker clauses that end a subject: `..., reported by David C.`, `GitHub issue 2996`.
-_CREDIT = re.compile(r"(?:[,.;:]|\s-)?\s*(?:\b(?:reported|suggested|requested|noticed|diagnosed|found|prompted|pointed out)"
+# Credit and tracker clauses that end a subject: `..., reported by David C.`, `GitHub issue 2996`,
+# `..., as reported by X` (curl's "default proxy port set, as reported by ..." had read "Default
+# proxy port set, as"; a subject that opens with the credit keeps all of it).
+_CREDIT = re.compile(r"(?:[,.;:]|\s-)?\s*(?:\b(?:as\s+)?(?:reported|suggested|requested|noticed|diagnosed|found|prompted|pointed out)"
                      r"\s+by\b.*|\b(?:GitHub|GH)\s+issue\s+#?\d+.*)$"
                      # whose patch it is (tmux: "Handle focus events from the terminal, from Aaron
                      # Jensen.", "..., based on work by Aaron Jensen"): a name, not an area

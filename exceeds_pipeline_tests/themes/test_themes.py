@@ -218,6 +218,10 @@ def test_module_names(path, name):
     ("⬆️ bump pytest to 8", "Bump pytest to 8", (), None),
     # tmux: whose patch it is names no area of work
     ("Handle focus events from the terminal, from Aaron Jensen.", "Handle focus events from the terminal", (), None),
+    # curl: "..., as reported by X" had left "as" behind; a subject that opens with the credit keeps it all
+    ("default proxy port set, as reported by Sebastien Willemijns", "Default proxy port set", (), None),
+    ("As reported by nodak sodak we should check for a NULL pointer",
+     "As reported by nodak sodak we should check for a NULL pointer", (), None),
     ("Add focus notifications, based on work by Aaron Jensen", "Add focus notifications", (), None),
     ("Don't error if renaming a session to its current name, from shik dot chen at gmail dot com",
      "Don't error if renaming a session to its current name", (), None),
