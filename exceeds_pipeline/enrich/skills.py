@@ -383,7 +383,7 @@ def skills_per_commit(
     only (``exclusion_reason``, when given) none at all. Skills are sorted
     by name; a commit without any has ``[]``.
     """
-    from exceeds_pipeline.classify.categories import BUILD_PATH, DOCS_TREE, TEST_PATH  # (categories reads enrich's exclusions)
+    from exceeds_pipeline.classify.categories import BUILD_PATH, DOCS_PATH, DOCS_TREE, TEST_PATH  # (categories reads enrich's exclusions)
 
     keys = commits.select("repo", "sha")
     pairs: list[pl.DataFrame] = []
@@ -450,8 +450,6 @@ def skills_per_commit(
         # A change only to build and CI configuration says what that configuration does, not
         # what the person built (click: 'cache mypy in ci' is no caching work, 'add lock threads
         # workflow' no concurrency): its words show only the skills of such work (`build_work`).
-        build_only = (commits.filter(pl.col("category") == "build").select("repo", "sha")
-                      if "category" in commits.columns else None)
         # ... and the words of such a practice (CI/CD, build systems) show it only in a change
         # to build or CI files (or files of its paths), where the files are known: phoenix's
         # "Fix CI", templates reformatted and no CI file touched, is no CI/CD work. (A tool's
@@ -460,6 +458,13 @@ def skills_per_commit(
         path = pl.col("path").fill_null("")
         build_file = pl.any_horizontal(path.str.contains(BUILD_PATH),
                                        *(path.str.contains(pattern) for name, pattern in path_rules if name in build_practices))
+        # (a change of build files, with a page at most, whatever its category: click's "fix
+        # azure config" of .azure-pipelines.yml and the README is no cloud work)
+        only_build_files = (file_changes.group_by("repo", "sha")
+                            .agg((build_file | path.str.contains(DOCS_PATH)).all().alias("_ob"), build_file.any().alias("_ab"))
+                            .filter(pl.col("_ob") & pl.col("_ab")).select("repo", "sha"))
+        build_only = pl.concat([commits.filter(pl.col("category") == "build").select("repo", "sha"), only_build_files]).unique() \
+            if "category" in commits.columns else only_build_files
         no_build_file = file_changes.group_by("repo", "sha").agg(build_file.any().alias("_b")) \
             .filter(~pl.col("_b")).select("repo", "sha")
         for found in (_flag_pairs(messages, "text", msg_rules), _flag_pairs(messages, "subj", subj_rules),

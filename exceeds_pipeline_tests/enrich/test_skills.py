@@ -507,6 +507,12 @@ def test_the_words_of_a_build_change_are_no_skill_evidence(rules):
     c2 = c.with_columns(pl.Series("message", ["ci: run the tests on 3.13", "x"]))
     got2 = dict(zip(*skills_per_commit(c2, f, rules).select("sha", "skills").to_dict(as_series=False).values()))
     assert "CI/CD" in got2["a"]
+    # ... whatever its category: click's "fix azure config" (a bug by its words) of the CI file and the README
+    c4 = pl.DataFrame({"repo": ["r"], "sha": ["c"], "message": ["fix azure config"], "category": ["bug"]})
+    f4 = with_language(classify_exclusions(pl.DataFrame(
+        {"repo": ["r", "r"], "sha": ["c", "c"], "path": [".azure-pipelines.yml", "README.rst"], "is_binary": [False, False]})))
+    got4 = skills_per_commit(c4, f4, rules)["skills"].to_list()[0]
+    assert "Cloud Infrastructure" not in got4 and "CI/CD" in got4
     # a user's rule can say its words count for build changes too
     extra = parse_skill_rules("skills:\n  - name: Caching\n    build_work: true\n", "extra.yaml", rules)
     got3 = dict(zip(*skills_per_commit(c, f, extra).select("sha", "skills").to_dict(as_series=False).values()))
