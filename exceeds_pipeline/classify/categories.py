@@ -700,15 +700,14 @@ def _message_scores(lf: pl.LazyFrame) -> pl.LazyFrame:
     ph = matched.select("_i", pl.col("_head").str.extract_groups(_PHRASE_RE).struct.unnest())
 
     # Leading verb: the first word, or the first two, after at most two adverbs (LEAD_ADVERBS).
-    first_adv = pl.col("_ht").list.get(0, null_on_oob=True).is_in(LEAD_ADVERBS).fill_null(False)
-    second_adv = pl.col("_ht").list.get(1, null_on_oob=True).is_in(LEAD_ADVERBS).fill_null(False)
-    tokens = pl.col("_ht")
-    base = base.with_columns(
-        pl.when(first_adv & second_adv).then(tokens.list.slice(0, 2)).when(first_adv).then(tokens.list.slice(0, 1))
-        .otherwise(tokens.list.slice(0, 0)).alias("_adv"),
-        pl.when(first_adv & second_adv).then(tokens.list.slice(2)).when(first_adv).then(tokens.list.slice(1))
-        .otherwise(tokens).alias("_ht"))
     ht = pl.col("_ht")
+    first_adv = ht.list.get(0, null_on_oob=True).is_in(LEAD_ADVERBS).fill_null(False)
+    second_adv = ht.list.get(1, null_on_oob=True).is_in(LEAD_ADVERBS).fill_null(False)
+    base = base.with_columns(
+        pl.when(first_adv & second_adv).then(ht.list.slice(0, 2)).when(first_adv).then(ht.list.slice(0, 1))
+        .otherwise(ht.list.slice(0, 0)).alias("_adv"),
+        pl.when(first_adv & second_adv).then(ht.list.slice(2)).when(first_adv).then(ht.list.slice(1))
+        .otherwise(ht).alias("_ht"))
     leads = pl.concat(
         [
             base.select("_i", ht.list.get(0, null_on_oob=True).alias("token")),
@@ -1248,11 +1247,12 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
         frame = frame.join(predicted, on="_i", how="left")
         # A message whose rule score is high says plainly what it is (`fix typo in README`,
         # `add support for X`): the rules keep it; the model decides the rest.
+        lead_head = _after_adverbs(pl.col("_head"))
         confident = (pl.max_horizontal(score_cols) >= RULE_CONFIDENT) | (
             (((pl.col("_lead_cat") == "bug") & (pl.col("_lead_w") >= LEAD_CONFIDENT))
              | ((pl.col("_lead_cat") == "feature") & (pl.col("_lead_w") >= LEAD_CONFIDENT_FEATURE))
-             | ((pl.col("_lead_cat") == "refactor") & _after_adverbs(pl.col("_head")).str.contains(REFACTOR_LEAD))
-             | ((pl.col("_lead_cat") == "docs") & _after_adverbs(pl.col("_head")).str.contains(DOCS_LEAD)))
+             | ((pl.col("_lead_cat") == "refactor") & lead_head.str.contains(REFACTOR_LEAD))
+             | ((pl.col("_lead_cat") == "docs") & lead_head.str.contains(DOCS_LEAD)))
             & (pl.col("_lead_cat") == by_message)
         )
         # No word of the message speaks, and the change adds new source modules: a feature.

@@ -447,26 +447,25 @@ def skills_per_commit(
             message_prose(pl.col(text_col).fill_null("").str.split("\n").list.first()).alias("subj"),
         )
         messages = _without_repo_words(_without_repo_words(messages, "text"), "subj")
-        # A change only to build and CI configuration says what that configuration does, not
-        # what the person built (click: 'cache mypy in ci' is no caching work, 'add lock threads
-        # workflow' no concurrency): its words show only the skills of such work (`build_work`).
-        # ... and the words of such a practice (CI/CD, build systems) show it only in a change
-        # to build or CI files (or files of its paths), where the files are known: phoenix's
-        # "Fix CI", templates reformatted and no CI file touched, is no CI/CD work. (A tool's
-        # words still show it: phoenix's generator that picks the best Docker image is Docker.)
+        # The words of a build practice (CI/CD, build systems) show it only in a change to build
+        # or CI files (or files of its paths), where the files are known: phoenix's "Fix CI",
+        # templates reformatted and no CI file touched, is no CI/CD work. (A tool's words still
+        # show it: phoenix's generator that picks the best Docker image is Docker.)
         build_practices = [r.name for r in rules.rules if r.build_work and r.practice]
         path = pl.col("path").fill_null("")
         build_file = pl.any_horizontal(path.str.contains(BUILD_PATH),
                                        *(path.str.contains(pattern) for name, pattern in path_rules if name in build_practices))
-        # (a change of build files, with a page at most, whatever its category: click's "fix
-        # azure config" of .azure-pipelines.yml and the README is no cloud work)
-        only_build_files = (file_changes.group_by("repo", "sha")
-                            .agg((build_file | path.str.contains(DOCS_PATH)).all().alias("_ob"), build_file.any().alias("_ab"))
-                            .filter(pl.col("_ob") & pl.col("_ab")).select("repo", "sha"))
+        per_commit = file_changes.group_by("repo", "sha").agg(
+            build_file.any().alias("_b"), (build_file | path.str.contains(DOCS_PATH)).all().alias("_only_build"))
+        no_build_file = per_commit.filter(~pl.col("_b")).select("repo", "sha")
+        # ... and a change only to build and CI configuration says what that configuration does,
+        # not what the person built (click: 'cache mypy in ci' is no caching work, 'add lock
+        # threads workflow' no concurrency): its words show only the skills of such work
+        # (`build_work`); so does a change of build files with a page at most, whatever its
+        # category (click's "fix azure config" of .azure-pipelines.yml and the README)
+        only_build_files = per_commit.filter(pl.col("_b") & pl.col("_only_build")).select("repo", "sha")
         build_only = pl.concat([commits.filter(pl.col("category") == "build").select("repo", "sha"), only_build_files]).unique() \
             if "category" in commits.columns else only_build_files
-        no_build_file = file_changes.group_by("repo", "sha").agg(build_file.any().alias("_b")) \
-            .filter(~pl.col("_b")).select("repo", "sha")
         for found in (_flag_pairs(messages, "text", msg_rules), _flag_pairs(messages, "subj", subj_rules),
                       _flag_pairs(messages, "raw", re_rules)):
             if found is not None:

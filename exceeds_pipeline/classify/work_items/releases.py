@@ -106,16 +106,15 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: p
     path = pl.col("path").fill_null("")
     top = path.str.extract(r"^([^/]+)/", 1)
     # the top-level folders that hold a package of their own (a manifest at their top): a release
-    # commit of files in one of them releases that package, manifest or not (sinatra's `v1.1.0`
-    # of rack-protection/README.md alone had been a second "Release 1.1.0" of Sinatra)
+    # commit of files in one of them releases that package, its manifest changed or not
+    # (sinatra's `v1.1.0` of rack-protection/README.md alone had been a second "Release 1.1.0"
+    # of Sinatra)
     package_dirs = (file_changes.filter(path.str.contains(PACKAGE_MANIFEST) & path.str.count_matches("/").eq(1))
                     .select("repo", top.alias("_top")).unique().with_columns(pl.lit(True).alias("_package_dir")))
     steps = (
-        file_changes.join(package_dirs, left_on=["repo", top], right_on=["repo", "_top"], how="left")
-        .with_columns(pl.col("_package_dir").fill_null(False))
-        .select("repo", "sha", "_package_dir", path.str.contains(GENERIC_FILES).alias("_g"), top.alias("_top"),
+        file_changes.with_columns(top.alias("_top")).join(package_dirs, on=["repo", "_top"], how="left")
+        .select("repo", "sha", pl.col("_package_dir").fill_null(False), path.str.contains(GENERIC_FILES).alias("_g"), "_top",
                             path.str.contains(BUILD_PATH).alias("_b"),
-                            (path.str.contains(PACKAGE_MANIFEST) & path.str.count_matches("/").eq(1)).alias("_manifest"),
                             path.str.contains(CHANGELOG_PATH).alias("_changelog"), path.str.contains(RELEASE_RECORD).alias("_record"),
                             path.str.contains(DOCS_PATH).alias("_document"),
                             path.alias("_path"))
@@ -135,8 +134,7 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: p
             (pl.col("_g") | pl.col("_b")).all().alias("_only_build"),
             pl.col("_changelog").any().alias("_announced"),
             pl.col("_path").sort().str.join("\n").hash().alias("_paths"),
-            pl.when((pl.col("_top").n_unique() == 1) & pl.col("_top").is_not_null().all()
-                    & (pl.col("_manifest").any() | pl.col("_package_dir").any()))
+            pl.when((pl.col("_top").n_unique() == 1) & pl.col("_top").is_not_null().all() & pl.col("_package_dir").any())
             .then(pl.col("_top").first()).alias("_release_dir"))
     )
     # A package at its version (`ripgrep 14.1.1`, `grep-cli-0.1.10`, `create-vite@5.2.1`) is a
