@@ -232,7 +232,7 @@ def ingest(path: Path, name: str, cache: Path | None) -> tuple[pl.DataFrame, pl.
 
 def diff_lines(path: Path, name: str, commits: pl.DataFrame, cache: Path | None) -> pl.DataFrame:
     """What the code_evidence asset reads of the diffs for the categories: the changed lines
-    that are comments and code of each commit it samples (`evidence_sample`, by the subjects
+    that are comments and code, and the files that changed only inline tests, of each commit it samples (`evidence_sample`, by the subjects
     the classifier sees), cached by the list of commits read and the version of the reading."""
     import hashlib
 
@@ -245,7 +245,7 @@ def diff_lines(path: Path, name: str, commits: pl.DataFrame, cache: Path | None)
         if cache is not None else None
     if key is not None and key.exists():
         return pl.read_parquet(key)
-    frame = code_evidence(git_dir, name, shas).select("repo", "sha", "comment_lines", "code_lines")
+    frame = code_evidence(git_dir, name, shas).select("repo", "sha", "comment_lines", "code_lines", "test_paths")
     if key is not None:
         key.parent.mkdir(parents=True, exist_ok=True)
         frame.write_parquet(key)

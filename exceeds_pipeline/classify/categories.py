@@ -859,6 +859,32 @@ def _with_comment_changes(out: pl.DataFrame, file_changes: pl.DataFrame, diff_li
     )
 
 
+def _with_inline_tests(out: pl.DataFrame, cols: list[str], file_changes: pl.DataFrame, diff_lines: pl.DataFrame
+                       ) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """(file changes marked `inline_test` where the file changed only its tests kept inside the
+    source, the commits with such a file classified again with it as a test file).
+
+    A source file whose changed lines all lie in its Rust `#[cfg(test)] mod tests` is test work
+    like a file under tests/ (axum's "Add websocket integration test", in `mod tests` of
+    src/extract/ws.rs, had read as a feature). It is known only for the commits whose diffs were
+    read (`diff_lines`, `enrich.inline_tests`), so it is applied after the per-sha cache: a
+    cached category stays a function of the commit's own message and files."""
+    marks = (diff_lines.select("repo", "sha", pl.col("test_paths").alias("path")).explode("path", empty_as_null=True)
+             .drop_nulls("path").unique().with_columns(pl.lit(True).alias("inline_test")))
+    if marks.is_empty():
+        return file_changes, out
+    files = (file_changes.drop("inline_test", strict=False)
+             .join(marks, on=["repo", "sha", "path"], how="left", maintain_order="left")
+             .with_columns(pl.col("inline_test").fill_null(False)))
+    keys = marks.select("repo", "sha").unique()
+    again = _classify(out.join(keys, on=["repo", "sha"], how="semi").select(cols),
+                      files.join(keys, on=["repo", "sha"], how="semi"))
+    out = (out.join(again.select("repo", "sha", pl.col("category").alias("_again")), on=["repo", "sha"], how="left",
+                    maintain_order="left")
+           .with_columns(pl.coalesce("_again", "category").alias("category")).drop("_again"))
+    return files, out
+
+
 def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
     """Per commit: number of files, of test / docs / build files, of new source files, new test
     files and deleted files; lines of each kind, and of source files rewritten in another language."""
@@ -867,6 +893,10 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
     # a copy of another project (`requests/packages/urllib3/`, a `vendor/` tree): updating it is
     # dependency work, whatever its files are
     in_docs = path.str.contains(DOCS_TREE)  # a docs/ tree's Makefile or an example's package.json is docs work
+    if "inline_test" in file_changes.columns:
+        # a source file that changed only its inline tests; not an example's (axum's "Add
+        # testing example", an example of how to test, is documentation)
+        is_test = is_test | (pl.col("inline_test").fill_null(False) & ~in_docs)
     documents = path.str.contains(DOCS_PATH) | in_docs
     # (not a documentation tree marked vendored for GitHub's language bar, fd's doc/.gitattributes
     # `* linguist-vendored`: its sponsors page and release checklist had read as build work)
@@ -992,8 +1022,9 @@ def categorize_commits(
     its wording (`Revert D123: ...`, `Revert #12`, `revert map/zip changes` naming an earlier
     subject): the links are the one place that reads revert wordings. `changelog`: the
     repositories' changelog entries (`classify.changelog.ENTRIES_SCHEMA` plus repo).
-    `diff_lines`: per commit whose diff was read (repo, sha, comment_lines, code_lines: the
-    code evidence, `enrich.code_evidence`): a change of comments alone is documentation work.
+    `diff_lines`: per commit whose diff was read (repo, sha, comment_lines, code_lines and
+    optionally test_paths: the code evidence, `enrich.code_evidence`): a change of comments
+    alone is documentation work, a file that changed only its inline tests is a test file.
 
     `cache`: a folder where what a commit's own message and files say (everything but the
     links) is kept per (repo, sha), so that only commits not seen before are classified (a
@@ -1004,6 +1035,9 @@ def categorize_commits(
         out = _cached_classify(commits.select(cols), file_changes, Path(cache))
     else:
         out = _classify(commits, file_changes)
+    if diff_lines is not None and file_changes is not None and "test_paths" in diff_lines.columns:
+        # files that changed only their inline tests are test files, for every rule from here
+        file_changes, out = _with_inline_tests(out, cols, file_changes, diff_lines)
     if changelog is not None and changelog.height and {"repo", "sha", "subject"} <= set(cols):
         out = _with_changelog(out, file_changes, changelog)
     if diff_lines is not None and diff_lines.height and file_changes is not None and {"repo", "sha", "subject"} <= set(cols):

@@ -41,9 +41,11 @@ import polars as pl
 
 from exceeds_pipeline.common.chunks import contiguous_chunks
 from exceeds_pipeline.enrich import docstrings
+from exceeds_pipeline.enrich.inline_tests import INLINE_TEST_SUFFIXES, only_test_modules
 from exceeds_pipeline.ingest.gitcmd import GitError, attributes_config, read_blobs, stream_git
 
-__all__ = ["CODE_EVIDENCE_SCHEMA", "MAX_BYTES", "MAX_TERMS", "code_evidence", "evidence_from_patch", "update_code_evidence"]
+__all__ = ["CODE_EVIDENCE_SCHEMA", "MAX_BYTES", "MAX_TERMS", "code_evidence", "evidence_from_patch", "inline_test_paths",
+           "update_code_evidence"]
 
 MAX_BYTES = 256 * 1024  # added-line bytes read per commit
 MAX_TERMS = 200  # code terms kept per commit
@@ -61,12 +63,15 @@ CODE_EVIDENCE_SCHEMA = {
     # (_docstring_candidates: Python and Elixir files, at most 200 lines, no plain statement)
     "comment_lines": pl.Int32,
     "code_lines": pl.Int32,
+    # the files whose changed lines all lie in tests kept inside the source (Rust's
+    # `#[cfg(test)] mod tests`, enrich.inline_tests): test work, whatever the path says
+    "test_paths": pl.List(pl.String),
     # the version of the reading (READER) a row was made by: rows of an older one are read again
     "reader": pl.Int16,
 }
 # Raised when what is read from a diff changes (a language added to _FAMILY, a comment syntax),
 # so that stored evidence is read again with it.
-READER = 5
+READER = 6
 
 _MISSING = re.compile(r"unable to read|missing (?:blob|tree|object)|bad object|could not read|invalid object")
 _MARK = b"\x1e\x1eEXP\x1f"
@@ -275,6 +280,18 @@ def evidence_from_patch(patch: bytes, max_bytes: int = MAX_BYTES) -> tuple[list[
     return kept_imports, sorted(t.decode("ascii", "replace") for t, _ in ranked), comment_lines, code_lines
 
 
+def inline_test_paths(patch: bytes) -> list[str]:
+    """The files of one commit's ``git log -p -U0`` text whose changed lines all lie in test
+    modules inside the source (:func:`~exceeds_pipeline.enrich.inline_tests.only_test_modules`)."""
+    heads = [h for h in _SECTION.finditer(patch) if h.group(1).rstrip(b"\r").lower().endswith(INLINE_TEST_SUFFIXES)]
+    if not heads:
+        return []
+    every = list(_SECTION.finditer(patch))
+    ends = {h.start(): (every[n + 1].start() if n + 1 < len(every) else len(patch)) for n, h in enumerate(every)}
+    return [h.group(1).rstrip(b"\r").decode("utf-8", "replace") for h in heads
+            if only_test_modules(patch[h.end(): ends[h.start()]])]
+
+
 def _records(pipe) -> Iterable[tuple[str, bytes]]:
     pending = b""
     while block := pipe.read(1 << 22):
@@ -324,7 +341,7 @@ def _one_pass(git_dir: Path, shas: list[str], max_bytes: int, rows: dict,
     seen: list[str] = []
     try:
         for sha, body in _records(proc.stdout):
-            rows[sha] = evidence_from_patch(body, max_bytes)
+            rows[sha] = (*evidence_from_patch(body, max_bytes), inline_test_paths(body))
             if docs is not None and rows[sha][3]:
                 found = _docstring_candidates(body)
                 if found:
@@ -356,7 +373,7 @@ def _read_all(git_dir: Path, repo: str, todo: list[str], max_bytes: int, rows: d
         todo = todo[done + 1:]
 
 
-_NOTHING: tuple[list[str], list[str], int | None, int | None] = ([], [], None, None)  # a commit git could not read
+_NOTHING: tuple[list[str], list[str], int | None, int | None, list[str]] = ([], [], None, None, [])  # a commit git could not read
 
 
 # A commit with more changed code lines than this is not read for docstrings: a docstring edit
@@ -450,8 +467,8 @@ def _count_docstrings_as_comments(git_dir: Path, rows: dict, docs: dict) -> None
             moved += sum(n in inside.get((sha, path, True), ()) for n in old_lines)
             moved += sum(n in inside.get((sha, path, False), ()) for n in new_lines)
         if moved and sha in rows:  # (a commit git could not read, dropped from rows, has no evidence)
-            imports, terms, comments, code = rows[sha]
-            rows[sha] = (imports, terms, comments + moved, code - moved)
+            imports, terms, comments, code, tests = rows[sha]
+            rows[sha] = (imports, terms, comments + moved, code - moved, tests)
 
 
 def code_evidence(
@@ -472,7 +489,7 @@ def code_evidence(
     wanted = list(dict.fromkeys(shas))
     workers = max(1, min(workers or os.cpu_count() or 1, len(wanted) // MIN_CHUNK))
     chunks = contiguous_chunks(wanted, workers)  # runs of the history: git reads them fastest
-    rows: dict[str, tuple[list[str], list[str], int, int]] = {}
+    rows: dict[str, tuple[list[str], list[str], int, int, list[str]]] = {}
     docs: dict[str, list[tuple[str, list[int], list[int]]]] = {}
     with tempfile.TemporaryDirectory(prefix="exceeds-evidence-") as tmp:
         config = _diff_only_read_files(Path(tmp))
@@ -495,6 +512,7 @@ def code_evidence(
             "code_terms": [rows.get(s, _NOTHING)[1] for s in wanted],
             "comment_lines": [rows.get(s, _NOTHING)[2] for s in wanted],
             "code_lines": [rows.get(s, _NOTHING)[3] for s in wanted],
+            "test_paths": [rows.get(s, _NOTHING)[4] for s in wanted],
             "reader": [READER] * len(wanted),
         },
         schema=CODE_EVIDENCE_SCHEMA,
@@ -530,6 +548,10 @@ SMALL_CHANGE_LINES = 10
 # 60,751 commits, redis 595 of 10,839.
 COMMENT_SUBJECT = (r"(?i)\b(?:comments?|commented|typos?|spelling|misspell\w*|grammar|grammatical|wording|reword\w*"
                    r"|docs?|docstrings?|javadoc|doxygen|clarif\w*|explain\w*|describe\w*|document\w*|annotat\w*|remarks?|notes?)\b")
+# A subject that speaks of tests: whether the change touched only tests kept inside the source
+# (a Rust `mod tests`) is read for each such commit (axum's "Add websocket integration test").
+# git/git: 1,389 commits beyond the sample.
+TEST_SUBJECT = r"(?i)\b(?:tests?|testing|tested|unit-?tests?)\b"
 
 
 def evidence_sample(raw_commits: pl.DataFrame, per_author: int = SAMPLE_PER_AUTHOR, small_changes: bool = True) -> list[str]:
@@ -539,7 +561,7 @@ def evidence_sample(raw_commits: pl.DataFrame, per_author: int = SAMPLE_PER_AUTH
     the history alone). What someone's code uses shows in a few hundred of their commits;
     reading every diff of a 60k-commit history would cost several times the whole ingest.
     Besides, every commit whose subject speaks of comments or wording (:data:`COMMENT_SUBJECT`,
-    with a ``subject`` column), and every small one (at most SMALL_CHANGE_LINES lines, with
+    with a ``subject`` column) or of tests (:data:`TEST_SUBJECT`: tests kept inside the source), and every small one (at most SMALL_CHANGE_LINES lines, with
     ``lines_added``/``lines_deleted``): whether it changed only comments decides if it is
     documentation, whatever its words say (antirez's `Add more info in the
     unblockClientFromModule() function`, a comment, had been a key feature). Without
@@ -550,7 +572,8 @@ def evidence_sample(raw_commits: pl.DataFrame, per_author: int = SAMPLE_PER_AUTH
     if raw_commits.height == 0:
         return []
     # whether a change touched comments alone is read for these, whoever wrote them
-    read_for_comments = (pl.col("subject").fill_null("").str.contains(COMMENT_SUBJECT)
+    subject = pl.col("subject").fill_null("")
+    read_for_comments = (subject.str.contains(COMMENT_SUBJECT) | subject.str.contains(TEST_SUBJECT)
                          if "subject" in raw_commits.columns else pl.lit(False))
     if small_changes and {"lines_added", "lines_deleted"} <= set(raw_commits.columns):
         read_for_comments = read_for_comments | (

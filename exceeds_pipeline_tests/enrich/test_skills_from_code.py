@@ -197,7 +197,7 @@ def test_evidence_sample_is_per_author_and_a_function_of_the_history_alone():
 def test_code_evidence_of_no_commits_is_empty(repo):
     r, _, _ = repo
     ev = code_evidence(git_dir(r), "acme/app", [])
-    assert ev.height == 0 and ev.columns == ["repo", "sha", "imports", "code_terms", "comment_lines", "code_lines", "reader"]
+    assert ev.height == 0 and ev.columns == ["repo", "sha", "imports", "code_terms", "comment_lines", "code_lines", "test_paths", "reader"]
 
 
 def test_git_makes_no_text_diff_of_files_no_rule_reads_and_the_evidence_is_the_same(tmp_path):

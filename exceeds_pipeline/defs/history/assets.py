@@ -118,12 +118,14 @@ def commits_and_work_items(
                  for name in settings.repository_names
                  if (frame := read_side_table(store, name, "changelog_entries")) is not None and frame.height]
     changelog = pl.concat(changelog) if changelog else None
-    # how many changed lines of each commit read for code evidence are comments, how many code
-    diff_lines = [frame.select("repo", "sha", "comment_lines", "code_lines")
+    # how many changed lines of each commit read for code evidence are comments, how many code,
+    # and which files changed only their inline tests
+    diff_lines = [frame.select("repo", "sha", "comment_lines", "code_lines",
+                               *(["test_paths"] if "test_paths" in frame.columns else []))
                   for name in settings.repository_names
                   if (frame := read_side_table(store, name, "code_evidence")) is not None
                   and {"comment_lines", "code_lines"} <= set(frame.columns)]
-    diff_lines = pl.concat(diff_lines) if diff_lines else None
+    diff_lines = pl.concat(diff_lines, how="diagonal_relaxed") if diff_lines else None
     table = categorize_commits(with_ai_tool(table), file_changes, commit_links, cache=settings.cache_dir / "categories",
                                changelog=changelog, diff_lines=diff_lines)
     edits = [frame.select("repo", "sha", "summary") for name in settings.repository_names
