@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-__all__ = ["INLINE_TEST_SUFFIXES", "only_test_modules"]
+__all__ = ["INLINE_TEST_SUFFIXES", "hunk_opens_test_module", "in_test_module", "only_test_modules"]
 
 # The files read for inline tests: Rust sources.
 INLINE_TEST_SUFFIXES = (b".rs",)
@@ -31,6 +31,28 @@ _TEST_MODULE = re.compile(rb"^(?:pub(?:\([^)]*\))?[ \t]+)?mod[ \t]+(?:tests?|\w+
 _TEST_ATTRIBUTE = re.compile(rb"^#\[cfg\((?:all\(|any\()?test\b")
 
 
+def hunk_opens_test_module(context: bytes) -> bool:
+    """Whether a hunk whose header ends with ``context`` (the text after its second ``@@``)
+    starts inside a test module."""
+    m = _TEST_MODULE.match(context.lstrip(b" "))
+    return m is not None and m.group(1) == b"{"
+
+
+def in_test_module(inside: bool, text: bytes) -> tuple[bool, bool]:
+    """(whether the changed line ``text``, not blank, is test code; whether the lines after it
+    on its side of the diff are inside a test module), given whether the line before was."""
+    if (m := _TEST_MODULE.match(text)):
+        return True, m.group(1) == b"{"
+    if _TEST_ATTRIBUTE.match(text):
+        return True, inside  # the attribute of a test module (what follows it decides)
+    if inside:
+        if text[:1] == b"}":  # the module's closing brace
+            return True, False
+        if text[:1] in (b" ", b"\t"):
+            return True, True
+    return False, False  # a top-level line outside every test module
+
+
 def only_test_modules(section: bytes) -> bool:
     """Whether every changed line (added or deleted, not blank) of one file's section of a
     ``-U0`` diff lies in a test module, and there is at least one."""
@@ -39,7 +61,7 @@ def only_test_modules(section: bytes) -> bool:
     for line in section.split(b"\n"):
         hunk = _HUNK.match(line)
         if hunk:
-            opened = bool((m := _TEST_MODULE.match(hunk.group(1))) and m.group(1) == b"{")
+            opened = hunk_opens_test_module(hunk.group(1))
             inside = {b"-": opened, b"+": opened}
             continue
         side = line[:1]
@@ -51,16 +73,7 @@ def only_test_modules(section: bytes) -> bool:
         if not text.strip():
             continue
         changed += 1
-        if (m := _TEST_MODULE.match(text)):
-            inside[side] = m.group(1) == b"{"
-            continue
-        if _TEST_ATTRIBUTE.match(text):
-            continue  # the attribute of a test module (what follows it decides)
-        if inside[side]:
-            if text[:1] == b"}":  # the module's closing brace
-                inside[side] = False
-                continue
-            if text[:1] in (b" ", b"\t"):
-                continue
-        return False  # a line outside every test module
+        test, inside[side] = in_test_module(inside[side], text)
+        if not test:
+            return False
     return changed > 0

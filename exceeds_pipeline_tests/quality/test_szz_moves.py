@@ -297,3 +297,25 @@ def test_fix_diffs_read_in_one_git_process_equal_git_diff_of_each_fix(make_repo)
     # and the blame reads the same either way
     for sha in fixes:
         assert blame_deleted_lines(repo.path, sha, diff=diffs[sha]) == blame_deleted_lines(repo.path, sha)
+
+
+def test_szz_does_not_blame_the_lines_of_a_test_module_kept_inside_the_source(tmp_path):
+    """axum: `Use IntoFuture for test RequestBuilder` (only `mod tests` of src/*.rs) was charged as
+    broken when a later fix updated an assertion there. A Rust file's `#[cfg(test)] mod tests` is
+    tests like a file under tests/; the code above it still charges who wrote it, and so does
+    code below the module (whose hunk header names the module)."""
+    ada, bob, cy = ("Ada", "ada@example.com"), ("Bob", "bob@example.org"), ("Cy", "cy@example.net")
+    repo = GitScript.init(tmp_path / "r")
+
+    def lib(value: int, expected: int, limit: int) -> dict[str, str]:
+        return {"src/lib.rs": f"pub fn route() -> u8 {{\n    {value}\n}}\n\n#[cfg(test)]\nmod tests {{\n"
+                              f"    #[test]\n    fn routes() {{\n        assert_eq!(super::route(), {expected});\n    }}\n}}\n\n"
+                              f"pub const LIMIT: u8 = {limit};\n"}
+
+    code = repo.commit("Add the router", author=bob, date="2025-01-01T10:00:00+0000", files=lib(1, 0, 8))
+    test = repo.commit("Test the router", author=cy, date="2025-01-02T10:00:00+0000", files=lib(1, 1, 8))
+    fix = repo.commit("Fix the route", author=ada, date="2025-01-05T10:00:00+0000", files=lib(2, 2, 8))
+    fix_below = repo.commit("Fix the limit", author=ada, date="2025-01-06T10:00:00+0000", files=lib(2, 2, 9))
+    assert blame_deleted_lines(repo.path, fix) == [code]
+    assert blame_deleted_lines(repo.path, fix_below) == [code]
+    assert test not in blame_deleted_lines(repo.path, fix)
