@@ -14,6 +14,10 @@ changed when the lines say it plainly:
   entries: "Add 3 entries to CHANGES.md";
 * a new heading in a document: "Add Installation to README.md".
 
+A subject that only says it edits the changelog, in a word of its own (`pro changes`, `latest
+changes`, `doc(changes)`, `[ci skip]` aside: 170 of sidekiq's commits), is named by the entries the
+edit adds to a changelog file, and by nothing else.
+
 Anything else gives nothing (the title stays as it was). :func:`update_edit_summaries` reads the
 candidates of a repository in one ``git log -p -U0 --no-walk --stdin`` pass, incrementally by sha
 (a summary is a function of the sha and of :data:`READER`).
@@ -27,6 +31,7 @@ from pathlib import Path
 
 import polars as pl
 
+from exceeds_pipeline.classify.changelog import CHANGELOG_FILE
 from exceeds_pipeline.classify.work_items.shared import BARE_CHANGELOG_SUBJECT, WEB_EDITOR_SUBJECT
 from exceeds_pipeline.ingest.gitcmd import run_git
 
@@ -34,10 +39,15 @@ __all__ = ["EDIT_SUMMARY_SCHEMA", "READER", "edit_candidates", "summarize_patch"
 
 EDIT_SUMMARY_SCHEMA = {"repo": pl.String, "sha": pl.String, "summary": pl.String, "reader": pl.Int16}
 # Raised when a rule below changes, so that stored summaries are read again.
-READER = 2
+READER = 3
 # a subject that names a file and nothing else, or a document by its bare name (`Update README`)
 NAMES_ONLY_A_FILE = (rf"{WEB_EDITOR_SUBJECT}|{BARE_CHANGELOG_SUBJECT}"
                      r"|(?i)^\W*(?:update[sd]?|edit(?:ed)?)\s+(?:the\s+)?(?:readme|contributing|authors|license)\W*$")
+# a subject that says it edits the changelog in a word of its own (sidekiq's `pro changes`,
+# `latest changes`, `doc(changes)`): a changelog's new entries name it, nothing else does
+NAMES_THE_CHANGELOG = r"(?i)^\W*(?:\w+\s+)?(?:changes|changelog)\W*$|^\W*docs?\((?:changes|changelog)\)\W*$"
+# a request to skip CI (`changes [ci skip]`) says nothing of the change
+_CI_SKIP = r"(?i)\s*\[(?:ci\s*skip|skip\s*ci|ciskip|no\s*ci)\]"
 MAX_PATCH_BYTES = 64 * 1024
 MAX_TITLE = 80
 _MARK = "\x1e\x1eEDIT\x1f"
@@ -47,7 +57,7 @@ _DATE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\s+[A-Z][a-z]{2,8}\s+\d{4}\b
 _VERSION = re.compile(r"\bv?\d+(?:\.\d+)+(?:[-.]?(?:a|b|rc|dev|post)\d*)?\b")
 _BADGE = re.compile(r"(?i)shields\.io|badge|\|\w[\w -]*\|\s*image::|\.svg\b")
 _PIN = re.compile(r"^\s*([A-Za-z0-9][A-Za-z0-9._\-\[\],]*)\s*(?:==|>=|~=|<=|===)\s*([0-9][\w.+-]*)")
-_CHANGELOG_FILE = re.compile(r"(?i)(?:^|/)(?:changelog|changes|history|news|release[-_]?notes)(?:\.\w+)?$")
+_CHANGELOG_FILE = re.compile(CHANGELOG_FILE)  # CHANGES.md, Pro-Changes.md, HISTORY.rst, NEWS
 _PIN_FILE = re.compile(r"(?i)requirements|constraints|pipfile")
 _DOC_FILE = re.compile(r"(?i)\.(?:md|markdown|rst|txt|adoc)$|(?:^|/)readme$")
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+(.*\S)")
@@ -55,17 +65,21 @@ _HEADING = re.compile(r"^\s*#{1,6}\s+(.*?)\s*#*\s*$")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 
 
-def edit_candidates(commits: pl.DataFrame) -> list[str]:
-    """The shas of the non-merge commits whose subject names only the file they edit."""
+def edit_candidates(commits: pl.DataFrame) -> tuple[list[str], set[str]]:
+    """(the shas of the non-merge commits whose subject names only the file they edit, or only
+    says it edits the changelog; those of the latter, which only new entries name)."""
     merge = pl.col("is_merge").fill_null(False) if "is_merge" in commits.columns else pl.lit(False)
-    return commits.filter(~merge & pl.col("subject").fill_null("").str.contains(NAMES_ONLY_A_FILE))["sha"].to_list()
+    subject = pl.col("subject").fill_null("").str.replace_all(_CI_SKIP, "")
+    names_file, names_changelog = subject.str.contains(NAMES_ONLY_A_FILE), subject.str.contains(NAMES_THE_CHANGELOG)
+    found = commits.filter(~merge & (names_file | names_changelog)).select("sha", (names_changelog & ~names_file).alias("_entries"))
+    return found["sha"].to_list(), set(found.filter("_entries")["sha"].to_list())
 
 
 def _inline(text: str) -> str:
     """Markdown and reStructuredText marks out of an entry's text: links keep their words."""
     text = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", text)
     text = re.sub(r"`([^`]*)`_?", r"\1", text)
-    text = re.sub(r"\(\s*#?\d+\s*\)|\s*\(`#\d+`_\)", "", text)
+    text = re.sub(r"\(\s*#?\d+\s*\)|\s*\(`#\d+`_\)|\s*\[#\d+\]", "", text)  # (#12), (`#12`_), [#12]
     return re.sub(r"\s+", " ", text.replace("**", "").replace("__", "")).strip(" .:;")
 
 
@@ -99,14 +113,16 @@ def _typo(removed: list[str], added: list[str]) -> bool:
     return True
 
 
-def summarize_patch(path: str, removed: list[str], added: list[str]) -> str | None:
+def summarize_patch(path: str, removed: list[str], added: list[str], entries_only: bool = False) -> str | None:
     """What a one-file edit changed (module doc), from its removed and added lines; None when the
-    lines do not say it plainly."""
+    lines do not say it plainly. ``entries_only``: only a changelog's new entries name it."""
     name = path.rsplit("/", 1)[-1]
     removed = [x for x in removed if x.strip()]
     added = [x for x in added if x.strip()]
     if not removed and not added:
         return None
+    if entries_only:
+        return _changelog_entries(name, removed, added) if _CHANGELOG_FILE.search(path) else None
     old_pins = dict(m.groups() for x in removed if (m := _PIN.match(x)))
     new_pins = dict(m.groups() for x in added if (m := _PIN.match(x)))
     bumped = [(pkg, ver) for pkg, ver in new_pins.items() if old_pins.get(pkg) not in (None, ver)]
@@ -125,15 +141,7 @@ def summarize_patch(path: str, removed: list[str], added: list[str]) -> str | No
     if _DOC_FILE.search(path) and not _PIN_FILE.search(path) and _typo(removed, added):
         return f"Fix a typo in {name}"
     if _CHANGELOG_FILE.search(path):
-        entries = [_inline(m.group(1)) for x in added if (m := _BULLET.match(x))]
-        entries = [e for e in entries if len(e.split()) >= 3]
-        if entries and (not removed or len(entries) >= len(removed)):
-            # (of several, none names the edit: sinatra's `update changes` of eight entries had
-            # been titled by the first, another contributor's Rabl support)
-            if len(entries) > 1:
-                return f"Add {len(entries)} entries to {name}"
-            return _cut(f"Changelog: {entries[0][0].upper()}{entries[0][1:]}")
-        return None
+        return _changelog_entries(name, removed, added)
     if _DOC_FILE.search(path):
         headings = [_inline(m.group(1)) for x in added if (m := _HEADING.match(x))]
         headings = [h for h in headings if _WORD.search(h)]
@@ -142,7 +150,21 @@ def summarize_patch(path: str, removed: list[str], added: list[str]) -> str | No
     return None
 
 
-def _summary(patch: str) -> str | None:
+def _changelog_entries(name: str, removed: list[str], added: list[str]) -> str | None:
+    """A changelog edit named by the entries it adds (the headings beside them, a new version's,
+    say nothing more); None when it adds none of three words or more."""
+    entries = [_inline(m.group(1)) for x in added if (m := _BULLET.match(x))]
+    entries = [e for e in entries if len(e.split()) >= 3]
+    if entries and (not removed or len(entries) >= len(removed)):
+        # (of several, none names the edit: sinatra's `update changes` of eight entries had
+        # been titled by the first, another contributor's Rabl support)
+        if len(entries) > 1:
+            return f"Add {len(entries)} entries to {name}"
+        return _cut(f"Changelog: {entries[0][0].upper()}{entries[0][1:]}")
+    return None
+
+
+def _summary(patch: str, entries_only: bool = False) -> str | None:
     """The summary of one commit's ``-U0`` patch: one text file edited, else None."""
     files = re.split(r"(?m)^diff --git ", patch)[1:]
     if len(files) != 1 or "\nBinary files " in files[0]:
@@ -154,11 +176,12 @@ def _summary(patch: str) -> str | None:
     lines = body.splitlines()
     removed = [x[1:] for x in lines if x.startswith("-") and not x.startswith("--- ")]
     added = [x[1:] for x in lines if x.startswith("+") and not x.startswith("+++ ")]
-    return summarize_patch(target.group(1).strip(), removed, added)
+    return summarize_patch(target.group(1).strip(), removed, added, entries_only)
 
 
-def read_edit_summaries(git_dir: Path, repo: str, shas: list[str]) -> pl.DataFrame:
-    """(repo, sha, summary, reader) of ``shas``, read in one git pass (a summary may be null)."""
+def read_edit_summaries(git_dir: Path, repo: str, shas: list[str], entries_only: set[str] = frozenset()) -> pl.DataFrame:
+    """(repo, sha, summary, reader) of ``shas``, read in one git pass (a summary may be null;
+    ``entries_only``: shas only a changelog's new entries name)."""
     if not shas:
         return pl.DataFrame(schema=EDIT_SUMMARY_SCHEMA)
     out = run_git(git_dir, ["log", "--no-walk=unsorted", "--stdin", f"--format={_MARK}%H", "-p", "-U0",
@@ -167,16 +190,17 @@ def read_edit_summaries(git_dir: Path, repo: str, shas: list[str]) -> pl.DataFra
     rows = []
     for record in out.stdout.decode("utf-8", "replace").split(_MARK)[1:]:
         sha, _, patch = record.partition("\n")
-        rows.append((repo, sha.strip(), _summary(patch) if len(patch) <= MAX_PATCH_BYTES else None, READER))
+        sha = sha.strip()
+        rows.append((repo, sha, _summary(patch, sha in entries_only) if len(patch) <= MAX_PATCH_BYTES else None, READER))
     return pl.DataFrame(rows, schema=EDIT_SUMMARY_SCHEMA, orient="row")
 
 
 def update_edit_summaries(previous: pl.DataFrame | None, git_dir: Path, repo: str, commits: pl.DataFrame) -> pl.DataFrame:
     """The summaries of the repository's candidates (:func:`edit_candidates`): those of
     ``previous`` read by this READER kept, the others read."""
-    wanted = edit_candidates(commits)
+    wanted, entries_only = edit_candidates(commits)
     kept = (previous.filter(pl.col("reader") == READER).filter(pl.col("sha").is_in(wanted))
             if previous is not None and set(EDIT_SUMMARY_SCHEMA) <= set(previous.columns) else pl.DataFrame(schema=EDIT_SUMMARY_SCHEMA))
     todo = sorted(set(wanted) - set(kept["sha"].to_list()))
     return pl.concat([kept.select(list(EDIT_SUMMARY_SCHEMA)).cast(EDIT_SUMMARY_SCHEMA),
-                      read_edit_summaries(git_dir, repo, todo)]).sort("sha")
+                      read_edit_summaries(git_dir, repo, todo, entries_only)]).sort("sha")

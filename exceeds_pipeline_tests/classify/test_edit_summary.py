@@ -78,3 +78,28 @@ def test_web_editor_edits_are_titled_by_what_they_changed(tmp_path):
     assert titles[wid[bump]] == "Bump twine to 5.1.1"
     assert titles[wid[code]] == "Update app.py"
     assert wid[initial] != wid[typo]
+
+
+def test_a_changelog_edit_that_says_only_that_it_is_one_is_titled_by_its_new_entries(tmp_path):
+    """sidekiq: 170 commits say `changes`, `pro changes`, `latest changes`, `doc(changes)`, some
+    with `[ci skip]`, and edit Changes.md, Pro-Changes.md or Ent-Changes.md; their items were
+    titled so. The entries they add name them; a code commit that says `api changes` keeps its
+    subject, whatever its diff."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date="2025-03-01T09:00:00+0000", files={
+        "Changes.md": "# Changes\n\n8.0.0\n---------\n\n- First release of the new API\n",
+        "Pro-Changes.md": "# Pro Changes\n\n8.0.0\n---------\n\n- First release of Pro\n",
+        "lib/api.rb": "def api\n  1\nend\n"})
+    pro = repo.commit("pro changes [ci skip]", author=ADA, date="2025-03-02T09:00:00+0000", files={
+        "Pro-Changes.md": "# Pro Changes\n\n8.0.1\n---------\n\n- Coerce batch created_at to integer [#7049]\n"
+                          "- Fix the batch total job count with autoflush\n\n8.0.0\n---------\n\n- First release of Pro\n"})
+    latest = repo.commit("latest changes", author=ADA, date="2025-03-03T09:00:00+0000", files={
+        "Changes.md": "# Changes\n\nHEAD\n---------\n\n- Forward compatibility with Active Job 8.1 [#7019]\n\n"
+                      "8.0.0\n---------\n\n- First release of the new API\n"})
+    api = repo.commit("api changes", author=ADA, date="2025-03-04T09:00:00+0000", files={"lib/api.rb": "def api\n  2\nend\n"})
+    commits, files = read_repo(repo)
+    git_dir = Path(repo.git("rev-parse", "--absolute-git-dir"))
+    said = dict(update_edit_summaries(None, git_dir, "acme/app", commits).select("sha", "summary").rows())
+    assert said[pro] == "Add 2 entries to Pro-Changes.md"
+    assert said[latest] == "Changelog: Forward compatibility with Active Job 8.1"
+    assert said.get(api) is None
