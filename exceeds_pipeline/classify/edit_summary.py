@@ -32,14 +32,15 @@ from pathlib import Path
 import polars as pl
 
 from exceeds_pipeline.classify.changelog import CHANGELOG_FILE
-from exceeds_pipeline.classify.work_items.shared import BARE_CHANGELOG_SUBJECT, WEB_EDITOR_SUBJECT
+from exceeds_pipeline.classify.work_items.releases import BARE_BUMP
+from exceeds_pipeline.classify.work_items.shared import BARE_CHANGELOG_SUBJECT, VERSION_FILE, WEB_EDITOR_SUBJECT
 from exceeds_pipeline.ingest.gitcmd import run_git
 
 __all__ = ["EDIT_SUMMARY_SCHEMA", "READER", "edit_candidates", "summarize_patch", "update_edit_summaries"]
 
 EDIT_SUMMARY_SCHEMA = {"repo": pl.String, "sha": pl.String, "summary": pl.String, "reader": pl.Int16}
 # Raised when a rule below changes, so that stored summaries are read again.
-READER = 3
+READER = 4
 # a subject that names a file and nothing else, or a document by its bare name (`Update README`)
 NAMES_ONLY_A_FILE = (rf"{WEB_EDITOR_SUBJECT}|{BARE_CHANGELOG_SUBJECT}"
                      r"|(?i)^\W*(?:update[sd]?|edit(?:ed)?)\s+(?:the\s+)?(?:readme|contributing|authors|license)\W*$")
@@ -65,14 +66,18 @@ _HEADING = re.compile(r"^\s*#{1,6}\s+(.*?)\s*#*\s*$")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
 
 
-def edit_candidates(commits: pl.DataFrame) -> tuple[list[str], set[str]]:
-    """(the shas of the non-merge commits whose subject names only the file they edit, or only
-    says it edits the changelog; those of the latter, which only new entries name)."""
+def edit_candidates(commits: pl.DataFrame) -> tuple[list[str], dict[str, str]]:
+    """(the shas of the non-merge commits whose subject names only the file they edit, only says
+    it edits the changelog, or only says `bump`; sha -> what alone names those of the latter two:
+    "entries", a changelog's new entries, or "version", the version a version file is set to)."""
     merge = pl.col("is_merge").fill_null(False) if "is_merge" in commits.columns else pl.lit(False)
     subject = pl.col("subject").fill_null("").str.replace_all(_CI_SKIP, "")
-    names_file, names_changelog = subject.str.contains(NAMES_ONLY_A_FILE), subject.str.contains(NAMES_THE_CHANGELOG)
-    found = commits.filter(~merge & (names_file | names_changelog)).select("sha", (names_changelog & ~names_file).alias("_entries"))
-    return found["sha"].to_list(), set(found.filter("_entries")["sha"].to_list())
+    names_file = subject.str.contains(NAMES_ONLY_A_FILE)
+    only = (pl.when(names_file).then(None)
+            .when(subject.str.contains(NAMES_THE_CHANGELOG)).then(pl.lit("entries"))
+            .when(subject.str.contains(BARE_BUMP)).then(pl.lit("version")))
+    found = commits.filter(~merge & (names_file | only.is_not_null())).select("sha", only.alias("_only"))
+    return found["sha"].to_list(), dict(found.drop_nulls("_only").rows())
 
 
 def _inline(text: str) -> str:
@@ -113,15 +118,19 @@ def _typo(removed: list[str], added: list[str]) -> bool:
     return True
 
 
-def summarize_patch(path: str, removed: list[str], added: list[str], entries_only: bool = False) -> str | None:
+def summarize_patch(path: str, removed: list[str], added: list[str], only: str | None = None) -> str | None:
     """What a one-file edit changed (module doc), from its removed and added lines; None when the
-    lines do not say it plainly. ``entries_only``: only a changelog's new entries name it."""
+    lines do not say it plainly. ``only``: "entries" (only a changelog's new entries name it) or
+    "version" (only the version a version file is set to)."""
     name = path.rsplit("/", 1)[-1]
     removed = [x for x in removed if x.strip()]
     added = [x for x in added if x.strip()]
     if not removed and not added:
         return None
-    if entries_only:
+    version = _set_version(path, removed, added)
+    if only == "version" or version:
+        return version
+    if only == "entries":
         return _changelog_entries(name, removed, added) if _CHANGELOG_FILE.search(path) else None
     old_pins = dict(m.groups() for x in removed if (m := _PIN.match(x)))
     new_pins = dict(m.groups() for x in added if (m := _PIN.match(x)))
@@ -164,24 +173,35 @@ def _changelog_entries(name: str, removed: list[str], added: list[str]) -> str |
     return None
 
 
-def _summary(patch: str, entries_only: bool = False) -> str | None:
-    """The summary of one commit's ``-U0`` patch: one text file edited, else None."""
+def _set_version(path: str, removed: list[str], added: list[str]) -> str | None:
+    """"Bump the version to X" when the edit only sets the version in the project's version file
+    (sidekiq's lib/sidekiq/version.rb under the subject `bump`)."""
+    if not re.search(VERSION_FILE, path) or len(removed) != 1 or len(added) != 1 or not _only(_VERSION, removed, added):
+        return None
+    return f"Bump the version to {_VERSION.findall(added[0])[-1]}"
+
+
+def _summary(patch: str, only: str | None = None) -> str | None:
+    """The summary of one commit's ``-U0`` patch: one text file edited, else None; a bump
+    (``only`` "version") is named by its version file whatever else it edits (the changelog)."""
     files = re.split(r"(?m)^diff --git ", patch)[1:]
-    if len(files) != 1 or "\nBinary files " in files[0]:
-        return None
-    body = files[0]
-    target = re.search(r"(?m)^\+\+\+ (?:b/)?(.+)$", body) or re.search(r"(?m)^--- (?:a/)?(.+)$", body)
-    if target is None:
-        return None
-    lines = body.splitlines()
-    removed = [x[1:] for x in lines if x.startswith("-") and not x.startswith("--- ")]
-    added = [x[1:] for x in lines if x.startswith("+") and not x.startswith("+++ ")]
-    return summarize_patch(target.group(1).strip(), removed, added, entries_only)
+    for body in files:
+        if len(files) != 1 and only != "version" or "\nBinary files " in body:
+            continue
+        target = re.search(r"(?m)^\+\+\+ (?:b/)?(.+)$", body) or re.search(r"(?m)^--- (?:a/)?(.+)$", body)
+        if target is None or (len(files) != 1 and not re.search(VERSION_FILE, target.group(1).strip())):
+            continue
+        lines = body.splitlines()
+        removed = [x[1:] for x in lines if x.startswith("-") and not x.startswith("--- ")]
+        added = [x[1:] for x in lines if x.startswith("+") and not x.startswith("+++ ")]
+        return summarize_patch(target.group(1).strip(), removed, added, only)
+    return None
 
 
-def read_edit_summaries(git_dir: Path, repo: str, shas: list[str], entries_only: set[str] = frozenset()) -> pl.DataFrame:
+def read_edit_summaries(git_dir: Path, repo: str, shas: list[str], only: dict[str, str] | None = None) -> pl.DataFrame:
     """(repo, sha, summary, reader) of ``shas``, read in one git pass (a summary may be null;
-    ``entries_only``: shas only a changelog's new entries name)."""
+    ``only``: sha -> what alone names it, :func:`edit_candidates`)."""
+    only = only or {}
     if not shas:
         return pl.DataFrame(schema=EDIT_SUMMARY_SCHEMA)
     out = run_git(git_dir, ["log", "--no-walk=unsorted", "--stdin", f"--format={_MARK}%H", "-p", "-U0",
@@ -191,16 +211,16 @@ def read_edit_summaries(git_dir: Path, repo: str, shas: list[str], entries_only:
     for record in out.stdout.decode("utf-8", "replace").split(_MARK)[1:]:
         sha, _, patch = record.partition("\n")
         sha = sha.strip()
-        rows.append((repo, sha, _summary(patch, sha in entries_only) if len(patch) <= MAX_PATCH_BYTES else None, READER))
+        rows.append((repo, sha, _summary(patch, only.get(sha)) if len(patch) <= MAX_PATCH_BYTES else None, READER))
     return pl.DataFrame(rows, schema=EDIT_SUMMARY_SCHEMA, orient="row")
 
 
 def update_edit_summaries(previous: pl.DataFrame | None, git_dir: Path, repo: str, commits: pl.DataFrame) -> pl.DataFrame:
     """The summaries of the repository's candidates (:func:`edit_candidates`): those of
     ``previous`` read by this READER kept, the others read."""
-    wanted, entries_only = edit_candidates(commits)
+    wanted, only = edit_candidates(commits)
     kept = (previous.filter(pl.col("reader") == READER).filter(pl.col("sha").is_in(wanted))
             if previous is not None and set(EDIT_SUMMARY_SCHEMA) <= set(previous.columns) else pl.DataFrame(schema=EDIT_SUMMARY_SCHEMA))
     todo = sorted(set(wanted) - set(kept["sha"].to_list()))
     return pl.concat([kept.select(list(EDIT_SUMMARY_SCHEMA)).cast(EDIT_SUMMARY_SCHEMA),
-                      read_edit_summaries(git_dir, repo, todo, entries_only)]).sort("sha")
+                      read_edit_summaries(git_dir, repo, todo, only)]).sort("sha")
