@@ -1474,6 +1474,37 @@ def test_declared_features_and_fixes_stay_apart_and_machine_made_files_relate_no
                                      "fix: typo in the authenticator label")] == ["feature", "feature", "bug"]
 
 
+def test_capabilities_stated_one_by_one_on_one_file_are_changes_of_their_own(tmp_path):
+    """sidekiq: Mike Perham's eleven commits on bin/tui over three days (`Add support for table
+    pagination ...`, `Implement table row selection`, `Implement set row deletion`, `Add id method
+    to API models ...`, fixes between them) had been one item, related by the file alone. Each
+    stated capability is a change of its own, its fixes stay with it; one that names what the one
+    before named in a rare word continues it (curl's `added memory debugging include file`, then
+    `added memory debugging support`), and so does one that says it adds more."""
+    repo = GitScript.init(tmp_path / "repo")
+    steps = [
+        ("Add support for pagination, use vim keys for movement", "# 1\n"),
+        ("fix queues tab", "# 2\n"),
+        ("Implement row selection", "# 3\n"),
+        ("Implement set deletion", "# 4\n"),
+        ("metrics graph display fix", "# 5\n"),
+        ("Added profiler include file", "# 6\n"),
+        ("Added profiler support", "# 7\n"),
+        ("Add more keys", "# 8\n"),
+    ]
+    for i, (subject, text) in enumerate(steps):
+        repo.commit(subject, author=ADA, date=_at(4, 9 + i), files={"bin/tui": text})
+    out, _ = _run(repo)
+    item = by_subject(out, "work_item_id")
+    assert item["fix queues tab"] == item["Add support for pagination, use vim keys for movement"]
+    assert item["Implement row selection"] != item["fix queues tab"]
+    assert item["Implement set deletion"] != item["Implement row selection"]
+    assert item["metrics graph display fix"] == item["Implement set deletion"]
+    assert item["Added profiler include file"] != item["metrics graph display fix"]
+    assert item["Added profiler support"] == item["Added profiler include file"]
+    assert item["Add more keys"] == item["Added profiler support"]
+
+
 def test_a_reused_pr_branch_name_still_labels_each_pr_and_a_fix_branch_of_only_docs_is_docs(tmp_path):
     """litestar: `doc-update` was the branch of several pull requests (each its own item), and
     pr-370 from it (2 chore, 2 docs and 2 small fix commits) was a bug by a vote tie; a branch

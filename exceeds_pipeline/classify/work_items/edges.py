@@ -419,7 +419,8 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
                              after_pr.join(says, on="_b", how="semi")]).unique()
     if file_changes is not None and file_changes.height:
         related = _apart_by_changelog(work, file_changes, related)
-    return _one_declared_change_each(stream, _apart_by_credit(work, _apart_by_issue(work, _apart_by_release(work, related)), rare))
+    return _one_declared_change_each(stream, _apart_by_credit(work, _apart_by_issue(work, _apart_by_release(work, related)), rare),
+                                     rare)
 
 
 def _apart_by_changelog(work: pl.DataFrame, file_changes: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame:
@@ -817,6 +818,8 @@ def ci_try_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
 # A subject that says it carries on with what its author did just before: `remove more
 # rack::utils usage`, `Fix the remaining warnings`, `... again`.
 CONTINUES = r"(?i)\b(?:more|again|also|another|remaining|rest\s+of|further|leftovers?|lingering|additional)\b"
+# A subject that states a new capability: its lead verb adds or implements something.
+NEW_CAPABILITY = r"(?i)^\W*(?:add(?:s|ed)?|implement(?:s|ed)?|introduce[sd]?|support)\s+\w"
 
 
 # A quick fix of a change made with one other commit in between: worded as a repair of what
@@ -1180,7 +1183,7 @@ def _apart_by_credit(work: pl.DataFrame, related: pl.DataFrame, rare: pl.DataFra
     return pairs.filter(~apart).select("_a", "_b")
 
 
-def _one_declared_change_each(stream: pl.DataFrame, related: pl.DataFrame) -> pl.DataFrame:
+def _one_declared_change_each(stream: pl.DataFrame, related: pl.DataFrame, rare: pl.DataFrame | None = None) -> pl.DataFrame:
     """The related pairs, less those that would put two declared features or fixes in one item.
 
     An author who types `feat:` / `fix:` on each commit says each is a change of its own: a
@@ -1189,21 +1192,46 @@ def _one_declared_change_each(stream: pl.DataFrame, related: pl.DataFrame) -> pl
     between stay with the change before them. The same subject declared again is the same
     change tried again (nlohmann/json's `:ambulance: fix documentation job` twice, 38 hours
     apart, on one failing job)."""
-    declared = declared_type(pl.col("subject")).is_in(["feature", "bug"]).fill_null(False)
+    typed = declared_type(pl.col("subject")).is_in(["feature", "bug"]).fill_null(False)
+    stated = pl.lit(False)
+    if "category" in stream.columns:
+        # ... and so does one who states each new capability in words (`Implement table row
+        # selection`, `Implement set row deletion`, `Add support for filter/paging to
+        # Retry/Dead tables`: Mike Perham's eleven commits on bin/tui over three days had been
+        # one item), unless the subject says it continues or repairs what came before, or names
+        # a thing the one before named in a word the repository rarely uses (curl's `added
+        # memory debugging include file`, then `added memory debugging support`)
+        subject = pl.col("subject").fill_null("")
+        stated = ((pl.col("category") == "feature") & subject.str.contains(NEW_CAPABILITY)
+                  & ~subject.str.contains(f"{CONTINUES}|{QUICK_FIX}"))
+    declared = typed | stated
     said = pl.col("subject").fill_null("").str.to_lowercase().str.strip_chars(" .")
+    # (the verbs that state a capability are no thing named)
+    words = (rare.filter(~pl.col("_w").str.contains(r"^(?:add|implement|introduce|support)(?:s|e?d)?$"))
+             .group_by("_n").agg(pl.col("_w").alias("_words")) if rare is not None and rare.height
+             else pl.DataFrame(schema={"_n": pl.UInt32, "_words": pl.List(pl.String)}))
     # Related pairs join consecutive commits (`_a` just before `_b` in the stream): a commit
     # with no pair to its predecessor starts a run.
     runs = (
-        stream.select("_n", declared.alias("_declared"), said.alias("_said")).with_row_index("_order")
+        stream.select("_n", declared.alias("_declared"), typed.alias("_typed"), (stated & ~typed).alias("_stated"), said.alias("_said"))
+        .with_row_index("_order")
         .join(related.select("_a", pl.col("_b").alias("_n")), on="_n", how="left")
+        .join(words.cast({"_n": stream.schema["_n"]}), on="_n", how="left")
         .sort("_order")
         .with_columns(pl.col("_a").is_not_null().alias("_rel"))
         .with_columns((~pl.col("_rel")).cum_sum().alias("_run"))
         .with_columns(
             (pl.col("_declared").cast(pl.UInt32).cum_sum().over("_run") - pl.col("_declared").cast(pl.UInt32)).alias("_before"),
+            (pl.col("_typed").cast(pl.UInt32).cum_sum().over("_run") - pl.col("_typed").cast(pl.UInt32)).alias("_typed_before"),
             pl.when(pl.col("_declared")).then(pl.col("_said")).forward_fill().shift(1).over("_run").alias("_said_before"),
+            pl.when(pl.col("_typed")).then(pl.col("_said")).forward_fill().shift(1).over("_run").alias("_said_typed_before"),
+            pl.when(pl.col("_declared")).then(pl.col("_words")).forward_fill().shift(1).over("_run").alias("_words_before"),
         )
     )
-    again = (pl.col("_said") == pl.col("_said_before")).fill_null(False)
-    keep = runs.filter(pl.col("_rel") & ~(pl.col("_declared") & (pl.col("_before") > 0) & ~again))
+    # (a typed change splits from the typed one before it; a stated one from any declared before it)
+    cut_typed = pl.col("_typed") & (pl.col("_typed_before") > 0) & ~(pl.col("_said") == pl.col("_said_typed_before")).fill_null(False)
+    cut_stated = (pl.col("_stated") & (pl.col("_before") > 0)
+                  & ~((pl.col("_said") == pl.col("_said_before"))
+                      | (pl.col("_words").list.set_intersection(pl.col("_words_before")).list.len() > 0)).fill_null(False))
+    keep = runs.filter(pl.col("_rel") & ~cut_typed & ~cut_stated)
     return keep.select(pl.col("_a").cast(pl.UInt32), pl.col("_n").cast(pl.UInt32).alias("_b"))
