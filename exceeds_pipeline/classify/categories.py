@@ -1155,6 +1155,13 @@ def _by_paths() -> pl.Expr:
               & (2 * (pl.col("_l_docs").fill_null(0) - pl.col("_l_changelog").fill_null(0)) >= pl.col("_l_all").fill_null(0)))
         .then(pl.lit("docs"))
         .when(pl.col("_n_build") == n).then(pl.lit("build"))
+        # pages with a site or funding file beside them, the pages (not a changelog) holding
+        # nearly all the lines (starlette's `Add sponsorship page`: docs/sponsorship.md and
+        # mkdocs.yml, 207 lines, with a line of .github/FUNDING.yml, had read as a feature)
+        .when((pl.col("_n_build") > 0) & (pl.col("_n_build") + pl.col("_n_docs") == n)
+              & (pl.col("_n_changelog").fill_null(0) == 0)
+              & (pl.col("_l_docs").fill_null(0) >= 10 * pl.col("_l_build").fill_null(0)))
+        .then(pl.lit("docs"))
         # build files with what a build step writes from them (coil's `Add binary compatibility
         # validator plugin`: build.gradle.kts and the api/*.api dumps it generates): build work
         .when((pl.col("_n_build") > 0) & (pl.col("_n_build") + pl.col("_n_generated") == n)).then(pl.lit("build"))

@@ -699,6 +699,25 @@ def test_man_page_sources_and_an_old_changelog_are_docs(tmp_path):
                    "Fix the exit status": "bug"}
 
 
+def test_a_page_with_a_line_of_site_or_funding_settings_is_documentation(tmp_path):
+    """starlette: `Add sponsorship page` (docs/sponsorship.md, docs/index.md and mkdocs.yml, 207
+    lines, with one changed line of .github/FUNDING.yml) had read as a feature. Pages holding
+    nearly all the lines of a change of pages and build files are documentation work; a build
+    change with its page, the build files holding the lines, stays build work."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial import", author=ADA, date="2025-01-01T08:00:00+0000",
+                files={".github/FUNDING.yml": "github: [kludex]\n", "mkdocs.yml": "nav: []\n",
+                       "docs/index.md": "# Starlette\n", "Makefile": "all:\n\ttrue\n", "app.py": "x = 1\n"})
+    got = _categorize_cases(repo, [
+        ("Add sponsorship page", {".github/FUNDING.yml": "github: [encode]\n", "docs/sponsorship.md": "# Sponsorship\n\n- Sponsor tier 0: support the project.\n- Sponsor tier 1: support the project.\n- Sponsor tier 2: support the project.\n- Sponsor tier 3: support the project.\n- Sponsor tier 4: support the project.\n- Sponsor tier 5: support the project.\n- Sponsor tier 6: support the project.\n- Sponsor tier 7: support the project.\n- Sponsor tier 8: support the project.\n- Sponsor tier 9: support the project.\n- Sponsor tier 10: support the project.\n- Sponsor tier 11: support the project.\n- Sponsor tier 12: support the project.\n- Sponsor tier 13: support the project.\n- Sponsor tier 14: support the project.\n- Sponsor tier 15: support the project.\n- Sponsor tier 16: support the project.\n- Sponsor tier 17: support the project.\n- Sponsor tier 18: support the project.\n- Sponsor tier 19: support the project.\n- Sponsor tier 20: support the project.\n- Sponsor tier 21: support the project.\n- Sponsor tier 22: support the project.\n- Sponsor tier 23: support the project.\n- Sponsor tier 24: support the project.\n- Sponsor tier 25: support the project.\n- Sponsor tier 26: support the project.\n- Sponsor tier 27: support the project.\n- Sponsor tier 28: support the project.\n- Sponsor tier 29: support the project.\n",
+                                  "mkdocs.yml": "nav: [sponsorship.md]\n"}),
+        ("Add release workflow", {"Makefile": "".join(f"step{i}:\n\techo {i}\n" for i in range(12)),
+                                  "docs/release.md": "Run make.\n"}),
+    ])
+    assert got["Add sponsorship page"] == "docs"
+    assert got["Add release workflow"] == "build"
+
+
 def test_a_revert_inside_a_squashed_branch_does_not_make_the_merged_change_a_revert(tmp_path):
     # GitHub's squash template lists the branch's own commits; one of them reverted another
     # branch commit (its sha is not in the history). The merged change is what its title says.
