@@ -283,13 +283,12 @@ def evidence_from_patch(patch: bytes, max_bytes: int = MAX_BYTES) -> tuple[list[
 def inline_test_paths(patch: bytes) -> list[str]:
     """The files of one commit's ``git log -p -U0`` text whose changed lines all lie in test
     modules inside the source (:func:`~exceeds_pipeline.enrich.inline_tests.only_test_modules`)."""
-    heads = [h for h in _SECTION.finditer(patch) if h.group(1).rstrip(b"\r").lower().endswith(INLINE_TEST_SUFFIXES)]
-    if not heads:
-        return []
-    every = list(_SECTION.finditer(patch))
-    ends = {h.start(): (every[n + 1].start() if n + 1 < len(every) else len(patch)) for n, h in enumerate(every)}
-    return [h.group(1).rstrip(b"\r").decode("utf-8", "replace") for h in heads
-            if only_test_modules(patch[h.end(): ends[h.start()]])]
+    if not any(suffix in patch or suffix.upper() in patch for suffix in INLINE_TEST_SUFFIXES):
+        return []  # (most commits: no such file at all)
+    heads = list(_SECTION.finditer(patch))
+    ends = [h.start() for h in heads[1:]] + [len(patch)]
+    return [h.group(1).rstrip(b"\r").decode("utf-8", "replace") for h, end in zip(heads, ends)
+            if h.group(1).rstrip(b"\r").lower().endswith(INLINE_TEST_SUFFIXES) and only_test_modules(patch[h.end(): end])]
 
 
 def _records(pipe) -> Iterable[tuple[str, bytes]]:
@@ -373,7 +372,8 @@ def _read_all(git_dir: Path, repo: str, todo: list[str], max_bytes: int, rows: d
         todo = todo[done + 1:]
 
 
-_NOTHING: tuple[list[str], list[str], int | None, int | None, list[str]] = ([], [], None, None, [])  # a commit git could not read
+# a commit git could not read
+_NOTHING: tuple[list[str], list[str], int | None, int | None, list[str]] = ([], [], None, None, [])
 
 
 # A commit with more changed code lines than this is not read for docstrings: a docstring edit
@@ -561,7 +561,8 @@ def evidence_sample(raw_commits: pl.DataFrame, per_author: int = SAMPLE_PER_AUTH
     the history alone). What someone's code uses shows in a few hundred of their commits;
     reading every diff of a 60k-commit history would cost several times the whole ingest.
     Besides, every commit whose subject speaks of comments or wording (:data:`COMMENT_SUBJECT`,
-    with a ``subject`` column) or of tests (:data:`TEST_SUBJECT`: tests kept inside the source), and every small one (at most SMALL_CHANGE_LINES lines, with
+    with a ``subject`` column) or of tests (:data:`TEST_SUBJECT`: tests kept inside the source),
+    and every small one (at most SMALL_CHANGE_LINES lines, with
     ``lines_added``/``lines_deleted``): whether it changed only comments decides if it is
     documentation, whatever its words say (antirez's `Add more info in the
     unblockClientFromModule() function`, a comment, had been a key feature). Without
