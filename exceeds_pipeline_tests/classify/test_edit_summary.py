@@ -107,14 +107,16 @@ def test_a_changelog_edit_that_says_only_that_it_is_one_is_titled_by_its_new_ent
 
 def test_a_bare_bump_is_named_by_the_version_its_version_file_is_set_to(tmp_path):
     """sidekiq: `bump` and `bump [ciskip]` set lib/sidekiq/version.rb (with a changelog heading
-    or not); those that make a release had been items titled "bump". The version the diff sets
-    names them; a `bump` of the Gemfile is no version."""
+    or not) and had been items titled "bump". The version the diff sets names them; not as a
+    release: Mike Perham bumps the version right after a release, to open the next one, so a
+    bump is no release of the version it sets (titled so, 23 releases had been named twice). A
+    `bump` of the Gemfile is no version."""
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial commit", author=ADA, date="2025-03-01T09:00:00+0000", files={
         "lib/app/version.rb": "module App\n  VERSION = \"8.1.6\"\nend\n", "Changes.md": "# Changes\n",
         "Gemfile": "gem 'redis'\n", "lib/app/pager.rb": "x = 1\n"})
     repo.commit("Add the pager limit", author=ADA, date="2025-03-03T09:00:00+0000", files={"lib/app/pager.rb": "x = 2\n"})
-    release = repo.commit("bump [ciskip]", author=ADA, date="2025-03-06T09:00:00+0000", files={
+    bump = repo.commit("bump [ciskip]", author=ADA, date="2025-03-06T09:00:00+0000", files={
         "lib/app/version.rb": "module App\n  VERSION = \"8.1.7\"\nend\n"})
     opening = repo.commit("bump", author=ADA, date="2025-03-09T09:00:00+0000", files={
         "lib/app/version.rb": "module App\n  VERSION = \"8.1.8\"\nend\n", "Changes.md": "# Changes\n\nHEAD\n----\n"})
@@ -123,12 +125,12 @@ def test_a_bare_bump_is_named_by_the_version_its_version_file_is_set_to(tmp_path
     git_dir = Path(repo.git("rev-parse", "--absolute-git-dir"))
     summaries = update_edit_summaries(None, git_dir, "acme/app", commits)
     said = dict(summaries.select("sha", "summary").rows())
-    assert said[release] == "Bump the version to 8.1.7" and said[opening] == "Bump the version to 8.1.8"
+    assert said[bump] == "Bump the version to 8.1.7" and said[opening] == "Bump the version to 8.1.8"
     assert said[gems] is None
     links = commit_links(commits)
     out, items = assign_work_items(categorize_commits(commits, files, links), links, files, None, summaries)
     titles = dict(items.select("work_item_id", "title").rows())
     wid = dict(out.select("sha", "work_item_id").rows())
-    assert titles[wid[release]] == "Release 8.1.7"
+    assert titles[wid[bump]] == "Bump the version to 8.1.7"
     assert titles[wid[opening]] == "Bump the version to 8.1.8"
     assert titles[wid[gems]] == "bump"

@@ -424,8 +424,6 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
                           if "_release_dir" in work.columns else None),
             pl.when(release_version(pl.col("_release_name").filter(pl.col("_release")).last()).is_null())
             .then(release_title(pl.col("subject").filter(~dependency_update(pl.col("subject").fill_null("")))).drop_nulls().last()),
-            # ... or the version its diff sets (a bare `bump`'s headline: "Bump the version to 8.1.6")
-            release_title(pl.col("_headline").filter(pl.col("_release"))).drop_nulls().last(),
         ).alias("_release_title"),
         # ... or, of release steps that make no release, the development they open (`This is
         # 7.0-dev`: "Start 7.0 development")
