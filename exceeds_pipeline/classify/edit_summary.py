@@ -181,21 +181,26 @@ def _set_version(path: str, removed: list[str], added: list[str]) -> str | None:
     return f"Bump the version to {_VERSION.findall(added[0])[-1]}"
 
 
+def _section(body: str) -> tuple[str, list[str], list[str]] | None:
+    """(path, removed lines, added lines) of one file's part of a ``-U0`` patch; None for a
+    binary file, or one git names no path of."""
+    target = re.search(r"(?m)^\+\+\+ (?:b/)?(.+)$", body) or re.search(r"(?m)^--- (?:a/)?(.+)$", body)
+    if target is None or "\nBinary files " in body:
+        return None
+    lines = body.splitlines()
+    return (target.group(1).strip(), [x[1:] for x in lines if x.startswith("-") and not x.startswith("--- ")],
+            [x[1:] for x in lines if x.startswith("+") and not x.startswith("+++ ")])
+
+
 def _summary(patch: str, only: str | None = None) -> str | None:
     """The summary of one commit's ``-U0`` patch: one text file edited, else None; a bump
     (``only`` "version") is named by its version file whatever else it edits (the changelog)."""
-    files = re.split(r"(?m)^diff --git ", patch)[1:]
-    for body in files:
-        if len(files) != 1 and only != "version" or "\nBinary files " in body:
-            continue
-        target = re.search(r"(?m)^\+\+\+ (?:b/)?(.+)$", body) or re.search(r"(?m)^--- (?:a/)?(.+)$", body)
-        if target is None or (len(files) != 1 and not re.search(VERSION_FILE, target.group(1).strip())):
-            continue
-        lines = body.splitlines()
-        removed = [x[1:] for x in lines if x.startswith("-") and not x.startswith("--- ")]
-        added = [x[1:] for x in lines if x.startswith("+") and not x.startswith("+++ ")]
-        return summarize_patch(target.group(1).strip(), removed, added, only)
-    return None
+    sections = [_section(body) for body in re.split(r"(?m)^diff --git ", patch)[1:]]
+    if len(sections) != 1:
+        if only != "version":
+            return None
+        sections = [s for s in sections if s is not None and re.search(VERSION_FILE, s[0])]
+    return summarize_patch(*sections[0], only) if sections and sections[0] is not None else None
 
 
 def read_edit_summaries(git_dir: Path, repo: str, shas: list[str], only: dict[str, str] | None = None) -> pl.DataFrame:

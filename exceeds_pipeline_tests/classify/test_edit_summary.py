@@ -16,6 +16,13 @@ from exceeds_pipeline_tests.gitscript import GitScript
 ADA = ("Ada Lovelace", "ada@example.com")
 
 
+def _items(commits: pl.DataFrame, files: pl.DataFrame, summaries: pl.DataFrame) -> tuple[dict, dict]:
+    """(sha -> work item, work item -> title) as the pipeline makes them with these summaries."""
+    links = commit_links(commits)
+    out, items = assign_work_items(categorize_commits(commits, files, links), links, files, None, summaries)
+    return dict(out.select("sha", "work_item_id").rows()), dict(items.select("work_item_id", "title").rows())
+
+
 def test_summaries_say_what_plain_edits_changed():
     assert summarize_patch("requirements-dev.txt", ["twine==5.1.0"], ["twine==5.1.1"]) == "Bump twine to 5.1.1"
     assert summarize_patch("requirements.txt", ["a==1.0", "b==2.0"], ["a==1.1", "b==2.1"]) == "Bump a and b"
@@ -69,10 +76,7 @@ def test_web_editor_edits_are_titled_by_what_they_changed(tmp_path):
     older = summaries.with_columns(pl.lit(READER - 1, pl.Int16).alias("reader"))
     assert update_edit_summaries(older, git_dir, "acme/app", commits).equals(summaries)
 
-    links = commit_links(commits)
-    out, items = assign_work_items(categorize_commits(commits, files, links), links, files, None, summaries)
-    titles = dict(items.select("work_item_id", "title").rows())
-    wid = dict(out.select("sha", "work_item_id").rows())
+    wid, titles = _items(commits, files, summaries)
     assert titles[wid[typo]] == "Fix a typo in README.md"
     assert titles[wid[entry]] == "Changelog: Added request details to connection error messages"
     assert titles[wid[bump]] == "Bump twine to 5.1.1"
@@ -127,10 +131,7 @@ def test_a_bare_bump_is_named_by_the_version_its_version_file_is_set_to(tmp_path
     said = dict(summaries.select("sha", "summary").rows())
     assert said[bump] == "Bump the version to 8.1.7" and said[opening] == "Bump the version to 8.1.8"
     assert said[gems] is None
-    links = commit_links(commits)
-    out, items = assign_work_items(categorize_commits(commits, files, links), links, files, None, summaries)
-    titles = dict(items.select("work_item_id", "title").rows())
-    wid = dict(out.select("sha", "work_item_id").rows())
+    wid, titles = _items(commits, files, summaries)
     assert titles[wid[bump]] == "Bump the version to 8.1.7"
     assert titles[wid[opening]] == "Bump the version to 8.1.8"
     assert titles[wid[gems]] == "bump"
