@@ -76,7 +76,6 @@ from functools import lru_cache
 from pathlib import Path
 
 import polars as pl
-import yaml
 
 from exceeds_pipeline.classify.changelog import (
     CHANGELOG_PATH, ENHANCEMENT, FRAGMENT_PATH, FRAGMENT_PREFIX_PATH, changelog_categories, listed_category,
@@ -85,11 +84,12 @@ from exceeds_pipeline.classify.conventional import EMOJI_CHARS, declared_type, g
 from exceeds_pipeline.classify.links import undoing_commits
 from exceeds_pipeline.common.fingerprint import source_fingerprint
 from exceeds_pipeline.common.parquet_cache import read_cache, write_cache
+from exceeds_pipeline.common.yamlfile import load_yaml
 from exceeds_pipeline.enrich.exclusions import RULES as EXCLUSION_RULES, VENDORED_PATH, excluded_as, own_name, source_text
 from exceeds_pipeline.history.counted_once import PR_SUFFIXES
 from exceeds_pipeline.schemas import COMMIT_CATEGORIES
 
-_RULES = yaml.safe_load((Path(__file__).with_name("categories.yaml")).read_text(encoding="utf-8"))
+_RULES = load_yaml(Path(__file__).with_name("categories.yaml"))
 
 # Scored categories, in tie-breaking order (earlier wins).
 SCORED = ("bug", "feature", "perf", "refactor", "docs", "test", "build", "chore")

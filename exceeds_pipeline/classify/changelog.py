@@ -28,13 +28,13 @@ import re
 from pathlib import Path
 
 import polars as pl
-import yaml
 
 from exceeds_pipeline.classify.conventional import PREFIX, TYPE_LABELS
 from exceeds_pipeline.common.fingerprint import source_fingerprint
+from exceeds_pipeline.common.yamlfile import load_yaml
 from exceeds_pipeline.ingest.gitcmd import read_blobs, tree_blobs
 
-_RULES = yaml.safe_load((Path(__file__).with_name("changelog.yaml")).read_text(encoding="utf-8"))
+_RULES = load_yaml(Path(__file__).with_name("changelog.yaml"))
 # heading words (lower-case letters and spaces) -> category
 SECTIONS: dict[str, str] = {
     heading: category for category, headings in _RULES["changelog_sections"].items() for heading in headings
@@ -86,8 +86,8 @@ _FRAGMENT_DIR = r"(?:^|/)(?:changelog|changes|news|newsfragments|changelog\.d)/"
 _FRAGMENT_EXT = r"\.(?:rst|md|txt|markdown)"
 FRAGMENT_TEXT = rf"(?i){_FRAGMENT_EXT}$"
 # The kinds a news fragment's name gives (categories.yaml `changelog_fragment_types`).
-_FRAGMENT_KINDS = "|".join(sorted({k for kinds in yaml.safe_load(Path(__file__).with_name("categories.yaml").read_text(
-    encoding="utf-8"))["changelog_fragment_types"].values() for k in kinds}, key=len, reverse=True))
+_FRAGMENT_KINDS = "|".join(sorted({k for kinds in load_yaml(Path(__file__).with_name("categories.yaml"))[
+    "changelog_fragment_types"].values() for k in kinds}, key=len, reverse=True))
 # The extensions a record file (CHANGELOG.md, NEWS, AUTHORS.txt) may carry: text, not code
 # (goreleaser's internal/pipe/changelog/changelog.go, a router's history.js are code).
 RECORD_EXT = r"(?:\.(?:md|markdown|mdown|mkd|mdx|rst|txt|text|adoc|asciidoc|org|textile|rdoc|pod|html?|xml|ya?ml|json|old|in))?"

@@ -16,7 +16,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import polars as pl
-import yaml
+
+from exceeds_pipeline.common.yamlfile import load_yaml
 
 # type -> category (what a reader of the project calls it).
 TYPE_LABELS: dict[str, str] = {
@@ -38,7 +39,7 @@ _TYPED_BULLET = rf"(?m)^([ \t]*[*+-][ \t]+)(?i:{_TYPES})(?:\([^)\n]{{0,80}}\))?!
 _REVERT_QUOTED = r'^\s*Revert\s+"'
 
 
-_GITMOJI = yaml.safe_load((Path(__file__).with_name("gitmoji.yaml")).read_text(encoding="utf-8"))
+_GITMOJI = load_yaml(Path(__file__).with_name("gitmoji.yaml"))
 # gitmoji code (`:bug:`) or emoji (`🐛`) -> category
 GITMOJI_LABELS: dict[str, str] = {
     key: category for category, codes in _GITMOJI.items() for code, emoji in codes.items() for key in (f":{code}:", emoji)

@@ -28,8 +28,8 @@ import re
 from datetime import datetime, timezone
 from pathlib import Path
 
-import yaml
 
+from exceeds_pipeline.common.yamlfile import load_yaml
 from exceeds_pipeline.demo.generated import GENERATORS
 from exceeds_pipeline.demo.model import DemoCommit, DemoRepo, PullRequest
 from exceeds_pipeline.ingest.gitcmd import git_text, isolated_env, run_git
@@ -39,7 +39,7 @@ DATA = Path(__file__).with_name("data")
 
 def load(name: str):
     """A YAML file of ``data/``."""
-    return yaml.safe_load((DATA / name).read_text("utf-8"))
+    return load_yaml(DATA / name)
 
 
 CAST = load("demo.yaml")  # zones, commit identities, expected people (see demo.generate)

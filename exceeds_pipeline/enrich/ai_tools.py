@@ -33,7 +33,8 @@ from functools import lru_cache
 from pathlib import Path
 
 import polars as pl
-import yaml
+
+from exceeds_pipeline.common.yamlfile import load_yaml
 
 STATEMENTS_FILE = Path(__file__).with_name("ai_statements.yaml")
 
@@ -146,8 +147,7 @@ del _M
 
 @lru_cache(maxsize=4)
 def _statement_data(path: str = str(STATEMENTS_FILE)) -> dict:
-    with open(path, encoding="utf-8") as fh:
-        return yaml.safe_load(fh)
+    return load_yaml(Path(path))
 
 
 def _words(items) -> str:

@@ -96,9 +96,9 @@ from pathlib import Path
 import polars as pl
 
 from exceeds_pipeline.common.globs import glob_to_regex
-import yaml
+from exceeds_pipeline.common.yamlfile import load_yaml
 
-RULES = yaml.safe_load(Path(__file__).with_name("exclusions.yaml").read_text(encoding="utf-8"))
+RULES = load_yaml(Path(__file__).with_name("exclusions.yaml"))
 
 __all__ = [
     "BUNDLE_DIRS",

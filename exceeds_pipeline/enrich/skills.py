@@ -14,14 +14,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from functools import cache
 from importlib import resources
 from pathlib import Path
 
 import polars as pl
 import yaml
 
-from exceeds_pipeline.common.globs import glob_to_regex
 from exceeds_pipeline.classify.changelog import CHANGELOG_PATH
+from exceeds_pipeline.common.globs import glob_to_regex
+from exceeds_pipeline.common.yamlfile import load_yaml
 from exceeds_pipeline.enrich.exclusions import SWEEP_FILES
 
 __all__ = [
@@ -206,7 +208,7 @@ def _parse_rule(raw, index: int, source: str) -> tuple[SkillRule, bool, bool]:
 def parse_skill_rules(text: str, source: str, base: SkillRules | None = None) -> SkillRules:
     """Parse one rules document (``source`` names it in errors) and merge it onto ``base``."""
     try:
-        doc = yaml.safe_load(text)
+        doc = load_yaml(text)
     except yaml.YAMLError as exc:
         raise SkillRulesError(f"{source}: not valid YAML: {exc}") from None
     if doc is None:
@@ -255,10 +257,16 @@ def parse_skill_rules(text: str, source: str, base: SkillRules | None = None) ->
     return SkillRules(rules=tuple(merged.values()), sources=sources)
 
 
+@cache
+def _builtin_rules() -> SkillRules:
+    # parsed once per process: the profiles' narrative and the commit_skills asset both ask
+    builtin = resources.files("exceeds_pipeline.enrich").joinpath(BUILTIN_RULES_RESOURCE)
+    return parse_skill_rules(builtin.read_text(encoding="utf-8"), f"<builtin {BUILTIN_RULES_RESOURCE}>")
+
+
 def load_skill_rules(extra_paths: Iterable[Path | str] = ()) -> SkillRules:
     """The shipped rules (``skills.yaml``) with each file of ``extra_paths`` merged on top."""
-    builtin = resources.files("exceeds_pipeline.enrich").joinpath(BUILTIN_RULES_RESOURCE)
-    rules = parse_skill_rules(builtin.read_text(encoding="utf-8"), f"<builtin {BUILTIN_RULES_RESOURCE}>")
+    rules = _builtin_rules()
     for path in extra_paths:
         path = Path(path)
         try:

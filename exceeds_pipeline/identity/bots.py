@@ -31,9 +31,9 @@ import re
 from pathlib import Path
 from typing import Iterable
 
-import yaml
+from exceeds_pipeline.common.yamlfile import load_yaml
 
-_DATA = yaml.safe_load((Path(__file__).with_name("bots.yaml")).read_text(encoding="utf-8"))
+_DATA = load_yaml(Path(__file__).with_name("bots.yaml"))
 KNOWN_BOT_EMAILS = frozenset(e.lower() for e in _DATA["known_emails"])
 KNOWN_BOT_NAMES = frozenset(n.lower() for n in _DATA["known_names"])
 SERVICE_ACCOUNTS = tuple(re.compile(p, re.IGNORECASE) for p in _DATA["service_accounts"])

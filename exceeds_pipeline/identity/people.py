@@ -35,12 +35,12 @@ from pathlib import Path
 
 import polars as pl
 
-import yaml
 
 from exceeds_pipeline.common.union_find import UnionFind
+from exceeds_pipeline.common.yamlfile import load_yaml
 from exceeds_pipeline.identity.bots import compile_patterns, is_bot_identity, is_sync_account
 
-_NAMES_DATA = yaml.safe_load(Path(__file__).with_name("names.yaml").read_text(encoding="utf-8"))
+_NAMES_DATA = load_yaml(Path(__file__).with_name("names.yaml"))
 EMPLOYER_TAGS: tuple[str, ...] = tuple(_NAMES_DATA["employer_tags"])
 
 _NOREPLY = re.compile(r"^(?:(\d+)\+)?([^@]+)@users\.noreply\.github\.com$", re.IGNORECASE)

@@ -71,14 +71,14 @@ import logging
 import os
 import re
 from collections.abc import Container, Iterable, Mapping
-
-import polars as pl
-import yaml
 from pathlib import Path
 
+import polars as pl
+
+from exceeds_pipeline.common.parquet_cache import read_cache, write_cache
+from exceeds_pipeline.common.yamlfile import load_yaml
 from exceeds_pipeline.enrich.inline_tests import INLINE_TEST_SUFFIXES, hunk_opens_test_module, in_test_module
 from exceeds_pipeline.ingest.gitcmd import HUNK_HEADER, commit_graph_env, resolve_git_dir, run_git
-from exceeds_pipeline.common.parquet_cache import read_cache, write_cache
 
 log = logging.getLogger(__name__)
 
@@ -108,7 +108,7 @@ SZZ_HORIZON_DAYS = 365  # a fix is traced to commits at most this much older (co
 # changed lines per file.
 SWEEP_BALANCE = 0.75
 SWEEP_LINES_PER_FILE = 20
-_RULES = yaml.safe_load(Path(__file__).with_name("szz.yaml").read_text(encoding="utf-8"))
+_RULES = load_yaml(Path(__file__).with_name("szz.yaml"))
 # A message that states a repair (see szz.yaml); whole words, any case.
 FIX_STATEMENT = r"(?i)\b(?:" + "|".join(f"(?:{w})" for w in _RULES["fix_statement"]) + r")\b"
 

@@ -14,10 +14,10 @@ from functools import lru_cache
 from importlib import resources
 
 import polars as pl
-import yaml
 
 from exceeds_pipeline.classify.categories import CI_DIRECTIVE, COMPONENT_NAMES, LEADING_MARK, MIN_TITLE_WORDS, MIN_TYPED_TITLE_WORDS
 from exceeds_pipeline.classify.links import PR_MERGE_HEAD
+from exceeds_pipeline.common.yamlfile import load_yaml
 
 __all__ = ["CleanTitle", "clean_title", "display_words", "lexicon", "title_ngrams", "title_terms"]
 
@@ -80,7 +80,7 @@ _DOUBLED_ISSUE = re.compile(r"(?i)\b(issue|bug|ticket)\s+issue\b")  # `Fixed iss
 def lexicon() -> dict[str, frozenset[str]]:
     """The word lists of ``lexicon.yaml`` (lower-cased sets)."""
     text = resources.files("exceeds_pipeline.themes").joinpath("lexicon.yaml").read_text(encoding="utf-8")
-    doc = yaml.safe_load(text)
+    doc = load_yaml(text)
     return {key: frozenset(str(v).lower() for v in (values or [])) for key, values in doc.items() if key != "display"}
 
 
@@ -88,7 +88,7 @@ def lexicon() -> dict[str, frozenset[str]]:
 def display_words() -> dict[str, str]:
     """``lexicon.yaml`` display: how a word is written in a theme name (``cli`` -> ``CLI``)."""
     text = resources.files("exceeds_pipeline.themes").joinpath("lexicon.yaml").read_text(encoding="utf-8")
-    return {str(k).lower(): str(v) for k, v in (yaml.safe_load(text).get("display") or {}).items()}
+    return {str(k).lower(): str(v) for k, v in (load_yaml(text).get("display") or {}).items()}
 
 
 @dataclass(frozen=True)
