@@ -71,7 +71,7 @@ CODE_EVIDENCE_SCHEMA = {
 }
 # Raised when what is read from a diff changes (a language added to _FAMILY, a comment syntax),
 # so that stored evidence is read again with it.
-READER = 6
+READER = 7
 
 _MISSING = re.compile(r"unable to read|missing (?:blob|tree|object)|bad object|could not read|invalid object")
 _MARK = b"\x1e\x1eEXP\x1f"
@@ -206,9 +206,13 @@ _COMMENT_STYLE = {"py": "hash", "rb": "hash", "hash": "hash"}
 # `@expectedExceptionMessage`, `@group`, `@dataProvider`, `@codeCoverageIgnore` (guzzle's `Fixing
 # PHPUnit @covers annotation` changes what a test checks): code. (Linters' and type checkers'
 # directives stay comments: RuboCop's cop documentation quotes `# rubocop:disable` in its examples.)
+# So is one the Go toolchain reads: a build constraint (`//go:build !windows`, `// +build linux`)
+# decides which platforms compile the file (bubbletea's `Add Windows support` tags), and
+# `//go:generate`, `//go:embed`, `//go:linkname` generate, embed or link code.
 _DIRECTIVE = re.compile(
     rb"@(?:covers\w*|expectedException\w*|group|dataProvider|depends|requires|runInSeparateProcess"
-    rb"|runTestsInSeparateProcesses|preserveGlobalState|backupGlobals|doesNotPerformAssertions|codeCoverageIgnore\w*)\b")
+    rb"|runTestsInSeparateProcesses|preserveGlobalState|backupGlobals|doesNotPerformAssertions|codeCoverageIgnore\w*)\b"
+    rb"|//go:[a-z]+\b|//[ \t]*\+build\b")
 
 
 def _comment_counts(family: str, body: bytes) -> tuple[int, int]:

@@ -305,11 +305,21 @@ def test_commits_asset_reads_a_change_of_comments_alone_as_documentation(tmp_pat
     repo.commit("Add recode_values()", author=BO, date="2025-03-17T10:00:00+0100", files={"R/recode.R": recode})
     repo.commit("Add an example of recode_values() + across()", author=BO, date="2025-03-18T10:00:00+0100",
                 files={"R/recode.R": recode.replace("#' @export", "#' @examples\n#' recode_values(1)\n#' @export")})
+    # bubbletea's `Add missing Go 1.17 build tags in Windows files`: a build constraint is written
+    # as a comment, but the Go toolchain reads it to decide where the file compiles
+    tty = "// +build windows\n\n// Package tea opens the terminal.\npackage tea\n\nfunc open() {}\n"
+    repo.commit("Add the Windows terminal", author=ANN, date="2025-03-19T10:00:00+0100", files={"tty_windows.go": tty})
+    repo.commit("Add missing Go 1.17 build tags in Windows files", author=ANN, date="2025-03-20T10:00:00+0100",
+                files={"tty_windows.go": "//go:build windows\n" + tty})
+    repo.commit("Reword the terminal package comment", author=ANN, date="2025-03-21T10:00:00+0100",
+                files={"tty_windows.go": "//go:build windows\n" + tty.replace("opens", "opens and closes")})
     settings, resources = _one_repository(tmp_path)
     assets = _up_to_commits(settings)
     with instance_for_test() as instance:
         assert materialize(assets, resources=resources, instance=instance).success
     category = dict(_warehouse(settings, "SELECT subject, category FROM commits"))
+    assert category["Add missing Go 1.17 build tags in Windows files"] != "docs"
+    assert category["Reword the terminal package comment"] == "docs"
     assert category["ws"] == "docs" and category["Polish the repo"] == "docs"
     assert category["Tweak the query"] != "docs" and category["Polish the sql"] != "docs"
     assert category["Tidy the cast"] != "docs"
