@@ -341,6 +341,11 @@ _ANYWHERE_UNLESS: list[str | None] = [p.get("unless") for p in _RULES["anywhere"
 FRAGMENT_TYPES: dict[str, str] = {
     kind: category for category, kinds in _RULES["changelog_fragment_types"].items() for kind in kinds
 }
+# A package's manifest: package.json, Cargo.toml, pyproject.toml, a gemspec, ...
+PACKAGE_MANIFEST = (r"(?:^|/)(?:package\.json|Cargo\.toml|go\.mod|pyproject\.toml|setup\.py|setup\.cfg|Gemfile|"
+                    r"[^/]*\.gemspec|composer\.json|pom\.xml|build\.gradle(?:\.kts)?|requirements[^/]*\.txt|"
+                    # SwiftPM, Mix, Leiningen, tools.deps, pub, Cabal, Julia; an R package's DESCRIPTION
+                    r"Package\.swift|mix\.exs|project\.clj|deps\.edn|pubspec\.yaml|[^/]*\.cabal|Project\.toml|DESCRIPTION)$")
 TEST_PATH: str = _RULES["paths"]["test"]
 DOCS_PATH: str = _RULES["paths"]["docs"]
 BUILD_PATH: str = _RULES["paths"]["build"]
@@ -959,6 +964,8 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
             (path.str.contains(PROJECT_META_PATH) | path.str.contains(RELEASE_ARTIFACTS_PATH)).alias("m"),
             generated.alias("g"), binary.alias("bn"), (is_docs | generated).alias("dg"),
             (path.str.contains(DEV_SCRIPTS_PATH) & is_code).alias("s"),
+            # an example's or the docs site's dependencies (examples/go.mod, its go.sum)
+            (in_docs & (path.str.contains(PACKAGE_MANIFEST) | excluded_as(file_changes, "lock_file"))).alias("dd"),
             _fragment_label(path, status).alias("f"),
             # The kind of file: its extension, or its name when it has none (Makefile).
             path.str.extract(r"([^/]*)$", 1).str.to_lowercase().str.extract(r"(?:^.+\.([a-z0-9]{1,8})$|^([^.]+)$)", 1)
@@ -981,6 +988,7 @@ def _path_flags(file_changes: pl.DataFrame) -> pl.DataFrame:
             pl.col("dg").sum().cast(pl.Int64).alias("_n_docs_or_generated"),
             pl.col("bn").sum().cast(pl.Int64).alias("_n_binary"),
             pl.col("s").sum().cast(pl.Int64).alias("_n_scripts"),
+            pl.col("dd").sum().cast(pl.Int64).alias("_n_docs_deps"),
             pl.col("ld").sum().cast(pl.Int64).alias("_l_docs"),
             pl.col("lb").sum().cast(pl.Int64).alias("_l_build"),
             pl.col("lt").sum().cast(pl.Int64).alias("_l_test"),
@@ -1003,7 +1011,7 @@ PORTED_SHARE = 0.7
 
 
 _PATH_COUNTS = ("_n", "_n_test", "_n_docs", "_n_build", "_n_new_src", "_n_new_code", "_n_new_test", "_n_del", "_n_changelog",
-                "_n_added", "_n_meta", "_n_generated", "_n_scripts", "_l_docs", "_l_build", "_l_test", "_l_code", "_l_all", "_l_ported",
+                "_n_added", "_n_meta", "_n_generated", "_n_scripts", "_n_docs_deps", "_l_docs", "_l_build", "_l_test", "_l_code", "_l_all", "_l_ported",
                 "_l_changelog",
                 "_n_code", "_n_vendored", "_n_binary", "_n_docs_or_generated")
 
@@ -1131,15 +1139,23 @@ def prepare(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Data
     ).sort("_i").collect()
 
 
-def _by_paths() -> pl.Expr:
+def _by_paths(says_docs: pl.Expr | None = None) -> pl.Expr:
     """docs | test | build | chore when every file of the change is of that kind (path counts
     `_n*`): the repository's GitHub housekeeping or release signatures alone are chore, and so is regenerating files
     a program writes; its own scripts with or without
-    build files are build (the model still reads scripts as code and housekeeping as build)."""
+    build files are build (the model still reads scripts as code and housekeeping as build).
+    `says_docs`: the subject says it documents something (_SAYS_DOCS), which keeps the
+    dependencies of the examples documentation work."""
+    says_docs = pl.lit(False) if says_docs is None else says_docs.fill_null(False)
     n = pl.col("_n").fill_null(0)
     return (
         pl.when(n == 0).then(pl.lit(None, pl.String))
         .when(pl.col("_n_meta") == n).then(pl.lit("chore"))
+        # the dependencies of the examples or the docs site alone (bubbletea's `go mod tidy` and
+        # dependency bumps of examples/go.mod and go.sum, 41 of its 75 such changes read as
+        # documentation): build work, like the project's own manifest and lock file (unless its
+        # subject says it documents: `Remove the python 3.7 example from the docs`)
+        .when((pl.col("_n_docs_deps") == n) & ~says_docs).then(pl.lit("build"))
         .when(pl.col("_n_docs") == n).then(pl.lit("docs"))
         .when((pl.col("_n_test") > 0) & (pl.col("_n_test") + pl.col("_n_docs") == n)).then(pl.lit("test"))
         # files a program wrote, regenerated (redis's "Update help.h again before Redis 6 GA",
@@ -1339,7 +1355,7 @@ def _classify(commits: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.Da
         frame = frame.with_columns(pl.lit(None, pl.String).alias("model_category"), pl.lit(None, pl.Float64).alias("model_p"))
         by_content = pl.coalesce(by_message, rules_only)
 
-    by_paths = _by_paths()
+    by_paths = _by_paths(pl.col("_text").str.contains(_SAYS_DOCS))
     described = pl.concat_str([pl.col("_subj"), pl.col("_body")], separator="\n", ignore_nulls=True)
     # a benchmark table anywhere in the message (read only where `/op` occurs: cheap on git/git)
     benched = frame.filter(pl.col("_text").str.contains("/op", literal=True)).select(

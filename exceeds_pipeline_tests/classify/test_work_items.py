@@ -3905,3 +3905,25 @@ def test_a_follow_up_naming_its_authors_commit_by_sha_joins_it(tmp_path):
     assert wid[own] == wid[target] == wid[test]
     assert len({wid[target], wid[foreign], wid[late]}) == 3
     assert by_subject(out, "work_item_id")["Fix the parser on empty input"] != wid[target]
+
+
+def test_submodules_added_one_after_the_other_are_changes_of_their_own(tmp_path):
+    """bat: `Add elixir sublime syntax` and, eight minutes later, `Add TOML sublime syntax, closes
+    #37` each add a submodule of syntaxes, so both edit .gitmodules, as every such change does:
+    they had been one item. A later change of one of them (its own path) still joins it."""
+    repo = GitScript.init(tmp_path / "repo")
+    modules = '[submodule "assets/syntaxes/{0}"]\n\tpath = assets/syntaxes/{0}\n\turl = https://github.com/x/{0}.git\n'
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={".gitmodules": modules.format("Rust"), "src/main.rs": "fn main() {}\n"})
+    elixir = repo.commit("Add elixir sublime syntax", author=ADA, date=_at(2, 12),
+                         files={".gitmodules": modules.format("Rust") + modules.format("Elixir"),
+                                "assets/syntaxes/Elixir.sublime-syntax": "name: Elixir\n"})
+    toml = repo.commit("Add TOML sublime syntax, closes #37", author=ADA, date="2025-03-02T12:08:00+0000",
+                       files={".gitmodules": modules.format("Rust") + modules.format("Elixir") + modules.format("TOML"),
+                              "assets/syntaxes/TOML.sublime-syntax": "name: TOML\n"})
+    fix = repo.commit("Fix the TOML scope name", author=ADA, date="2025-03-02T12:30:00+0000",
+                      files={"assets/syntaxes/TOML.sublime-syntax": "name: TOML\nscope: source.toml\n"})
+    out, _ = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[elixir] != wid[toml]
+    assert wid[toml] == wid[fix]
+

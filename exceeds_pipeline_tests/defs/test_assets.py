@@ -334,6 +334,48 @@ def test_commits_asset_reads_a_change_of_comments_alone_as_documentation(tmp_pat
     assert category["Add recode_values()"] == "feature"
 
 
+def test_the_projects_own_files_marked_vendored_for_the_language_bar_are_read_as_what_they_are(tmp_path):
+    # bat's tests/.gitattributes marks `benchmarks/** linguist-vendored` and assets/.gitattributes
+    # `* linguist-vendored`, to keep them off GitHub's language bar: their lines stay out of the
+    # profile, but its eight commits reworking the benchmark script one evening had been eight
+    # items, and its man page (assets/manual/bat.1.in) build work. A copy in vendor/ still
+    # relates nothing; an example's dependencies alone (bubbletea's `go mod tidy` of
+    # examples/go.mod and go.sum) are build work, an example with its go.mod documentation.
+    script = "#!/usr/bin/env bash\nset -e\n" + "".join(f"hyperfine 'bat file{i}'\n" for i in range(12))
+    repo = GitScript.init(tmp_path / "app")
+    repo.commit("Add the benchmarks", author=ANN, date="2025-03-01T10:00:00+0100",
+                files={"tests/.gitattributes": "benchmarks/** linguist-vendored\n", "tests/benchmarks/run.sh": script,
+                       "assets/.gitattributes": "* linguist-vendored\n", "assets/manual/app.1.in": ".TH APP 1\n.SH NAME\napp\n",
+                       "src/main.rs": "fn main() {}\n", "vendor/zlib/inflate.c": "int inflate(void) { return 0; }\n",
+                       "examples/go.mod": "module example\n\nrequire tea v1.0.0\n", "examples/go.sum": "tea v1.0.0 h1:abc=\n"})
+    simplified = repo.commit("Simplify cargo-target-dir extraction", author=ANN, date="2025-03-05T19:00:00+0100",
+                             files={"tests/benchmarks/run.sh": script.replace("set -e", "set -eu")})
+    reports = repo.commit("Markdown (and JSON) reports", author=ANN, date="2025-03-05T20:00:00+0100",
+                          files={"tests/benchmarks/run.sh": script.replace("set -e", "set -eu") + "hyperfine --export-markdown r.md x\n"})
+    manual = repo.commit("Update man page regarding --nonprintable-notation", author=ANN, date="2025-03-08T10:00:00+0100",
+                         files={"assets/manual/app.1.in": ".TH APP 1\n.SH NAME\napp \\- print files\n"})
+    update = repo.commit("Update zlib to 1.3.1", author=BO, date="2025-03-10T10:00:00+0100",
+                         files={"vendor/zlib/inflate.c": "int inflate(void) { return 1; }\n"})
+    patch = repo.commit("Use inflate in main", author=BO, date="2025-03-10T11:00:00+0100",
+                        files={"vendor/zlib/inflate.c": "int inflate(void) { return 2; }\n", "src/main.rs": "fn main() { inflate(); }\n"})
+    tidy = repo.commit("chore(examples): go mod tidy", author=BO, date="2025-03-12T10:00:00+0100",
+                       files={"examples/go.mod": "module example\n\nrequire tea v1.1.0\n", "examples/go.sum": "tea v1.1.0 h1:def=\n"})
+    example = repo.commit("Add a spinner example", author=BO, date="2025-03-14T10:00:00+0100",
+                          files={"examples/go.mod": "module example\n\nrequire (\n\ttea v1.1.0\n\tspinner v0.1.0\n)\n",
+                                 "examples/spinner/main.go": "package main\n\nfunc main() { spin() }\n"})
+    settings, resources = _one_repository(tmp_path)
+    with instance_for_test() as instance:
+        assert materialize(_up_to_commits(settings), resources=resources, instance=instance).success
+    reason = dict(_warehouse(settings, "SELECT DISTINCT path, exclusion_reason FROM file_changes"))
+    assert reason["tests/benchmarks/run.sh"] == reason["assets/manual/app.1.in"] == reason["vendor/zlib/inflate.c"] == "vendored"
+    item = dict(_warehouse(settings, "SELECT sha, work_item_id FROM commits"))
+    category = dict(_warehouse(settings, "SELECT sha, category FROM commits"))
+    assert item[simplified] == item[reports]
+    assert item[update] != item[patch]
+    assert category[manual] == "docs"
+    assert category[tidy] == "build" and category[example] == "docs"
+
+
 def test_commits_asset_reads_a_change_of_inline_rust_tests_alone_as_test_work(tmp_path):
     # axum: "Add websocket integration test" and "Use tower-http's `TimeoutLayer`" changed only
     # the `#[cfg(test)] mod tests` of src/*.rs (and crate-internal test_helpers/) and had read as

@@ -10,7 +10,7 @@ import polars as pl
 
 from exceeds_pipeline.classify.changelog import CHANGELOG_PATH
 from exceeds_pipeline.classify.conventional import declared_type
-from exceeds_pipeline.enrich.exclusions import SWEEP_FILES, excluded_as
+from exceeds_pipeline.enrich.exclusions import SWEEP_FILES, VENDORED_PATH, excluded_as
 from exceeds_pipeline.classify.work_items.releases import release_title
 from exceeds_pipeline.classify.work_items.shared import (
     CLOSING_REFS, DECLARED_TYPE, GENERIC_FILES, MACHINE_MADE, RELATED_GAP, SERIES_GAP, _PAIRS, _SERIES, _SERIES_GROUPS,
@@ -1012,8 +1012,13 @@ def _shared_files(work: pl.DataFrame, file_changes: pl.DataFrame) -> tuple[pl.Da
     """(the files each commit changes that can relate it to another, `[repo, sha, path]`; the
     hubs among them, `_hub_files`). Files no one writes by hand (generated, vendored, lock
     files: `file_changes` says so) change with every regeneration, and generic files
-    (GENERIC_FILES) with every change: sharing one relates nothing."""
-    machine_made = excluded_as(file_changes, *MACHINE_MADE)
+    (GENERIC_FILES) with every change: sharing one relates nothing. A vendored file is such a
+    copy only in a third-party folder (`vendor/`, `third_party/`); elsewhere the mark may be the
+    repository's `.gitattributes` keeping its own files off GitHub's language bar (bat's
+    `tests/benchmarks/**`: eight commits reworking its benchmark script in one evening had been
+    eight items)."""
+    machine_made = (excluded_as(file_changes, *(r for r in MACHINE_MADE if r != "vendored"))
+                    | (excluded_as(file_changes, "vendored") & pl.col("path").fill_null("").str.contains(VENDORED_PATH)))
     hand = (
         file_changes.filter(~machine_made).select("repo", "sha", "path")
         .filter(~pl.col("path").fill_null("").str.contains(GENERIC_FILES))

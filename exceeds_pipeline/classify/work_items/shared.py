@@ -8,7 +8,9 @@ from datetime import timedelta
 
 import polars as pl
 
-from exceeds_pipeline.classify.categories import CI_DIRECTIVE, KIND_PREFIX, LEAD_VERB, LEADING_MARK, MIN_TYPED_TITLE_WORDS
+from exceeds_pipeline.classify.categories import (
+    CI_DIRECTIVE, KIND_PREFIX, LEAD_VERB, LEADING_MARK, MIN_TYPED_TITLE_WORDS, PACKAGE_MANIFEST,
+)
 from exceeds_pipeline.classify.changelog import RECORD_EXT
 from exceeds_pipeline.history.counted_once import PR_SUFFIXES
 
@@ -62,11 +64,6 @@ _CONV_SCOPE = r"^\s*[A-Za-z]+\(([^)\n]{1,60})\)!?:"
 _COMPONENT_PREFIX = r"^\s*([A-Za-z0-9_][A-Za-z0-9_./-]{0,40}|[A-Z][A-Z0-9_]+ [A-Z][A-Z0-9_]+):\s"
 _NOT_COMPONENT = r"(?i)^(?:feat|feature|fix|bugfix|hotfix|perf|refactor|style|docs?|tests?|build|ci|deps|chore|release|revert|wip|merge|reland|reapply|note|todo|fixes|closes|see|bug|issue)$"
 
-# A package's manifest: package.json, Cargo.toml, pyproject.toml, a gemspec, ...
-PACKAGE_MANIFEST = (r"(?:^|/)(?:package\.json|Cargo\.toml|go\.mod|pyproject\.toml|setup\.py|setup\.cfg|Gemfile|"
-                    r"[^/]*\.gemspec|composer\.json|pom\.xml|build\.gradle(?:\.kts)?|requirements[^/]*\.txt|"
-                    # SwiftPM, Mix, Leiningen, tools.deps, pub, Cabal, Julia; an R package's DESCRIPTION
-                    r"Package\.swift|mix\.exs|project\.clj|deps\.edn|pubspec\.yaml|[^/]*\.cabal|Project\.toml|DESCRIPTION)$")
 # The committer of what GitHub writes itself (a squash or rebase merge from its web UI).
 GITHUB_COMMITTER = "noreply@github.com"
 # A gitmoji or a Conventional-Commit type before what a subject says (`chore(action): fix ...`,
@@ -103,6 +100,9 @@ GENERIC_FILES = (
     + r"|" + PACKAGE_MANIFEST
     # a file that only holds the version (lib/sinatra/version.rb, _version.py, GIT-VERSION-GEN)
     + r"|" + VERSION_FILE
+    # the list of submodules: every one added or moved edits it (bat's `Add elixir sublime
+    # syntax` and `Add TOML sublime syntax`); a submodule's own path still relates its changes
+    + r"|(?:^|/)\.gitmodules$"
 )
 
 # A closing clause: `Fixes #3180`, `closes: #12, #13`, `Resolves GH-7 and #8`.
