@@ -3927,3 +3927,42 @@ def test_submodules_added_one_after_the_other_are_changes_of_their_own(tmp_path)
     assert wid[elixir] != wid[toml]
     assert wid[toml] == wid[fix]
 
+
+def test_the_built_files_the_release_tag_points_at_are_the_releases_last_step(tmp_path):
+    """bat: `Bump version to v0.22`, then, two minutes later, `Update binary assets` (the syntax
+    cache built again for the release), which carries the tag v0.22.0: one release, not a
+    release and a chore. Not so a change that was at the tip when its author tagged (zod's
+    `Test deploy`, fd's `Update jemalloc to 5.3` minutes after a bump), nor built files the
+    tag of another version points at."""
+    from exceeds_pipeline.enrich.exclusions import classify_exclusions
+
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={
+        "Cargo.toml": '[package]\nname = "bat"\nversion = "0.21.0"\n', "src/main.rs": "fn main() {}\n",
+        "assets/syntaxes.bin": b"\x00\x01syntaxes-0.21\x00"})
+    bump = repo.commit("Bump version to v0.22", author=ADA, date="2025-03-02T20:22:00+0000",
+                       files={"Cargo.toml": '[package]\nname = "bat"\nversion = "0.22.0"\n'})
+    assets = repo.commit("Update binary assets", author=ADA, date="2025-03-02T20:24:00+0000",
+                         files={"assets/syntaxes.bin": b"\x00\x01syntaxes-0.22\x00"})
+    repo.tag("v0.22.0")
+    bump2 = repo.commit("Bump version to v0.23", author=ADA, date="2025-03-09T20:22:00+0000",
+                        files={"Cargo.toml": '[package]\nname = "bat"\nversion = "0.23.0"\n'})
+    tip = repo.commit("Update the allocator", author=ADA, date="2025-03-09T20:30:00+0000", files={"src/main.rs": "fn main() { alloc(); }\n"})
+    repo.tag("v0.23.0")
+    bump3 = repo.commit("Bump version to v0.24", author=ADA, date="2025-03-16T20:22:00+0000",
+                        files={"Cargo.toml": '[package]\nname = "bat"\nversion = "0.24.0"\n'})
+    other = repo.commit("Update binary assets for the next release", author=ADA, date="2025-03-16T20:24:00+0000",
+                        files={"assets/syntaxes.bin": b"\x00\x01syntaxes-0.25\x00"})
+    repo.tag("v0.25.0-rc.1")
+    commits, files = read_repo(repo, "sharkdp/bat")
+    files = classify_exclusions(files)
+    assert files.filter(pl.col("path") == "assets/syntaxes.bin")["exclusion_reason"].unique().to_list() == ["binary"]
+    links = commit_links(commits)
+    git_dir = Path(repo.git("rev-parse", "--absolute-git-dir"))
+    tags = read_tags(LocalRepository("sharkdp/bat", git_dir, commits["sha"][0], "HEAD", False)).with_columns(pl.lit("sharkdp/bat").alias("repo"))
+    out, items = assign_work_items(categorize_commits(commits, files, links), links, files, tags=tags)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[bump] == wid[assets]
+    assert _item(items, wid[bump])["title"] == "Release 0.22"
+    assert wid[bump2] != wid[tip]
+    assert wid[bump3] != wid[other]

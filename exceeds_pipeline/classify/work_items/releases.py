@@ -16,6 +16,7 @@ from exceeds_pipeline.classify.changelog import CHANGELOG_PATH
 from exceeds_pipeline.classify.work_items.shared import (
     CLOSING_REFS, DECLARED_TYPE, GENERIC_FILES, PACKAGE_MANIFEST, PR_SUFFIX, VERSION_FILE, _consecutive_pairs, dependency_update,
 )
+from exceeds_pipeline.enrich.exclusions import excluded_as
 
 # A bump named by the word alone, of the project's version file only, makes a release: Mike
 # Perham's `bump`, `bump, release`, `bump [ciskip]` set lib/sidekiq/version.rb (60 + 13 of them).
@@ -94,7 +95,8 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: p
     subject, or else the tag."""
     tags = _version_tags(tags)
     work = _with_tag_name(work, tags)
-    work = work.with_columns(makes_release().alias("_makes"))  # (read once: a long pattern)
+    work = work.with_columns(makes_release().alias("_makes"),  # (read once: a long pattern)
+                             _versions(_tag_version(pl.col("_tag_name"))).list.first().alias("_tag_v"))
     makes = pl.col("_makes")
     opening = makes & pl.col("subject").fill_null("").str.contains(DEV_VERSION)
     release = makes & ~opening
@@ -117,6 +119,7 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: p
                             path.str.contains(BUILD_PATH).alias("_b"),
                             path.str.contains(CHANGELOG_PATH).alias("_changelog"), path.str.contains(RELEASE_RECORD).alias("_record"),
                             path.str.contains(DOCS_PATH).alias("_document"),
+                            excluded_as(file_changes, "generated", "binary").alias("_built"),
                             path.alias("_path"))
         .group_by("repo", "sha").agg(
             pl.col("_g").all().alias("_only_records"),
@@ -130,6 +133,7 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: p
             ((pl.col("_g") | pl.col("_changelog") | pl.col("_record") | pl.col("_document")).all()
              & (pl.col("_g") | pl.col("_changelog") | pl.col("_record")).any()).alias("_only_notes"),
             pl.col("_path").str.contains(PACKAGING_PATH).all().alias("_only_packaging"),
+            pl.col("_built").all().alias("_only_built"),
             pl.col("_path").str.contains(RELEASE_CHECKLIST).all().alias("_only_checklist"),
             (pl.col("_g") | pl.col("_b")).all().alias("_only_build"),
             pl.col("_changelog").any().alias("_announced"),
@@ -217,7 +221,7 @@ def release_flags(work: pl.DataFrame, file_changes: pl.DataFrame | None, tags: p
             .alias("_release_step"))
         .drop("_only_records", "_only_build", "_only_version", "_only_changelog", "_parts", "_own_version", "_package", "_makes",
               "_tag_name", "_tagged", "_taggable", "_only_notes", "_l_code", "_versioned")
-    )).drop("_announced")).drop("_only_packaging", "_only_checklist")
+    )).drop("_announced")).drop("_only_packaging", "_only_checklist", "_only_built")
 
 
 def _versions(text: pl.Expr) -> pl.Expr:
@@ -307,13 +311,21 @@ def _with_post_release(work: pl.DataFrame) -> pl.DataFrame:
       `Release 3.5.2`, then `Update site for v3.5.2`, `Add release post for v3.5.2` and `3.5.2:
       thank the contributors` (not lodash's `quick fix for 0.5.1 for IE`, a change);
     * a commit of the distribution packages alone (PACKAGING_PATH): ripgrep's `pkg/brew: update
-      tap`, the Homebrew formula set to the release half an hour after it."""
+      tap`, the Homebrew formula set to the release half an hour after it;
+    * a commit of built files alone that the released version's tag points at: bat's `Bump
+      version to v0.22`, then `Update binary assets` (the syntax cache built again), tagged v0.22.0.
+
+    (`_tag_v`, the version of the tag on the commit, is read here and dropped.)"""
     by = ["repo", "person_id"]
     version = pl.col("_release_name").fill_null("").str.replace(PR_SUFFIX, "").str.extract(_RELEASE_VERSION, 1)
     change = pl.col("category").is_in(["feature", "bug"]).fill_null(False) if "category" in work.columns else pl.lit(False)
     if "_paths" not in work.columns:
         work = work.with_columns(pl.lit(None, pl.UInt64).alias("_paths"))
     packaging = pl.col("_only_packaging").fill_null(False) if "_only_packaging" in work.columns else pl.lit(False)
+    # (its built files alone: not whatever change was at the tip when its author tagged, zod's
+    # `Test deploy` and `Update snapshot`, ripgrep's `fix ci`, fd's `Update jemalloc to 5.3`)
+    tagged = ((pl.col("_tag_v") == _versions(pl.col("_rel_v")).list.first()).fill_null(False)
+              & pl.col("_only_built").fill_null(False)) if "_only_built" in work.columns else pl.lit(False)
     stream = work.sort("repo", "person_id", "_t", "_n").with_columns(
         pl.when(pl.col("_release")).then(pl.col("_n")).forward_fill().over(by).alias("_rel_n"),
         pl.when(pl.col("_release")).then(version).forward_fill().over(by).alias("_rel_v"),
@@ -326,11 +338,12 @@ def _with_post_release(work: pl.DataFrame) -> pl.DataFrame:
     )
     post = (~pl.col("_release") & pl.col("_rel_n").is_not_null() & pl.col("pr_number").is_null()
             & ((pl.col("_t") - pl.col("_rel_t")) <= POST_RELEASE_GAP)
-            & (pl.col("_undoes") | (~change & pl.col("_named").list.contains(pl.col("_rel_v")).fill_null(False))
+            & (pl.col("_undoes") | (~change & (pl.col("_named").list.contains(pl.col("_rel_v")).fill_null(False) | tagged))
                | packaging))
     finishing = stream.filter(post).select("_n", pl.col("_rel_n").cast(pl.UInt32).alias("_post_of"))
     return work.join(finishing, on="_n", how="left", maintain_order="left") \
-        .with_columns((pl.col("_release_step") | pl.col("_post_of").is_not_null()).alias("_release_step"))
+        .with_columns((pl.col("_release_step") | pl.col("_post_of").is_not_null()).alias("_release_step")) \
+        .drop("_tag_v", strict=False)
 
 
 def _with_rebuilt_for_release(work: pl.DataFrame) -> pl.DataFrame:
