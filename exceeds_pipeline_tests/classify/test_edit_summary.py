@@ -101,11 +101,16 @@ def test_a_changelog_edit_that_says_only_that_it_is_one_is_titled_by_its_new_ent
         "Changes.md": "# Changes\n\nHEAD\n---------\n\n- Forward compatibility with Active Job 8.1 [#7019]\n\n"
                       "8.0.0\n---------\n\n- First release of the new API\n"})
     api = repo.commit("api changes", author=ADA, date="2025-03-04T09:00:00+0000", files={"lib/api.rb": "def api\n  2\nend\n"})
+    # bat's `Add CHANGELOG entry`, `Add changelog entry` (its entry: `Added Lean syntax, see #1446`)
+    entry = repo.commit("Add changelog entry for #1446", author=ADA, date="2025-03-05T09:00:00+0000", files={
+        "Changes.md": "# Changes\n\nHEAD\n---------\n\n- Added Lean syntax, see #1446\n"
+                      "- Forward compatibility with Active Job 8.1 [#7019]\n\n8.0.0\n---------\n\n- First release of the new API\n"})
     commits, files = read_repo(repo)
     git_dir = Path(repo.git("rev-parse", "--absolute-git-dir"))
     said = dict(update_edit_summaries(None, git_dir, "acme/app", commits).select("sha", "summary").rows())
     assert said[pro] == "Add 2 entries to Pro-Changes.md"
     assert said[latest] == "Changelog: Forward compatibility with Active Job 8.1"
+    assert said[entry] == "Changelog: Added Lean syntax, see #1446"
     assert said.get(api) is None
 
 

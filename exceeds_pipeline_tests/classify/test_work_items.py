@@ -3767,6 +3767,10 @@ def test_a_web_editors_default_subject_names_no_item():
     vague = pl.Series(["Update README.md", "Update pom.xml", "Update gson/src/main/java/Foo.java", "Add files via upload",
                        "Update the README for 2.8", "Update dependencies", "Create README.md"])
     assert vague.str.contains(VAGUE_SUBJECT).to_list() == [True, True, True, True, False, False, False]
+    # bat: `Update README` (the document by its bare name) had titled the item whose other
+    # commit said `Remove sponsors`; `Minor README change` and `Wording` say as little
+    bare = pl.Series(["Update README", "Minor README change", "Wording", "Wording of the --help text", "Update README with the new flags"])
+    assert bare.str.contains(VAGUE_SUBJECT).to_list() == [True, True, True, False, False]
 
 
 def test_an_item_is_named_by_the_commit_that_says_what_changed(tmp_path):

@@ -122,8 +122,10 @@ _STOPWORDS = (
 ).split()
 
 
-# A changelog commit's subject that says nothing but that it is one (`changelog`, `Update CHANGES.md`).
-_BARE_CHANGELOG = r"(?:(?:update[sd]?|bump(?:ed)?|add(?:ed)?)\s+)?(?:the\s+)?(?:changelogs?|changes|news|history)(?:\.(?:md|rst|txt))?"
+# A changelog commit's subject that says nothing but that it is one (`changelog`, `Update CHANGES.md`,
+# bat's `Add CHANGELOG entry`, `Add changelog entry for #1421`).
+_BARE_CHANGELOG = (r"(?:(?:update[sd]?|bump(?:ed)?|add(?:ed)?)\s+)?(?:the\s+|an?\s+)?(?:changelogs?|changes|news|history)(?:\.(?:md|rst|txt))?"
+                   r"(?:\s+(?:entry|entries|items?|notes?|lines?)(?:\s+for\s+(?:pr\s*)?#?\d+)?)?")
 BARE_CHANGELOG_SUBJECT = rf"(?i)^\W*{_BARE_CHANGELOG}\W*$"
 
 
@@ -158,6 +160,10 @@ VAGUE_SUBJECT = (
     # GitHub's web editor's default subjects (gson: `Update README.md`, `Update pom.xml` had
     # titled items whose other commits said what changed)
     r"|update\s+" + _EDITED_FILE + r"|" + _UPLOADED +
+    # ... or a document by its bare name, or its words touched up (bat's `Update README` had
+    # titled the item whose other commit said `Remove sponsors`; `Minor README change`, `Wording`)
+    r"|(?:update[sd]?|edit(?:ed)?)\s+(?:the\s+)?(?:readme|contributing|authors|license)\s*[.!]*\s*$"
+    r"|(?:minor\s+|small\s+)?(?:readme|doc|docs)\s+(?:changes?|tweaks?|updates?)\s*[.!]*\s*$|wording\s*[.!]*\s*$" +
     r"|(?:fixup|squash|amend)!\s"
     # a changelog commit that says only that it is one (babashka's `changelog` beside `Bump transit`)
     r"|" + _BARE_CHANGELOG + r"\s*[.!]*\s*$)"
