@@ -3970,3 +3970,28 @@ def test_the_built_files_the_release_tag_points_at_are_the_releases_last_step(tm
     assert _item(items, wid[bump])["title"] == "Release 0.22"
     assert wid[bump2] != wid[tip]
     assert wid[bump3] != wid[other]
+
+
+def test_a_dependency_update_carried_through_the_examples_is_one_change(tmp_path):
+    """bubbletea: `Bump reflow, termenv and go-isatty` (go.mod, go.sum), then eleven minutes
+    later `Examples and tutorials: update dependencies and go mod tidy` (examples/go.mod and
+    go.sum): two items, as a manifest relates nothing by itself. Manifests and lock files alone,
+    committed minutes apart by one author, are one update; not hours apart, nor with code."""
+    repo = GitScript.init(tmp_path / "repo")
+    mod = "module tea\n\nrequire (\n\treflow {0}\n\ttermenv {0}\n)\n"
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={
+        "go.mod": mod.format("v0.1.0"), "go.sum": "reflow v0.1.0 h1:a=\n", "tea.go": "package tea\n",
+        "examples/go.mod": mod.format("v0.1.0"), "examples/go.sum": "reflow v0.1.0 h1:a=\n"})
+    bump = repo.commit("Bump reflow, termenv and go-isatty", author=ADA, date="2025-03-02T13:23:00+0000",
+                       files={"go.mod": mod.format("v0.2.0"), "go.sum": "reflow v0.2.0 h1:b=\n"})
+    tidy = repo.commit("Examples and tutorials: update dependencies and go mod tidy", author=ADA, date="2025-03-02T13:35:00+0000",
+                       files={"examples/go.mod": mod.format("v0.2.0"), "examples/go.sum": "reflow v0.2.0 h1:b=\n"})
+    later = repo.commit("Bump termenv", author=ADA, date="2025-03-02T17:00:00+0000",
+                        files={"go.mod": mod.format("v0.3.0"), "go.sum": "reflow v0.3.0 h1:c=\n"})
+    code = repo.commit("Use the new termenv profile", author=ADA, date="2025-03-02T17:10:00+0000",
+                       files={"go.mod": mod.format("v0.3.1"), "tea.go": "package tea\n\nvar profile = 1\n"})
+    out, _ = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[bump] == wid[tidy]
+    assert wid[later] != wid[tidy]
+    assert wid[code] != wid[later]

@@ -74,7 +74,9 @@ neither a feature nor a fix.
    each commit's kind (`feat:`, `fix:`) declares each feature or fix a change of its own: a
    run of related commits splits before every declared feature or fix after its first, and
    the commits in between stay with the change before them. (`related_edges`)
-   A shared package manifest (package.json, Cargo.toml, ...) relates nothing either, nor does
+   A shared package manifest (package.json, Cargo.toml, ...) relates nothing either (but
+   commits of manifests and lock files alone, one author's, at most DEPENDENCY_GAP (30
+   minutes) apart, are one dependency update carried through the tree: `dependency_edges`), nor does
    a hub: a file in at least HUB_SHARE (10%) of a repository's work commits (of at least 200;
    sinatra's lib/sinatra/base.rb), unless the two subjects also share a word the repository
    rarely uses (`Add 'transform' action`, `Change transform action ...`). Two commits that each

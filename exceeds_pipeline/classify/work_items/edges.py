@@ -13,7 +13,7 @@ from exceeds_pipeline.classify.conventional import declared_type
 from exceeds_pipeline.enrich.exclusions import SWEEP_FILES, VENDORED_PATH, excluded_as
 from exceeds_pipeline.classify.work_items.releases import release_title
 from exceeds_pipeline.classify.work_items.shared import (
-    CLOSING_REFS, DECLARED_TYPE, GENERIC_FILES, MACHINE_MADE, RELATED_GAP, SERIES_GAP, _PAIRS, _SERIES, _SERIES_GROUPS,
+    CLOSING_REFS, DECLARED_TYPE, GENERIC_FILES, LOCK_FILE, MACHINE_MADE, RELATED_GAP, SERIES_GAP, _PAIRS, _SERIES, _SERIES_GROUPS,
     BARE_CHANGELOG_SUBJECT, VAGUE_SUBJECT, WEB_EDITOR_SUBJECT, _STOPWORDS, _consecutive_pairs, _no_pairs, _title,
     dependency_update,
 )
@@ -249,6 +249,33 @@ def same_record_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> 
     elsewhere = (pairs.join(paths.rename({"_n": "_b"}), on="_b")
                  .join(paths.rename({"_n": "_a"}), on=["_a", "_path"], how="anti").select("_a", "_b"))
     return _apart_by_issue(work, pairs.join(elsewhere, on=["_a", "_b"], how="anti").cast(_PAIRS))
+
+
+# One dependency update carried through a repository's manifests, its author's next commit this soon.
+DEPENDENCY_GAP = timedelta(minutes=30)
+
+
+def dependency_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
+    """Consecutive commits of one author outside pull requests, at most DEPENDENCY_GAP apart,
+    each changing only package manifests and lock files (no release): one dependency update
+    carried through the tree (bubbletea's `Bump reflow, termenv and go-isatty` of go.mod, then
+    `Examples and tutorials: update dependencies and go mod tidy` of examples/go.mod eleven
+    minutes later; a manifest relates nothing by itself, GENERIC_FILES)."""
+    if file_changes is None or file_changes.height == 0:
+        return _no_pairs()
+    from exceeds_pipeline.classify.categories import PACKAGE_MANIFEST
+
+    path = pl.col("path").fill_null("")
+    only_deps = (file_changes.join(work.select("repo", "sha", "_n"), on=["repo", "sha"])
+                 .group_by("_n").agg((path.str.contains(PACKAGE_MANIFEST) | path.str.contains(LOCK_FILE)).all().alias("_deps")))
+    release = pl.col("_release").fill_null(False) if "_release" in work.columns else pl.lit(False)
+    stream = (work.select("repo", "person_id", "_t", "_n", "pr_number", release.alias("_release"))
+              .join(only_deps, on="_n", how="left")
+              .with_columns((pl.col("_deps").fill_null(False) & pl.col("pr_number").is_null() & ~pl.col("_release")).alias("_dep"))
+              .sort("repo", "person_id", "_t", "_n")
+              .with_columns(pl.col("_dep").shift(1).over("repo", "person_id").alias("_prev_dep")))
+    return _consecutive_pairs(stream, ["repo", "person_id"]).filter(
+        pl.col("_dep") & pl.col("_prev_dep").fill_null(False) & (pl.col("_gap") <= DEPENDENCY_GAP)).select("_a", "_b").cast(_PAIRS)
 
 
 def _subject_words(work: pl.DataFrame, column: str = "subject") -> pl.DataFrame:

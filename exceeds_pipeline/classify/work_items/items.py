@@ -20,7 +20,7 @@ from exceeds_pipeline.classify.work_items.chains import chain_status
 from exceeds_pipeline.classify.work_items.edges import (
     BRANCH_MAX_PEOPLE, INTEGRATION_BRANCH, _apart_by_line, _from_topic_branch, _shared_files, _subject_word_sets, batch_edges, batch_members,
     branch_edges, changelog_edges, ci_try_edges, fixup_edges, follow_up_edges, follow_up_sha_edges, issue_edges, issue_refs, points_back_edges, pr_changelog_edges, pr_edges,
-    related_edges, revert_chain_edges, same_record_edges, sandwiched_edges, series_edges, test_edges,
+    dependency_edges, related_edges, revert_chain_edges, same_record_edges, sandwiched_edges, series_edges, test_edges,
 )
 from exceeds_pipeline.classify.work_items.merges import merge_pr_membership, merged_branch
 from exceeds_pipeline.classify.work_items.releases import (
@@ -254,6 +254,7 @@ def assign_work_items(
         follow_up_edges(work, file_changes, shared).cast(_PAIRS),
         test_edges(work, file_changes).cast(_PAIRS),
         same_record_edges(work, file_changes).cast(_PAIRS),
+        dependency_edges(work, file_changes),
     ])
     # ... nor two lines of development (express: a 4.x example of a `Merge tag '4.17.2'` and the
     # 5.0 branch's `deps: router@2.0.0-beta.1` 29 minutes later, both in the example's file)
