@@ -1877,9 +1877,19 @@ def test_a_release_pull_request_is_release_work(tmp_path):
                 files={"CHANGELOG.md": "# 3.4.1\n\n- fixes\n\n# 1.0\n"})
     repo.checkout("main")
     repo.merge("release-3.4.1", "Merge pull request #3239 from bob/release-3.4.1\n\nRelease 3.4.1", author=ADA, date=_at(2, 12))
+    # mdBook's release pull requests say `Update to 0.5.2`: the version bump in Cargo.toml and
+    # Cargo.lock with the changelog's heading; the item is titled by the release, and release work
+    repo.branch("update-0.5.2", checkout=True)
+    repo.commit("Update to 0.5.2", author=ADA, date=_at(3, 10), files={
+        "Cargo.toml": '[package]\nname = "mdbook"\nversion = "0.5.2"\n', "Cargo.lock": "[[package]]\nname = \"mdbook\"\nversion = \"0.5.2\"\n",
+        "CHANGELOG.md": "# 0.5.2\n\n# 3.4.1\n\n- fixes\n\n# 1.0\n"})
+    repo.checkout("main")
+    repo.merge("update-0.5.2", "Merge pull request #2993 from ada/update-0.5.2\n\nUpdate to 0.5.2", author=ADA, date=_at(3, 12))
     out, items = _run(repo)
     assert by_subject(out, "category")["Add --yes to towncrier to automatically remove files"] == "feature"
     assert dict(zip(items["work_item_id"], items["category"]))["acme/app#pr-3239"] == "chore"
+    assert _item(items, "acme/app#pr-2993")["title"] == "Release 0.5.2"
+    assert _item(items, "acme/app#pr-2993")["category"] == "chore"
 
 
 def _lines(tag: str, n: int) -> str:

@@ -646,8 +646,11 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
             # `Revert "…"` commits and the ui tests' update, read as test work)
             .when(pl.col("_pr_title").fill_null("").str.contains(r"(?i)^\s*revert(?:s|ed|ing)?\b")
                   & (pl.col("_revert_share") >= 0.5)).then(pl.lit("revert"))
-            # a release made of several commits (`release_edges`) is release work
-            .when(pl.col("_is_release") & pl.col("_pr_title").is_null()).then(pl.lit("chore"))
+            # a release made of several commits (`release_edges`) is release work, and so is a
+            # pull request whose commits make a release, as its title says (`Release 0.5.2`),
+            # whatever the pull request's own words (mdBook's `Update to 0.5.2`: 51 of Eric
+            # Huss's release items had been build work, and his profile had counted 14 releases)
+            .when(pl.col("_is_release") & (pl.col("_pr_title").is_null() | pl.col("_title_type").is_null())).then(pl.lit("chore"))
             # A type the PR's title declares outranks its branch's name (`feat: …` from `fix-385`).
             .when(pl.col("_title_type").is_not_null() & (pl.col("_title_type") != "revert")
                   & ~(pl.col("_title_type").is_in(["feature", "bug"]) & paths_only))
