@@ -1414,7 +1414,12 @@ def test_github_housekeeping_is_chore_and_the_projects_scripts_are_build(tmp_pat
         # ripgrep: the author's editor settings were a key feature
         ("nvim: enable all Cargo features", {".nvim.lua": "vim.g.features = 'all'\n"}),
         ("Add recommended extensions", {".vscode/extensions.json": "{}\n"}),
+        # mdBook: the repository's bot settings and the revisions `git blame` skips were key features
+        ("Add triagebot range-diff feature", {"triagebot.toml": "[range-diff]\n"}),
+        ("Add more rustfmt commits to git blame ignore", {".git-blame-ignore-revs": "# rustfmt\n" + "a" * 40 + "\n"}),
     ])
+    assert got["Add triagebot range-diff feature"] == "chore"
+    assert got["Add more rustfmt commits to git blame ignore"] == "chore"
     assert got["nvim: enable all Cargo features"] == "chore"
     assert got["Add recommended extensions"] == "chore"
     assert got["Update PULL_REQUEST_TEMPLATE.md"] == "chore"
