@@ -833,11 +833,17 @@ def project_labels(commits: pl.DataFrame, file_changes: pl.DataFrame | None,
     )
 
 
+# A change whose subject says it documents and whose comment lines are at least this many times
+# its code lines is documentation work.
+MOSTLY_COMMENTS = 4
+
+
 def _with_comment_changes(out: pl.DataFrame, file_changes: pl.DataFrame, diff_lines: pl.DataFrame) -> pl.DataFrame:
     """A commit that changed comments alone (every changed line of its code files a comment or
     blank, its other files pages) is documentation work, whatever its words say (redis's "Fix
     function names in zslDeleteNode() top comment" read as a fix, "Simplify comment in ..." as a
-    refactoring), unless its subject declares a type (`fix: ...`, the author's own label) or it
+    refactoring), and so is one of mostly comments (MOSTLY_COMMENTS) whose subject says it
+    documents, unless its subject declares a type (`fix: ...`, the author's own label) or it
     is a revert."""
     from exceeds_pipeline.enrich.code_evidence import READ_PATHS, UNREAD_SUFFIXES
 
@@ -847,8 +853,13 @@ def _with_comment_changes(out: pl.DataFrame, file_changes: pl.DataFrame, diff_li
         file_changes.join(out.select("repo", "sha"), on=["repo", "sha"], how="semi")
         .group_by("repo", "sha").agg((read | path.str.contains(DOCS_PATH)).all().alias("_covered"), read.any().alias("_read"))
     )
+    # ... or, when its subject says it documents (`Rework option inline doc`: 94 lines of JSDoc
+    # and a parameter renamed to match, 12 lines), mostly comments
+    comments, code = pl.col("comment_lines").fill_null(0), pl.col("code_lines").fill_null(-1)
+    says_docs = out.select("repo", "sha", pl.col("subject").fill_null("").str.contains(_SAYS_DOCS).alias("_says_docs"))
     comments_only = (
-        diff_lines.filter((pl.col("comment_lines").fill_null(0) > 0) & (pl.col("code_lines").fill_null(-1) == 0))
+        diff_lines.join(says_docs, on=["repo", "sha"], how="inner")
+        .filter((comments > 0) & ((code == 0) | (pl.col("_says_docs") & (code > 0) & (comments >= MOSTLY_COMMENTS * code))))
         .select("repo", "sha").unique()
         .join(covered.filter(pl.col("_covered") & pl.col("_read")), on=["repo", "sha"], how="semi")
         .with_columns(pl.lit(True).alias("_comments_only"))

@@ -1748,9 +1748,12 @@ def test_a_languages_warnings_and_imports_tidied_are_chore(tmp_path):
     """vapor: `Fix Concurrency Warnings and Deprecations` and `Fix up Imports` (181 files of
     explicit imports, its "largest fix") had read as fixes; a crash in an imports parser is one."""
     got = _classify_messages(tmp_path, ["Fix Concurrency Warnings and Deprecations", "Fix up Imports",
-                                        "Fix Swift 6 warnings", "Fix crash in the imports parser"])
+                                        "Fix Swift 6 warnings", "Fix crash in the imports parser",
+                                        # commander's JSDoc checks (its "largest fix"), clippy's
+                                        "Fix some JSDoc lint issues", "Fix clippy lints"])
     assert got == {"Fix Concurrency Warnings and Deprecations": "chore", "Fix up Imports": "chore",
-                   "Fix Swift 6 warnings": "chore", "Fix crash in the imports parser": "bug"}
+                   "Fix Swift 6 warnings": "chore", "Fix crash in the imports parser": "bug",
+                   "Fix some JSDoc lint issues": "chore", "Fix clippy lints": "chore"}
 
 
 def test_a_named_checkers_warnings_are_chore_and_a_prevented_allocation_is_perf(tmp_path):

@@ -313,11 +313,23 @@ def test_commits_asset_reads_a_change_of_comments_alone_as_documentation(tmp_pat
                 files={"tty_windows.go": "//go:build windows\n" + tty})
     repo.commit("Reword the terminal package comment", author=ANN, date="2025-03-21T10:00:00+0100",
                 files={"tty_windows.go": "//go:build windows\n" + tty.replace("opens", "opens and closes")})
+    # commander's `Rework option inline doc`: 94 lines of JSDoc and the parameter renamed to
+    # match, 12 lines of code; a fix that also documents stays a fix
+    option = "".join(f"  /**\n   * Define option {i} with its flags.\n   * The flags name the option.\n   * Its value is parsed by fn.\n   *\n"
+                     f"   * @param {{string}} flags\n   * @param {{Function}} fn\n   */\n  option{i}(flags, fn) {{ return fn(flags); }}\n"
+                     for i in range(4))
+    repo.commit("Add the options", author=ANN, date="2025-03-22T10:00:00+0100", files={"lib/command.js": option})
+    repo.commit("Rework option inline doc", author=ANN, date="2025-03-23T10:00:00+0100",
+                files={"lib/command.js": option.replace("flags", "names").replace("fn", "parseArg")})
+    repo.commit("Fix the flag parser and document it", author=ANN, date="2025-03-24T10:00:00+0100",
+                files={"lib/parse.js": "// Split the flags.\nfunction parse(f) {\n  return f.split(/[ ,|]+/);\n}\nmodule.exports = parse;\n"})
     settings, resources = _one_repository(tmp_path)
     assets = _up_to_commits(settings)
     with instance_for_test() as instance:
         assert materialize(assets, resources=resources, instance=instance).success
     category = dict(_warehouse(settings, "SELECT subject, category FROM commits"))
+    assert category["Rework option inline doc"] == "docs"
+    assert category["Fix the flag parser and document it"] != "docs"
     assert category["Add missing Go 1.17 build tags in Windows files"] != "docs"
     assert category["Reword the terminal package comment"] == "docs"
     assert category["ws"] == "docs" and category["Polish the repo"] == "docs"
