@@ -102,6 +102,7 @@ VERBS = {
     "Improve integer formatting performance": "perf",  # fmt: two words between
     "Collapse `uint` and `uint64` flag types": "refactor",  # urfave/cli: a fix by a model
     "Consolidate the glob case logic": "refactor",  # hugo
+    "Condense a scoped if-statement": "refactor",  # bubbletea: a fix by a model
     "fix quadratic evaluation performance": "perf",
     "Fix slow server startup of very big content trees": "perf",  # hugo
     "Fix bugs in Performance/Sample cop": "bug",  # rubocop: a cop's department, not speed
