@@ -1163,8 +1163,8 @@ def _by_paths(says_docs: pl.Expr | None = None) -> pl.Expr:
         pl.when(n == 0).then(pl.lit(None, pl.String))
         .when(pl.col("_n_meta") == n).then(pl.lit("chore"))
         # the dependencies of the examples or the docs site alone (bubbletea's `go mod tidy` and
-        # dependency bumps of examples/go.mod and go.sum, 41 of its 75 such changes read as
-        # documentation): build work, like the project's own manifest and lock file (unless its
+        # dependency bumps of examples/go.mod and go.sum, 92 commits read as documentation):
+        # build work, like the project's own manifest and lock file (unless its
         # subject says it documents: `Remove the python 3.7 example from the docs`)
         .when((pl.col("_n_docs_deps") == n) & ~says_docs).then(pl.lit("build"))
         .when(pl.col("_n_docs") == n).then(pl.lit("docs"))

@@ -13,7 +13,7 @@ from exceeds_pipeline.classify.conventional import declared_type
 from exceeds_pipeline.enrich.exclusions import SWEEP_FILES, VENDORED_PATH, excluded_as
 from exceeds_pipeline.classify.work_items.releases import release_title
 from exceeds_pipeline.classify.work_items.shared import (
-    CLOSING_REFS, DECLARED_TYPE, GENERIC_FILES, LOCK_FILE, MACHINE_MADE, RELATED_GAP, SERIES_GAP, _PAIRS, _SERIES, _SERIES_GROUPS,
+    CLOSING_REFS, DECLARED_TYPE, GENERIC_FILES, MACHINE_MADE, PACKAGE_MANIFEST, RELATED_GAP, SERIES_GAP, _PAIRS, _SERIES, _SERIES_GROUPS,
     BARE_CHANGELOG_SUBJECT, VAGUE_SUBJECT, WEB_EDITOR_SUBJECT, _STOPWORDS, _consecutive_pairs, _no_pairs, _title,
     dependency_update,
 )
@@ -263,11 +263,9 @@ def dependency_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> p
     minutes later; a manifest relates nothing by itself, GENERIC_FILES)."""
     if file_changes is None or file_changes.height == 0:
         return _no_pairs()
-    from exceeds_pipeline.classify.categories import PACKAGE_MANIFEST
-
-    path = pl.col("path").fill_null("")
+    deps = pl.col("path").fill_null("").str.contains(PACKAGE_MANIFEST) | excluded_as(file_changes, "lock_file")
     only_deps = (file_changes.join(work.select("repo", "sha", "_n"), on=["repo", "sha"])
-                 .group_by("_n").agg((path.str.contains(PACKAGE_MANIFEST) | path.str.contains(LOCK_FILE)).all().alias("_deps")))
+                 .group_by("_n").agg(deps.all().alias("_deps")))
     release = pl.col("_release").fill_null(False) if "_release" in work.columns else pl.lit(False)
     stream = (work.select("repo", "person_id", "_t", "_n", "pr_number", release.alias("_release"))
               .join(only_deps, on="_n", how="left")

@@ -91,12 +91,10 @@ def dependency_update(subject: pl.Expr) -> pl.Expr:
 
 
 # Files that unrelated changes touch alike.
-# A package manager's lock file.
-LOCK_FILE = (r"(?:^|/)(?:package-lock\.json|yarn\.lock|pnpm-lock\.yaml|poetry\.lock|uv\.lock|"
-             r"Cargo\.lock|go\.sum|Gemfile\.lock|composer\.lock|Pipfile\.lock)$")
 GENERIC_FILES = (
     r"(?i)(?:^|/)(?:OLD[-_]?)?(?:CHANGELOG|CHANGES|NEWS|UPDATING|HISTORY|RELEASE[-_]?NOTES|AUTHORS|CONTRIBUTORS|VERSION)"
-    + RECORD_EXT + r"$|" + LOCK_FILE
+    + RECORD_EXT + r"$|(?:^|/)(?:package-lock\.json|yarn\.lock|pnpm-lock\.yaml|poetry\.lock|uv\.lock|"
+    r"Cargo\.lock|go\.sum|Gemfile\.lock|composer\.lock|Pipfile\.lock)$"
     # a package's manifest: every dependency bump and release edits it (express's package.json
     # is in a third of one author's commits), so sharing it relates nothing
     + r"|" + PACKAGE_MANIFEST
