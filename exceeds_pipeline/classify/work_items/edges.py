@@ -11,7 +11,7 @@ import polars as pl
 from exceeds_pipeline.classify.changelog import CHANGELOG_PATH
 from exceeds_pipeline.classify.conventional import declared_type
 from exceeds_pipeline.enrich.exclusions import SWEEP_FILES, VENDORED_PATH, excluded_as
-from exceeds_pipeline.classify.work_items.releases import release_title
+from exceeds_pipeline.classify.work_items.releases import DEPENDENCY_WORDS, release_title
 from exceeds_pipeline.classify.work_items.shared import (
     CLOSING_REFS, DECLARED_TYPE, GENERIC_FILES, MACHINE_MADE, PACKAGE_MANIFEST, RELATED_GAP, SERIES_GAP, _PAIRS, _SERIES, _SERIES_GROUPS,
     BARE_CHANGELOG_SUBJECT, VAGUE_SUBJECT, WEB_EDITOR_SUBJECT, _STOPWORDS, _consecutive_pairs, _no_pairs, _title,
@@ -257,19 +257,25 @@ DEPENDENCY_GAP = timedelta(minutes=30)
 
 def dependency_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) -> pl.DataFrame:
     """Consecutive commits of one author outside pull requests, at most DEPENDENCY_GAP apart,
-    each changing only package manifests and lock files (no release): one dependency update
-    carried through the tree (bubbletea's `Bump reflow, termenv and go-isatty` of go.mod, then
-    `Examples and tutorials: update dependencies and go mod tidy` of examples/go.mod eleven
-    minutes later; a manifest relates nothing by itself, GENERIC_FILES)."""
+    each changing only package manifests and lock files (no release), and each a dependency
+    update by its lock file or its words: one dependency update carried through the tree
+    (bubbletea's `Bump reflow, termenv and go-isatty` of go.mod, then `Examples and tutorials:
+    update dependencies and go mod tidy` of examples/go.mod eleven minutes later; a manifest
+    relates nothing by itself, GENERIC_FILES). Not a manifest's other settings (serde's `Set
+    up clippy for serde_test` after `Make compiletest an optional dependency ...`)."""
     if file_changes is None or file_changes.height == 0:
         return _no_pairs()
-    deps = pl.col("path").fill_null("").str.contains(PACKAGE_MANIFEST) | excluded_as(file_changes, "lock_file")
+    lock = excluded_as(file_changes, "lock_file")
     only_deps = (file_changes.join(work.select("repo", "sha", "_n"), on=["repo", "sha"])
-                 .group_by("_n").agg(deps.all().alias("_deps")))
+                 .group_by("_n").agg((pl.col("path").fill_null("").str.contains(PACKAGE_MANIFEST) | lock).all().alias("_deps"),
+                                     lock.any().alias("_locked")))
+    subject = pl.col("subject").fill_null("")
+    says_deps = dependency_update(subject) | subject.str.contains(DEPENDENCY_WORDS)
     release = pl.col("_release").fill_null(False) if "_release" in work.columns else pl.lit(False)
-    stream = (work.select("repo", "person_id", "_t", "_n", "pr_number", release.alias("_release"))
+    stream = (work.select("repo", "person_id", "_t", "_n", "pr_number", release.alias("_release"), says_deps.alias("_says"))
               .join(only_deps, on="_n", how="left")
-              .with_columns((pl.col("_deps").fill_null(False) & pl.col("pr_number").is_null() & ~pl.col("_release")).alias("_dep"))
+              .with_columns((pl.col("_deps").fill_null(False) & (pl.col("_locked").fill_null(False) | pl.col("_says"))
+                             & pl.col("pr_number").is_null() & ~pl.col("_release")).alias("_dep"))
               .sort("repo", "person_id", "_t", "_n")
               .with_columns(pl.col("_dep").shift(1).over("repo", "person_id").alias("_prev_dep")))
     return _consecutive_pairs(stream, ["repo", "person_id"]).filter(
