@@ -1885,11 +1885,27 @@ def test_a_release_pull_request_is_release_work(tmp_path):
         "CHANGELOG.md": "# 0.5.2\n\n# 3.4.1\n\n- fixes\n\n# 1.0\n"})
     repo.checkout("main")
     repo.merge("update-0.5.2", "Merge pull request #2993 from ada/update-0.5.2\n\nUpdate to 0.5.2", author=ADA, date=_at(3, 12))
+    # bat's #1649 is titled `bat 0.18.1`, the repository's package at a version; no commit of it
+    # names the version. `Python 3.12` names another package: a pull request of that title is
+    # no release of this one
+    repo.branch("v0.18.1", checkout=True)
+    repo.commit("Bump version, update dependencies", author=ADA, date=_at(4, 10), files={
+        "Cargo.toml": '[package]\nname = "app"\nversion = "0.18.1"\n', "Cargo.lock": "[[package]]\nname = \"app\"\nversion = \"0.18.1\"\n"})
+    repo.commit("Update binary assets", author=ADA, date=_at(4, 11), files={"assets/syntaxes.bin": b"\x00\x01bin\x00"})
+    repo.checkout("main")
+    repo.merge("v0.18.1", "Merge pull request #1649 from ada/v0.18.1\n\napp 0.18.1", author=ADA, date=_at(4, 12))
+    repo.branch("py312", checkout=True)
+    repo.commit("Update the CI image", author=ADA, date=_at(5, 10), files={".github/workflows/ci.yml": "python: ['3.12']\n"})
+    repo.checkout("main")
+    repo.merge("py312", "Merge pull request #1650 from ada/py312\n\nPython 3.12", author=ADA, date=_at(5, 12))
     out, items = _run(repo)
     assert by_subject(out, "category")["Add --yes to towncrier to automatically remove files"] == "feature"
     assert dict(zip(items["work_item_id"], items["category"]))["acme/app#pr-3239"] == "chore"
     assert _item(items, "acme/app#pr-2993")["title"] == "Release 0.5.2"
     assert _item(items, "acme/app#pr-2993")["category"] == "chore"
+    assert _item(items, "acme/app#pr-1649")["title"] == "Release app 0.18.1"
+    assert _item(items, "acme/app#pr-1649")["category"] == "chore"
+    assert _item(items, "acme/app#pr-1650")["title"] == "Python 3.12"
 
 
 def _lines(tag: str, n: int) -> str:

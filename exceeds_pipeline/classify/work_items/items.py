@@ -7,8 +7,8 @@ from __future__ import annotations
 import polars as pl
 
 from exceeds_pipeline.classify.categories import (
-    ADVISORY_MERGE, HEADLINE_MAX, LEAD_VERB, RELEASE_TITLE, headline, project_labels, squash_merge_titled_otherwise,
-    stated_subject,
+    ADVISORY_MERGE, HEADLINE_MAX, LEAD_VERB, RELEASE_TITLE, headline, project_labels, release_subject,
+    squash_merge_titled_otherwise, stated_subject,
 )
 from exceeds_pipeline.classify.changelog import listed_category, pull_request_categories
 from exceeds_pipeline.classify.conventional import declared_type
@@ -24,7 +24,7 @@ from exceeds_pipeline.classify.work_items.edges import (
 )
 from exceeds_pipeline.classify.work_items.merges import merge_pr_membership, merged_branch
 from exceeds_pipeline.classify.work_items.releases import (
-    makes_release, opening_title, release_edges, release_flags, release_title, release_version,
+    DEV_VERSION, makes_release, opening_title, release_edges, release_flags, release_package, release_title, release_version,
 )
 from exceeds_pipeline.classify.work_items.shared import (
     GENERIC_FILES, GITHUB_COMMITTER, MACHINE_MADE, PR_SUFFIX, SIGNIFICANCE, VAGUE_SUBJECT, WEB_EDITOR_SUBJECT, WORK_ITEMS_SCHEMA,
@@ -637,6 +637,13 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         .with_columns(
             (pl.col("_first_cat").is_in(["feature", "bug"]) & (pl.col("_other_c") >= OTHER_KIND_COMMITS)
              & (pl.col("_other_cl") > 0) & (pl.col("_other_cl") >= OTHER_KIND_FACTOR * pl.col("_first_cl"))).alias("_other_wins"))
+        # A pull request titled as a release of this repository makes it, when none of its
+        # commits is a feature or a fix (bat's #1649 `bat 0.18.1`: `Bump version, update
+        # dependencies` and `Update binary assets`, no commit naming the version)
+        .with_columns(_titled_release().alias("_pr_release"))
+        .with_columns(pl.when(~pl.col("_is_release").fill_null(False) & pl.col("_pr_release"))
+                      .then(release_title(pl.col("_pr_title"))).otherwise(pl.col("_release_title")).alias("_release_title"),
+                      (pl.col("_is_release").fill_null(False) | pl.col("_pr_release")).alias("_is_release"))
         .with_columns(
             # A repository's own label (the merged branch's `fix/`, `feature/`) first, then
             # the pull request's title when it reads as a feature or a fix, then the commits.
@@ -733,6 +740,18 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
 
 # A title that only points at another pull request: serde's `Touch up PR 2879`, `Follow-up to
 # #4521`, `PR 2987 followup`, `Update ui tests from PR 2558`.
+def _titled_release() -> pl.Expr:
+    """The item's pull-request title (`_pr_title`) makes a release of this repository (its
+    package, when it names one, is the repository: `bat 0.18.1`, not `Python 3.12`), and none
+    of the item's commits is a feature or a fix (`__c_feature`, `__c_bug`)."""
+    title = pl.col("_pr_title").fill_null("")
+    package = release_package(title).str.to_lowercase()
+    own = package.is_null() | (package == pl.col("repo").str.extract(r"([^/]+)$", 1).str.to_lowercase())
+    # (not a development version set, click's `Bump version to 8.4.dev`: the next one's opening)
+    return (release_subject(title) & release_title(title).is_not_null() & own & ~title.str.contains(DEV_VERSION)
+            & (pl.col("__c_feature").fill_null(0) + pl.col("__c_bug").fill_null(0) == 0)).fill_null(False)
+
+
 POINTER_TITLE = (
     r"(?i)^\s*(?:(?:touch(?:es|ed)?\s+up|follow[- ]?ups?(?:\s+(?:to|on|for|of))?|(?:small\s+)?fix(?:es|ed)?\s+(?:for|to|after)"
     r"|tweaks?(?:\s+(?:to|for|on))?|polish(?:es|ed)?|clean(?:s|ed)?\s+up(?:\s+after)?|update(?:s|d)?(?:\s+(?:\S+\s+){0,2}?(?:from|for|after))?)"
