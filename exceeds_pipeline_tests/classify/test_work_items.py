@@ -1898,9 +1898,27 @@ def test_a_release_pull_request_is_release_work(tmp_path):
     repo.commit("Update the CI image", author=ADA, date=_at(5, 10), files={".github/workflows/ci.yml": "python: ['3.12']\n"})
     repo.checkout("main")
     repo.merge("py312", "Merge pull request #1650 from ada/py312\n\nPython 3.12", author=ADA, date=_at(5, 12))
+    # bat's #2514 `Updates for bat 0.23`: the release checklist mended, then the version bumped,
+    # in one pull request, makes 0.23; serde's #446 renamed a feature, then released 0.8.0-rc2:
+    # a change of its own that the release rode along with
+    repo.branch("bat-0.23", checkout=True)
+    repo.commit("release checklist: fix command to find MSRV", author=ADA, date=_at(6, 10),
+                files={"doc/release-checklist.md": "- [ ] cargo msrv\n"})
+    repo.commit("Bump version to 0.23", author=ADA, date=_at(6, 11), files={"Cargo.toml": '[package]\nname = "app"\nversion = "0.23.0"\n'})
+    repo.checkout("main")
+    repo.merge("bat-0.23", "Merge pull request #2514 from ada/bat-0.23\n\nUpdates for app 0.23", author=ADA, date=_at(6, 12))
+    repo.branch("unstable", checkout=True)
+    repo.commit("Rename feature nightly-testing to unstable-testing", author=ADA, date=_at(7, 10),
+                files={"app.py": "x = 1\nUNSTABLE_TESTING = True\n"})
+    repo.commit("Release 0.8.0-rc2", author=ADA, date=_at(7, 11), files={"Cargo.toml": '[package]\nname = "app"\nversion = "0.8.0-rc2"\n'})
+    repo.checkout("main")
+    repo.merge("unstable", "Merge pull request #446 from ada/unstable\n\nRename nightly-testing", author=ADA, date=_at(7, 12))
     out, items = _run(repo)
     assert by_subject(out, "category")["Add --yes to towncrier to automatically remove files"] == "feature"
     assert dict(zip(items["work_item_id"], items["category"]))["acme/app#pr-3239"] == "chore"
+    assert _item(items, "acme/app#pr-2514")["title"] == "Release 0.23"
+    assert _item(items, "acme/app#pr-2514")["category"] == "chore"
+    assert _item(items, "acme/app#pr-446")["title"] != "Release 0.8.0-rc2"
     assert _item(items, "acme/app#pr-2993")["title"] == "Release 0.5.2"
     assert _item(items, "acme/app#pr-2993")["category"] == "chore"
     assert _item(items, "acme/app#pr-1649")["title"] == "Release app 0.18.1"

@@ -417,6 +417,7 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         # minutes after `v0.9.5`, leave it a release)
         (pl.col("_release_step").filter(pl.col("_t") <= pl.col("_t").filter(pl.col("_release")).max()).all()
          & pl.col("_release").any()).alias("_is_release"),
+        pl.col("_release").any().alias("_makes_release"),
         # the release it makes: its (last) release commit, or when that names no version (Mike
         # Perham's `bump`), the version a step names (`time for 4.0.2`), not a dependency's
         pl.coalesce(
@@ -500,6 +501,8 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
     kinds = per_category.group_by("_root").agg(
         *[pl.col(col).filter(pl.col("category") == kind).sum().alias(f"_{col}_{kind}")
           for col in ("_cl", "_c") for kind in ("feature", "bug")],
+        # (commits that change the code's behaviour or shape: no release's steps)
+        pl.col("_c").filter(pl.col("category").is_in(["feature", "bug", "refactor", "perf"])).sum().alias("__c_change"),
         pl.col("_cl").sum().alias("_item_cl"))
     counts = (
         per_category
@@ -637,12 +640,14 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
         .with_columns(
             (pl.col("_first_cat").is_in(["feature", "bug"]) & (pl.col("_other_c") >= OTHER_KIND_COMMITS)
              & (pl.col("_other_cl") > 0) & (pl.col("_other_cl") >= OTHER_KIND_FACTOR * pl.col("_first_cl"))).alias("_other_wins"))
-        # A pull request titled as a release of this repository makes it, when none of its
-        # commits is a feature or a fix (bat's #1649 `bat 0.18.1`: `Bump version, update
-        # dependencies` and `Update binary assets`, no commit naming the version)
+        # A pull request titled as a release of this repository, or with a release commit among
+        # its commits, makes that release when none of its commits changes the code (bat's
+        # #1649 `bat 0.18.1`: `Bump version, update dependencies` and `Update binary assets`, no
+        # commit naming the version), named by its release commit, else by its title
         .with_columns(_titled_release().alias("_pr_release"))
         .with_columns(pl.when(~pl.col("_is_release").fill_null(False) & pl.col("_pr_release"))
-                      .then(release_title(pl.col("_pr_title"))).otherwise(pl.col("_release_title")).alias("_release_title"),
+                      .then(pl.coalesce("_release_title", release_title(pl.col("_pr_title"))))
+                      .otherwise(pl.col("_release_title")).alias("_release_title"),
                       (pl.col("_is_release").fill_null(False) | pl.col("_pr_release")).alias("_is_release"))
         .with_columns(
             # A repository's own label (the merged branch's `fix/`, `feature/`) first, then
@@ -741,15 +746,18 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
 # A title that only points at another pull request: serde's `Touch up PR 2879`, `Follow-up to
 # #4521`, `PR 2987 followup`, `Update ui tests from PR 2558`.
 def _titled_release() -> pl.Expr:
-    """The item's pull-request title (`_pr_title`) makes a release of this repository (its
-    package, when it names one, is the repository: `bat 0.18.1`, not `Python 3.12`), and none
-    of the item's commits is a feature or a fix (`__c_feature`, `__c_bug`)."""
+    """The item is a pull request with no feature, fix, refactoring or speed-up among its commits
+    (`__c_change`: serde's #446 renamed a feature, then released 0.8.0-rc2) whose title makes a
+    release of this repository (its package, when it names one, is the repository: `bat
+    0.18.1`, not `Python 3.12`), or one of whose commits does (`_makes_release`: bat's #2514
+    `Updates for bat 0.23`, the release checklist mended before `Bump version to 0.23`)."""
     title = pl.col("_pr_title").fill_null("")
     package = release_package(title).str.to_lowercase()
     own = package.is_null() | (package == pl.col("repo").str.extract(r"([^/]+)$", 1).str.to_lowercase())
     # (not a development version set, click's `Bump version to 8.4.dev`: the next one's opening)
-    return (release_subject(title) & release_title(title).is_not_null() & own & ~title.str.contains(DEV_VERSION)
-            & (pl.col("__c_feature").fill_null(0) + pl.col("__c_bug").fill_null(0) == 0)).fill_null(False)
+    titled = release_subject(title) & release_title(title).is_not_null() & own & ~title.str.contains(DEV_VERSION)
+    made = pl.col("pr_number").is_not_null() & pl.col("_makes_release").fill_null(False) & pl.col("_release_title").is_not_null()
+    return ((titled | made) & (pl.col("__c_change").fill_null(0) == 0)).fill_null(False)
 
 
 POINTER_TITLE = (
