@@ -18,7 +18,9 @@ A subject that only says it edits the changelog, in a word of its own (`pro chan
 changes`, `doc(changes)`, `[ci skip]` aside: 170 of sidekiq's commits), is named by the entries the
 edit adds to a changelog file, and by nothing else.
 
-Anything else gives nothing (the title stays as it was). :func:`update_edit_summaries` reads the
+Anything else gives nothing (the title stays as it was). Beside the summary, :func:`changelog_refs`
+keeps the pull requests and issues the lines added to a changelog cite (`... dependency.  #465`):
+an entry that records its author's merged pull request is part of it (`work_items`). :func:`update_edit_summaries` reads the
 candidates of a repository in one ``git log -p -U0 --no-walk --stdin`` pass, incrementally by sha
 (a summary is a function of the sha and of :data:`READER`).
 """
@@ -36,11 +38,12 @@ from exceeds_pipeline.classify.work_items.releases import BARE_BUMP
 from exceeds_pipeline.classify.work_items.shared import BARE_CHANGELOG_SUBJECT, VERSION_FILE, WEB_EDITOR_SUBJECT
 from exceeds_pipeline.ingest.gitcmd import run_git
 
-__all__ = ["EDIT_SUMMARY_SCHEMA", "READER", "edit_candidates", "summarize_patch", "update_edit_summaries"]
+__all__ = ["EDIT_SUMMARY_SCHEMA", "READER", "changelog_refs", "edit_candidates", "summarize_patch", "update_edit_summaries"]
 
-EDIT_SUMMARY_SCHEMA = {"repo": pl.String, "sha": pl.String, "summary": pl.String, "reader": pl.Int16}
+EDIT_SUMMARY_SCHEMA = {"repo": pl.String, "sha": pl.String, "summary": pl.String, "refs": pl.List(pl.Int64),
+                       "reader": pl.Int16}
 # Raised when a rule below changes, so that stored summaries are read again.
-READER = 4
+READER = 5
 # a subject that names a file and nothing else, or a document by its bare name (`Update README`)
 NAMES_ONLY_A_FILE = (rf"{WEB_EDITOR_SUBJECT}|{BARE_CHANGELOG_SUBJECT}"
                      r"|(?i)^\W*(?:update[sd]?|edit(?:ed)?)\s+(?:the\s+)?(?:readme|contributing|authors|license)\W*$")
@@ -64,6 +67,10 @@ _DOC_FILE = re.compile(r"(?i)\.(?:md|markdown|rst|txt|adoc)$|(?:^|/)readme$")
 _BULLET = re.compile(r"^\s*(?:[-*+]|\d+\.)\s+(.*\S)")
 _HEADING = re.compile(r"^\s*#{1,6}\s+(.*?)\s*#*\s*$")
 _WORD = re.compile(r"[A-Za-z][A-Za-z'-]*")
+# a changelog line that opens a version's section: `# v0.14.0`, `Version 2.9.3`, `## [1.2.0] - 2024-01-02`
+_VERSION_TITLE = re.compile(r"(?i)^\s*(?:#{1,6}\s*)?\[?(?:version\s+|release\s+|v)?\d+\.\d+")
+# a pull request or issue an entry cites: `#465`, `(#12)`, `GH-12`, or its address (`.../pull/465`)
+_CITED = re.compile(r"(?:(?<![\w&/])#|\bGH-|/pull/|/issues/)(\d{1,7})\b")
 
 
 def edit_candidates(commits: pl.DataFrame) -> tuple[list[str], dict[str, str]]:
@@ -203,9 +210,43 @@ def _summary(patch: str, only: str | None = None) -> str | None:
     return summarize_patch(*sections[0], only) if sections and sections[0] is not None else None
 
 
+def changelog_refs(patch: str) -> list[int]:
+    """The pull requests and issues cited by the entries a ``-U0`` patch adds to changelog files
+    (an entry: a bullet and the lines that continue it), in order, each once; 0 for an entry
+    that cites none (a record of work with no pull request: `Fixed a bug that caused ...`), and
+    -1 when the patch opens a version's section (`# v0.14.0`: a release's notes, not a
+    change's record). An entry moved or reworded (its numbers or its text among the removed
+    lines) records nothing new and is left out."""
+    refs: list[int] = []
+    for section in (_section(body) for body in re.split(r"(?m)^diff --git ", patch)[1:]):
+        if section is None or not _CHANGELOG_FILE.search(section[0]):
+            continue
+        _, removed, added = section
+        if any(_VERSION_TITLE.match(line) for line in added):
+            refs.append(-1) if -1 not in refs else None
+        gone = {line.strip() for line in removed}
+        gone_refs = {int(n) for line in removed for n in _CITED.findall(line)}
+        entries: list[list[str]] = []
+        for line in added:
+            if _BULLET.match(line):
+                entries.append([line])
+            elif entries and line.strip() and not _HEADING.match(line) and _WORD.search(line):
+                entries[-1].append(line)
+        for entry in entries:
+            if all(line.strip() in gone for line in entry):
+                continue
+            named = [int(n) for line in entry for n in _CITED.findall(line)]
+            cited = [n for n in named if n not in gone_refs]
+            if named and not cited:
+                continue
+            refs.extend(n for n in (cited or [0]) if n not in refs)
+    return refs
+
+
 def read_edit_summaries(git_dir: Path, repo: str, shas: list[str], only: dict[str, str] | None = None) -> pl.DataFrame:
-    """(repo, sha, summary, reader) of ``shas``, read in one git pass (a summary may be null;
-    ``only``: sha -> what alone names it, :func:`edit_candidates`)."""
+    """(repo, sha, summary, refs, reader) of ``shas``, read in one git pass (a summary may be
+    null; ``only``: sha -> what alone names it, :func:`edit_candidates`; refs:
+    :func:`changelog_refs`)."""
     only = only or {}
     if not shas:
         return pl.DataFrame(schema=EDIT_SUMMARY_SCHEMA)
@@ -216,7 +257,8 @@ def read_edit_summaries(git_dir: Path, repo: str, shas: list[str], only: dict[st
     for record in out.stdout.decode("utf-8", "replace").split(_MARK)[1:]:
         sha, _, patch = record.partition("\n")
         sha = sha.strip()
-        rows.append((repo, sha, _summary(patch, only.get(sha)) if len(patch) <= MAX_PATCH_BYTES else None, READER))
+        small = len(patch) <= MAX_PATCH_BYTES
+        rows.append((repo, sha, _summary(patch, only.get(sha)) if small else None, changelog_refs(patch) if small else [], READER))
     return pl.DataFrame(rows, schema=EDIT_SUMMARY_SCHEMA, orient="row")
 
 

@@ -7,13 +7,14 @@ from pathlib import Path
 import polars as pl
 
 from exceeds_pipeline.classify.categories import categorize_commits
-from exceeds_pipeline.classify.edit_summary import READER, summarize_patch, update_edit_summaries
+from exceeds_pipeline.classify.edit_summary import READER, changelog_refs, summarize_patch, update_edit_summaries
 from exceeds_pipeline.classify.links import commit_links
 from exceeds_pipeline.classify.work_items import assign_work_items
 from exceeds_pipeline_tests.classify.gitframes import read_repo
 from exceeds_pipeline_tests.gitscript import GitScript
 
 ADA = ("Ada Lovelace", "ada@example.com")
+BEA = ("Bea Gallant", "bea@example.com")
 
 
 def _items(commits: pl.DataFrame, files: pl.DataFrame, summaries: pl.DataFrame) -> tuple[dict, dict]:
@@ -140,3 +141,82 @@ def test_a_bare_bump_is_named_by_the_version_its_version_file_is_set_to(tmp_path
     assert titles[wid[bump]] == "Bump the version to 8.1.7"
     assert titles[wid[opening]] == "Bump the version to 8.1.8"
     assert titles[wid[gems]] == "bump"
+
+
+def _patch(path: str, removed: list[str], added: list[str]) -> str:
+    """One file's part of a ``git log -p -U0`` patch."""
+    return (f"diff --git a/{path} b/{path}\n--- a/{path}\n+++ b/{path}\n@@ -1,{len(removed)} +1,{len(added)} @@\n"
+            + "".join(f"-{x}\n" for x in removed) + "".join(f"+{x}\n" for x in added))
+
+
+def test_the_pull_requests_a_changelog_edit_cites_are_read_from_the_entries_it_adds():
+    """insta's entries cite their pull request after the text (`...  #465`), sometimes on the
+    entry's second line; one entry cites none (work of no pull request: 0); an entry moved to
+    another version's section or reworded records nothing new (jinja's `Moved a changelog entry
+    to the right release`, httpie's entry reworded a month later); a version's section opened is
+    a release's notes (-1); another repository's `owner/repo#12` and code files are no entries."""
+    added = ["- Vendored old `yaml-rust` dependency to avoid rustsec warnings.  #465",
+             "- Fixed a bug that caused `cargo insta test` not to report test failures.",
+             "- Change `std` macro calls to be fully qualified.  This fixes issues where",
+             "  the prelude was not used or the macros were overridden.  #469",
+             "- Bump the pinned toolchain, see rust-lang/rust#12 ([#470](https://github.com/a/b/pull/470))"]
+    assert changelog_refs(_patch("CHANGELOG.md", [], added)) == [465, 0, 469, 470]
+    assert changelog_refs(_patch("src/lib.rs", [], added)) == []
+    moved = "- Restored the use of blocks in macros. (#645)"
+    assert changelog_refs(_patch("CHANGES.rst", [moved], [moved])) == []
+    assert changelog_refs(_patch("CHANGELOG.md", ["- Added support for keeping `://` in URLs. (#1195)"],
+                                 ["- Added support for quick conversions of pasted URLs. (#1195)"])) == []
+    assert changelog_refs(_patch("CHANGELOG.md", [], ["## 1.31.0", "", "- Suppress a clippy lint.  (#390)"])) == [-1, 390]
+    assert changelog_refs(_patch("CHANGES.rst", [], ["Version 2.9.3", "-------------", "", "- Fix the scoping. (#641)"])) == [-1, 641]
+
+
+def test_a_changelog_entry_joins_the_pull_request_it_records_and_not_the_next_release(tmp_path):
+    """insta: Armin Ronacher's `Add changelog entry` (`- Vendored old yaml-rust dependency ...
+    #465`), a minute after his squashed #465 and 54 minutes before `1.37.0`, had been a step of
+    that release; his `Add changelog entry` for Andrew Gallant's #469, between his own commit
+    `Make Filters constructible from IntoIterator` and `1.38.0`, had joined the two into one
+    bug item, and the profile had lost release 1.38.0. The entries say which pull request
+    they record: his own is part of it, someone else's of none of his changes."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date="2025-03-01T09:00:00+0000", files={
+        "Cargo.toml": "[package]\nname = \"insta\"\nversion = \"1.36.0\"\n", "src/lib.rs": "pub fn a() {}\n",
+        "CHANGELOG.md": "# Changelog\n\n## 1.37.0\n\n- Older entry.  #460\n"})
+    vendor = repo.commit("Vendor yaml (#465)", author=ADA, date="2025-03-26T10:08:17+0000", files={
+        "src/yaml.rs": "pub fn parse() {}\n", "src/lib.rs": "pub fn a() {}\nmod yaml;\n"})
+    entry = repo.commit("Add changelog entry", author=ADA, date="2025-03-26T10:09:11+0000", files={
+        "CHANGELOG.md": "# Changelog\n\n## 1.37.0\n\n- Older entry.  #460\n"
+                        "- Vendored old `yaml-rust` dependency to avoid rustsec warnings.  #465\n"})
+    release = repo.commit("1.37.0", author=ADA, date="2025-03-26T11:03:00+0000", files={
+        "Cargo.toml": "[package]\nname = \"insta\"\nversion = \"1.37.0\"\n"})
+    repo.tag("1.37.0")
+    other = repo.commit("Change std macro calls to be fully qualified (#469)", author=BEA, date="2025-03-27T16:00:00+0000",
+                        files={"src/macros.rs": "macro_rules! m { () => { ::std::println!() } }\n"})
+    filters = repo.commit("Make Filters constructible from IntoIterator", author=ADA, date="2025-03-28T10:27:29+0000", files={
+        "src/filters.rs": "impl FromIterator for Filters {}\n",
+        "CHANGELOG.md": "# Changelog\n\n## 1.38.0\n\n- `Filters` is now constructible from `IntoIterator`.\n\n"
+                        "## 1.37.0\n\n- Older entry.  #460\n"
+                        "- Vendored old `yaml-rust` dependency to avoid rustsec warnings.  #465\n"})
+    note = repo.commit("Add changelog entry", author=ADA, date="2025-03-28T10:29:08+0000", files={
+        "CHANGELOG.md": "# Changelog\n\n## 1.38.0\n\n- `Filters` is now constructible from `IntoIterator`.\n"
+                        "- Change `std` macro calls to be fully qualified.  This fixes issues where\n"
+                        "  the prelude was not used or the macros were overridden.  #469\n\n"
+                        "## 1.37.0\n\n- Older entry.  #460\n"
+                        "- Vendored old `yaml-rust` dependency to avoid rustsec warnings.  #465\n"})
+    second = repo.commit("1.38.0", author=ADA, date="2025-03-28T10:32:32+0000", files={
+        "Cargo.toml": "[package]\nname = \"insta\"\nversion = \"1.38.0\"\n"})
+    repo.tag("1.38.0")
+    commits, files = read_repo(repo)
+    git_dir = Path(repo.git("rev-parse", "--absolute-git-dir"))
+    summaries = update_edit_summaries(None, git_dir, "acme/app", commits)
+    refs = dict(summaries.select("sha", "refs").rows())
+    assert refs[entry] == [465] and refs[note] == [469]
+    links = commit_links(commits)
+    tags = pl.DataFrame({"repo": ["acme/app", "acme/app"], "sha": [release, second], "tag": ["1.37.0", "1.38.0"]})
+    out, items = assign_work_items(categorize_commits(commits, files, links), links, files, None, summaries, tags)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    titles = dict(items.select("work_item_id", "title").rows())
+    assert wid[entry] == wid[vendor] == "acme/app#pr-465"
+    assert titles[wid[release]] == "Release 1.37.0" and wid[release] != wid[vendor]
+    assert wid[filters] not in (wid[note], wid[second], wid[other])
+    assert titles[wid[filters]] == "Make Filters constructible from IntoIterator"
+    assert titles[wid[second]] == "Release 1.38.0"

@@ -750,21 +750,57 @@ def pr_changelog_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) ->
     history to reflect merge of #5919` after Parker Moore's #5919). A line for someone else's
     pull request stays its writer's (as a revert by someone else does): read as part of that
     pull request, 605 of Parker Moore's commits had left his profile, and his one-line records
-    had made others' one-commit pull requests his."""
+    had made others' one-commit pull requests his.
+
+    Under a subject that names no pull request (`Add changelog entry`), the lines it adds name
+    them (`_entry_refs`, `classify.edit_summary.changelog_refs`), when each entry cites one:
+    one pull request of its own author among those merged before it, and no one else's, joins it (insta's `Vendored old
+    yaml-rust dependency ... #465`, a minute after #465, had been a step of the next release);
+    only other people's pull requests make it the record of their work, of no change of its
+    writer's nor of a release (insta's entry for Andrew Gallant's #469 had joined Armin
+    Ronacher's commit before it and the release after it into one item): such a row has a null
+    `_a`."""
     if file_changes is None or file_changes.height == 0 or not {"committed_at", "pr_number"} <= set(work.columns):
         return _no_pairs()
     only_changelog = _record_files(work, file_changes).filter("_only").select("repo", "sha")
     named = pl.col("subject").fill_null("").str.extract_all(r"#(\d+)\b")
+    by_subject = named.list.len() == 1
+    cited = (pl.when(by_subject).then(named.list.eval(pl.element().str.strip_chars("#").cast(pl.Int64, strict=False)))
+             .otherwise(pl.col("_entry_refs") if "_entry_refs" in work.columns else pl.lit(None, pl.List(pl.Int64))))
+    # (an entry citing nothing, 0, records work of no pull request, and a version's section
+    # opened, -1, is a release's notes: the rule says nothing then;
+    # nor does a commit that makes a release, sidekiq's tagged `Bump, prep` of Changes.md)
+    release = pl.col("_release").fill_null(False) if "_release" in work.columns else pl.lit(False)
     entries = (work.join(only_changelog, on=["repo", "sha"], how="semi")
-               .filter(pl.col("pr_number").is_null() & (named.list.len() == 1))
-               .select("repo", "person_id", pl.col("_n").alias("_b"), "committed_at",
-                       named.list.first().str.strip_chars("#").cast(pl.Int64, strict=False).alias("_pr")))
+               .filter(pl.col("pr_number").is_null() & (named.list.len() <= 1) & ~release
+                       & (by_subject | ~(cited.list.contains(0) | cited.list.contains(-1)).fill_null(False)))
+               .select("repo", "person_id", pl.col("_n").alias("_b"), "committed_at", by_subject.alias("_by_subject"),
+                       cited.alias("_pr"))
+               .explode("_pr", empty_as_null=True).drop_nulls("_pr"))
     prs = (work.filter(pl.col("pr_number").is_not_null())
            .group_by("repo", "pr_number", "person_id").agg(pl.col("_n").min().alias("_a"), pl.col("_t").max().alias("_last"))
-           .rename({"pr_number": "_pr"}).with_columns(pl.col("_pr").cast(pl.Int64)))
-    return (entries.join(prs, on=["repo", "_pr", "person_id"], how="inner")
-            .filter((pl.col("committed_at") >= pl.col("_last")) & ((pl.col("committed_at") - pl.col("_last")) <= PR_CHANGELOG_GAP))
-            .select("_a", "_b"))
+           .rename({"pr_number": "_pr", "person_id": "_pr_person"}).with_columns(pl.col("_pr").cast(pl.Int64)))
+    # (an issue the author's own commit names, `fixes #5406`, is theirs too: sidekiq's entry
+    # for it beside two for other people's pull requests records no one else's work alone)
+    issues = (work.filter((pl.col("_refs").list.len() > 0) & ~pl.col("_n").is_in(entries["_b"].implode()))
+              .select("repo", pl.col("person_id").alias("_pr_person"), pl.col("_n").alias("_a"), pl.col("_t").alias("_last"),
+                      pl.col("_refs").alias("_pr")).explode("_pr", empty_as_null=True).with_columns(pl.col("_pr").cast(pl.Int64, strict=False))
+              .join(entries.select("repo", pl.col("person_id").alias("_pr_person"), "_pr").unique(), on=["repo", "_pr_person", "_pr"], how="semi")) \
+        if "_refs" in work.columns and entries.height else prs.clear()
+    merged = (entries.join(pl.concat([prs, issues.select(prs.columns).cast(prs.schema)]), on=["repo", "_pr"], how="inner")
+              .filter((pl.col("committed_at") >= pl.col("_last")) & ((pl.col("committed_at") - pl.col("_last")) <= PR_CHANGELOG_GAP))
+              .with_columns((pl.col("_pr_person") == pl.col("person_id")).alias("_own")))
+    # (a pull request of several people is the entry's author's when some of its commits are)
+    per_pr = merged.group_by("_b", "_pr").agg(pl.col("_a").filter("_own").max(), pl.col("_by_subject").first())
+    cited = entries.filter(pl.col("_pr") != 0).group_by("_b").agg(pl.col("_pr").n_unique().alias("_cited"))
+    per_entry = per_pr.group_by("_b").agg(pl.col("_a").drop_nulls().unique().alias("_mine"),
+                                          pl.col("_a").is_null().sum().alias("_others"),
+                                          pl.col("_by_subject").first()).join(cited, on="_b")
+    own = per_entry.filter((pl.col("_mine").list.len() == 1) & (pl.col("_others") == 0)).select(pl.col("_mine").list.first().alias("_a"), "_b")
+    # (every number it cites another's pull request: not an issue, nor one of the author's)
+    others = per_entry.filter((pl.col("_mine").list.len() == 0) & ~pl.col("_by_subject") & (pl.col("_others") == pl.col("_cited"))) \
+        .select(pl.lit(None, pl.UInt32).alias("_a"), "_b")
+    return pl.concat([own.cast(_PAIRS), others.cast(_PAIRS)])
 
 
 # A quick follow-up of a change: at most FOLLOW_UP_GAP later, and worded as one (a small size

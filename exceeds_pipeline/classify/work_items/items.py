@@ -170,6 +170,10 @@ def _work_frame(commits: pl.DataFrame, edit_summaries: pl.DataFrame | None = Non
         work = work.join(edit_summaries.select("repo", "sha", pl.col("summary").alias("_edit")).drop_nulls("_edit").unique(["repo", "sha"]),
                          on=["repo", "sha"], how="left", maintain_order="left")
         said = pl.coalesce(said, pl.col("_edit"))
+        # (and the pull requests its changelog lines cite: `pr_changelog_edges`)
+        if "refs" in edit_summaries.columns:
+            work = work.join(edit_summaries.select("repo", "sha", pl.col("refs").alias("_entry_refs")).unique(["repo", "sha"]),
+                             on=["repo", "sha"], how="left", maintain_order="left")
     work = work.with_columns(
         pl.coalesce(said, pl.when(pl.col("subject") == first_line).then(headline(pl.col("message"))).otherwise(pl.col("subject"))).alias("_headline")
         if "message" in cols else pl.col("subject").alias("_headline"))
@@ -222,8 +226,12 @@ def assign_work_items(
     shared = _shared_files(work, file_changes) if file_changes is not None and file_changes.height else None
     # the words of the subjects, and the rare ones among them: one reading for both rules too
     words = _subject_word_sets(work)
-    # a pull request's changelog line is part of it, not a step of the next release
+    # a pull request's changelog line is part of it, not a step of the next release; a line
+    # for other people's pull requests (null `_a`) may be a release's step, but is no part of
+    # its writer's change before it
     pr_changelog = pr_changelog_edges(work, file_changes).cast(_PAIRS)
+    others_records = pr_changelog.filter(pl.col("_a").is_null())["_b"].implode()
+    pr_changelog = pr_changelog.drop_nulls("_a")
     if pr_changelog.height:
         work = work.with_columns(pl.when(pl.col("_n").is_in(pr_changelog["_b"].implode()))
                                  .then(False).otherwise(pl.col("_release_step")).alias("_release_step"))
@@ -241,7 +249,7 @@ def assign_work_items(
         points_back_edges(work).cast(_PAIRS),
         issue_edges(work).cast(_PAIRS),
         releases,
-        changelog_edges(work, file_changes, releases).cast(_PAIRS),
+        changelog_edges(work, file_changes, releases).cast(_PAIRS).filter(~pl.col("_b").is_in(others_records)),
         ci_try_edges(work, file_changes, shared, words).cast(_PAIRS),
     ])
     # ... and what only relates them (files, words, time): such a chain never joins two changes
@@ -258,7 +266,7 @@ def assign_work_items(
     ])
     # ... nor two lines of development (express: a 4.x example of a `Merge tag '4.17.2'` and the
     # 5.0 branch's `deps: router@2.0.0-beta.1` 29 minutes later, both in the example's file)
-    related = _apart_by_line(work, related)
+    related = _apart_by_line(work, related).filter(~pl.col("_a").is_in(others_records) & ~pl.col("_b").is_in(others_records))
     if pr_changelog.height:
         # ... and relates to nothing else (the next `Update history to reflect merge of #N`)
         recorded = pr_changelog["_b"].implode()

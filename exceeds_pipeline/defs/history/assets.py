@@ -128,13 +128,14 @@ def commits_and_work_items(
     diff_lines = pl.concat(diff_lines, how="diagonal_relaxed") if diff_lines else None
     table = categorize_commits(with_ai_tool(table), file_changes, commit_links, cache=settings.cache_dir / "categories",
                                changelog=changelog, diff_lines=diff_lines)
-    edits = [frame.select("repo", "sha", "summary") for name in settings.repository_names
+    edits = [frame.select("repo", "sha", "summary", *(["refs"] if "refs" in frame.columns else []))
+             for name in settings.repository_names
              if (frame := read_side_table(store, name, "edit_summaries")) is not None and frame.height]
     # the tags of each repository: a version tag marks the release its commit makes
     tags = [frame.with_columns(pl.lit(name).alias("repo")) for name in settings.repository_names
             if (frame := read_side_table(store, name, TAGS_TABLE)) is not None and frame.height]
     table, work_items = assign_work_items(table, commit_links, file_changes, changelog,
-                                          pl.concat(edits) if edits else None, pl.concat(tags) if tags else None)
+                                          pl.concat(edits, how="diagonal_relaxed") if edits else None, pl.concat(tags) if tags else None)
     table = finalize_commits(inherit_work_items(table))
     yield Output(table, "commits", metadata=frame_metadata(table))
     yield Output(work_items, "work_items", metadata=frame_metadata(work_items))
