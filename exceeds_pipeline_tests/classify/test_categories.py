@@ -1764,10 +1764,14 @@ def test_a_named_checkers_warnings_are_chore_and_a_prevented_allocation_is_perf(
     (redis's `Prevent LCS from allocating temp memory over proto-max-bulk-len`) is a repair."""
     got = _classify_messages(tmp_path, ["Fix Clang-Tidy warnings", "Fix RuboCop offenses", "Fix MSVC warnings",
                                         "Appease rubocop.", "Make clippy happy",
+                                        # insta's, which had read as a fix and as other
+                                        "Happy clippy is happy clippy", "Clippy be happy", "Happy new year",
                                         "Prevent allocation of additional Strings",
                                         "Prevent LCS from allocating temp memory over proto-max-bulk-len"])
+    assert got.pop("Happy new year") != "chore"  # (no checker named)
     assert got == {"Fix Clang-Tidy warnings": "chore", "Fix RuboCop offenses": "chore", "Fix MSVC warnings": "chore",
                    "Appease rubocop.": "chore", "Make clippy happy": "chore",
+                   "Happy clippy is happy clippy": "chore", "Clippy be happy": "chore",
                    "Prevent allocation of additional Strings": "perf",
                    "Prevent LCS from allocating temp memory over proto-max-bulk-len": "bug"}
 
