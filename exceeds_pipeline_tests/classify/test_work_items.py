@@ -265,9 +265,16 @@ def test_a_commit_written_just_after_its_authors_squashed_pull_request_landed_fi
                          committer=gh, files={"src/core.go": "cfg\n"})
     pure = repo.commit("Mark top-level factory calls as pure for tree-shaking", author=ADA,
                        date="2025-03-10T18:02:00+0000", files={"src/core.go": "cfg\npure\n"})
+    # ... but one written in its files within minutes of it landing finishes it, whatever its
+    # words: insta's `Improved messaging and added changelog entry` 72 s after #346
+    dups = repo.commit("Add support for allow_duplicates! (#346)", author=ADA, date="2025-03-11T07:07:17+0000",
+                       files={"src/macros.go": "dup\n"})
+    messaging = repo.commit("Improved messaging and added changelog entry", author=ADA, date="2025-03-11T07:08:29+0000",
+                            files={"src/macros.go": "dup\nwrap your assertions\n", "CHANGELOG.md": "- allow_duplicates (#346)\n"})
     out, items = _run(repo)
     wid = dict(out.select("sha", "work_item_id").rows())
     assert wid[pure] != wid[shared]
+    assert wid[messaging] == wid[dups] == "acme/app#pr-346"
     assert wid[pr] == wid[follow] == "acme/app#pr-4853"
     assert wid[wait] == wid[rebased] == "acme/app#pr-4825"
     assert wid[meanwhile] == wid[pending]  # ten minutes after it landed, worded as its repair

@@ -445,9 +445,17 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
     after_pr = related.cast(_PAIRS).join(in_pr, on="_a", how="semi")
     if after_pr.height:
         says = work.filter(pl.col("subject").fill_null("").str.contains(f"{QUICK_FIX}|{CONTINUES}")).select(pl.col("_n").cast(pl.UInt32).alias("_b"))
+        # ... or written within minutes of the pull request landing, in its files: its author
+        # finishing it (insta's `Ensure cargo insta sets old envvar` 97 s after #452 `Restore
+        # cargo-insta compat with older insta`, the other half of one environment variable pair)
+        landed_a = work.select(pl.col("_n").cast(pl.UInt32).alias("_a"), landed.alias("_la"))
+        written_b = work.select(pl.col("_n").cast(pl.UInt32).alias("_b"), pl.col("_t").alias("_tb"))
+        soon = (after_pr.join(files.cast(_PAIRS), on=["_a", "_b"], how="semi").join(landed_a, on="_a").join(written_b, on="_b")
+                .filter(((pl.col("_tb") - pl.col("_la")) >= timedelta(0)) & ((pl.col("_tb") - pl.col("_la")) <= FINISHED_PR_GAP))
+                .select("_a", "_b"))
         related = pl.concat([related.cast(_PAIRS).join(in_pr, on="_a", how="anti"),
                              _sharing_word(after_pr, rare).cast(_PAIRS),
-                             after_pr.join(says, on="_b", how="semi")]).unique()
+                             after_pr.join(says, on="_b", how="semi"), soon]).unique()
     if file_changes is not None and file_changes.height:
         related = _apart_by_changelog(work, file_changes, related)
     return _one_declared_change_each(stream, _apart_by_credit(work, _apart_by_issue(work, _apart_by_release(work, related)), rare),
@@ -894,6 +902,8 @@ NEW_CAPABILITY = r"(?i)^\W*(?:add(?:s|ed)?|implement(?:s|ed)?|introduce[sd]?|sup
 QUICK_FIX = r"(?i)^\s*(?:fix(?:e[sd])?|repair(?:s|ed)?|correct(?:s|ed)?)\b|" + FOLLOW_UP
 # (an hour: redis's "Fix BITFIELD_RO test" came 33 minutes after the change it fixes)
 QUICK_FIX_GAP = timedelta(minutes=60)
+# A direct commit written this soon after its author's pull request landed, in its files, finishes it.
+FINISHED_PR_GAP = timedelta(minutes=5)
 # Two edits of one document this close, one other commit between them, are one piece of work.
 BRIDGE_GAP = timedelta(minutes=15)
 
