@@ -18,11 +18,12 @@ A subject that only says it edits the changelog, in a word of its own (`pro chan
 changes`, `doc(changes)`, `[ci skip]` aside: 170 of sidekiq's commits), is named by the entries the
 edit adds to a changelog file, and by nothing else.
 
-Anything else gives nothing (the title stays as it was). Beside the summary, :func:`changelog_refs`
-keeps the pull requests and issues the lines added to a changelog cite (`... dependency.  #465`):
-an entry that records its author's merged pull request is part of it (`work_items`). :func:`update_edit_summaries` reads the
-candidates of a repository in one ``git log -p -U0 --no-walk --stdin`` pass, incrementally by sha
-(a summary is a function of the sha and of :data:`READER`).
+Anything else gives nothing (the title stays as it was). Beside the summary,
+:func:`changelog_refs` keeps the pull requests and issues the entries added to a changelog cite
+(`... dependency.  #465`): an entry that records its author's merged pull request is part of it
+(`work_items`). :func:`update_edit_summaries` reads the candidates of a repository in one
+``git log -p -U0 --no-walk --stdin`` pass, incrementally by sha (a summary is a function of the
+sha and of :data:`READER`).
 """
 
 from __future__ import annotations
@@ -222,8 +223,8 @@ def changelog_refs(patch: str) -> list[int]:
         if section is None or not _CHANGELOG_FILE.search(section[0]):
             continue
         _, removed, added = section
-        if any(_VERSION_TITLE.match(line) for line in added):
-            refs.append(-1) if -1 not in refs else None
+        if -1 not in refs and any(_VERSION_TITLE.match(line) for line in added):
+            refs.append(-1)
         gone = {line.strip() for line in removed}
         gone_refs = {int(n) for line in removed for n in _CITED.findall(line)}
         entries: list[list[str]] = []

@@ -31,8 +31,10 @@ neither a feature nor a fix.
    INTEGRATION_BRANCH) bringing in the work of more than BRANCH_MAX_PEOPLE people gives its
    number to none of it. (`pr_edges`) A changelog line for a merged pull request of its own
    author (a commit outside pull requests of changelogs alone naming one `#N`, at most
-   PR_CHANGELOG_GAP after it: jekyll's `Update history to reflect merge of #5919`) joins it and
-   relates to nothing else; a line for someone else's stays its writer's.
+   PR_CHANGELOG_GAP after it: jekyll's `Update history to reflect merge of #5919`; or, under a
+   subject that names none, whose entries cite it or an issue the author's commit names)
+   joins it and relates to nothing else; a line for someone else's stays its writer's, and
+   one that records only other people's pull requests relates to no change of its writer's.
    (`pr_changelog_edges`) Likewise one author's commits that one merge of a topic branch
    brought in (`Merge branch 'routes-list'`, git's `Merge branch 'ab/topic'`: a patch series),
    each at most RELATED_GAP after the one before; not a merge of an integration branch

@@ -446,8 +446,8 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
     if after_pr.height:
         says = work.filter(pl.col("subject").fill_null("").str.contains(f"{QUICK_FIX}|{CONTINUES}")).select(pl.col("_n").cast(pl.UInt32).alias("_b"))
         # ... or written within minutes of the pull request landing, in its files: its author
-        # finishing it (insta's `Ensure cargo insta sets old envvar` 97 s after #452 `Restore
-        # cargo-insta compat with older insta`, the other half of one environment variable pair)
+        # finishing it (insta's `Improved messaging and added changelog entry` 72 s after #346
+        # `Add support for allow_duplicates!`, in its macro's file)
         landed_a = work.select(pl.col("_n").cast(pl.UInt32).alias("_a"), landed.alias("_la"))
         written_b = work.select(pl.col("_n").cast(pl.UInt32).alias("_b"), pl.col("_t").alias("_tb"))
         soon = (after_pr.join(files.cast(_PAIRS), on=["_a", "_b"], how="semi").join(landed_a, on="_a").join(written_b, on="_b")
@@ -760,14 +760,14 @@ def pr_changelog_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) ->
     pull request, 605 of Parker Moore's commits had left his profile, and his one-line records
     had made others' one-commit pull requests his.
 
-    Under a subject that names no pull request (`Add changelog entry`), the lines it adds name
-    them (`_entry_refs`, `classify.edit_summary.changelog_refs`), when each entry cites one:
-    one pull request of its own author among those merged before it, and no one else's, joins it (insta's `Vendored old
-    yaml-rust dependency ... #465`, a minute after #465, had been a step of the next release);
-    only other people's pull requests make it the record of their work, of no change of its
-    writer's nor of a release (insta's entry for Andrew Gallant's #469 had joined Armin
-    Ronacher's commit before it and the release after it into one item): such a row has a null
-    `_a`."""
+    Under a subject that names no pull request (`Add changelog entry`), the entries it adds name
+    them (`_entry_refs`, `classify.edit_summary.changelog_refs`), when each entry cites one: one
+    pull request of its own author merged before it (or an issue their commit names), and no
+    one else's, joins it (insta's `Vendored old yaml-rust dependency ... #465`, a minute after
+    #465, had been a step of the next release); only other people's pull requests make it the
+    record of their work, related to no change of its writer's (insta's entry for Andrew
+    Gallant's #469 had joined Armin Ronacher's commit before it, and through it the release
+    after it, into one item): such a row has a null `_a`."""
     if file_changes is None or file_changes.height == 0 or not {"committed_at", "pr_number"} <= set(work.columns):
         return _no_pairs()
     only_changelog = _record_files(work, file_changes).filter("_only").select("repo", "sha")
@@ -776,8 +776,8 @@ def pr_changelog_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) ->
     cited = (pl.when(by_subject).then(named.list.eval(pl.element().str.strip_chars("#").cast(pl.Int64, strict=False)))
              .otherwise(pl.col("_entry_refs") if "_entry_refs" in work.columns else pl.lit(None, pl.List(pl.Int64))))
     # (an entry citing nothing, 0, records work of no pull request, and a version's section
-    # opened, -1, is a release's notes: the rule says nothing then;
-    # nor does a commit that makes a release, sidekiq's tagged `Bump, prep` of Changes.md)
+    # opened, -1, is a release's notes: the rule says nothing then; nor does a commit that
+    # makes a release, sidekiq's tagged `Bump, prep` of Changes.md)
     release = pl.col("_release").fill_null(False) if "_release" in work.columns else pl.lit(False)
     entries = (work.join(only_changelog, on=["repo", "sha"], how="semi")
                .filter(pl.col("pr_number").is_null() & (named.list.len() <= 1) & ~release
@@ -800,10 +800,10 @@ def pr_changelog_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) ->
               .with_columns((pl.col("_pr_person") == pl.col("person_id")).alias("_own")))
     # (a pull request of several people is the entry's author's when some of its commits are)
     per_pr = merged.group_by("_b", "_pr").agg(pl.col("_a").filter("_own").max(), pl.col("_by_subject").first())
-    cited = entries.filter(pl.col("_pr") != 0).group_by("_b").agg(pl.col("_pr").n_unique().alias("_cited"))
+    counted = entries.group_by("_b").agg(pl.col("_pr").n_unique().alias("_cited"))
     per_entry = per_pr.group_by("_b").agg(pl.col("_a").drop_nulls().unique().alias("_mine"),
                                           pl.col("_a").is_null().sum().alias("_others"),
-                                          pl.col("_by_subject").first()).join(cited, on="_b")
+                                          pl.col("_by_subject").first()).join(counted, on="_b")
     own = per_entry.filter((pl.col("_mine").list.len() == 1) & (pl.col("_others") == 0)).select(pl.col("_mine").list.first().alias("_a"), "_b")
     # (every number it cites another's pull request: not an issue, nor one of the author's)
     others = per_entry.filter((pl.col("_mine").list.len() == 0) & ~pl.col("_by_subject") & (pl.col("_others") == pl.col("_cited"))) \

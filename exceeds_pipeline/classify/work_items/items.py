@@ -86,8 +86,8 @@ def _with_tie_order(work: pl.DataFrame) -> pl.DataFrame:
 
 def _work_frame(commits: pl.DataFrame, edit_summaries: pl.DataFrame | None = None) -> tuple[pl.DataFrame, pl.DataFrame]:
     """(all commits with _row, _own_pr, pr_number, merge_branch, _work; the work commits sorted
-    by repo and time with _n and _component). `edit_summaries`: (repo, sha, summary) of the
-    edits whose subject names only their file (`classify.edit_summary`)."""
+    by repo and time with _n and _component). `edit_summaries`: (repo, sha, summary[, refs]) of
+    the edits whose subject names only their file (`classify.edit_summary`)."""
     cols = commits.columns
     is_bot = pl.col("is_bot").fill_null(False) if "is_bot" in cols else pl.lit(False)
     # A copy of a change that counts in another repository (history.counted_once) is not work
@@ -210,8 +210,9 @@ def assign_work_items(
     """Group commits into work items; see the module docstring for the rules. `changelog`: the
     repositories' changelog entries (`classify.changelog`), which label merged pull requests;
     `edit_summaries`: what edits whose subject names only their file changed
-    (`classify.edit_summary`), which names them; `tags`: the repositories' tags (repo, sha,
-    tag), whose versions mark releases (`releases.release_flags`).
+    (`classify.edit_summary`), which names them, and the pull requests their changelog entries
+    cite (`refs`); `tags`: the repositories' tags (repo, sha, tag), whose versions mark
+    releases (`releases.release_flags`).
 
     Returns (commits with work_item_id and pr_number, work items)."""
     cols = commits.columns
