@@ -191,17 +191,33 @@ def test_a_changelog_entry_joins_the_pull_request_it_records_and_not_the_next_re
     repo.tag("1.37.0")
     other = repo.commit("Change std macro calls to be fully qualified (#469)", author=BEA, date="2025-03-27T16:00:00+0000",
                         files={"src/macros.rs": "macro_rules! m { () => { ::std::println!() } }\n"})
+    commas = repo.commit("Support trailing commas in inline snapshots (#470)", author=BEA, date="2025-03-27T16:05:00+0000",
+                         files={"src/inline.rs": "fn parse() {}\n"})
+    # two entries for other people's work, minutes apart, are one edit of the changelog
+    first = repo.commit("Added changelog entry", author=ADA, date="2025-03-27T16:10:00+0000", files={
+        "CHANGELOG.md": "# Changelog\n\n## 1.37.0\n\n- Older entry.  #460\n"
+                        "- Vendored old `yaml-rust` dependency to avoid rustsec warnings.  #465\n"
+                        "- Qualify the standard macros.  #469\n"})
+    another = repo.commit("Added another changelog entry", author=ADA, date="2025-03-27T16:14:00+0000", files={
+        "CHANGELOG.md": "# Changelog\n\n## 1.37.0\n\n- Older entry.  #460\n"
+                        "- Vendored old `yaml-rust` dependency to avoid rustsec warnings.  #465\n"
+                        "- Qualify the standard macros.  #469\n"
+                        "- Support trailing commas in inline snapshots.  #470\n"})
     filters = repo.commit("Make Filters constructible from IntoIterator", author=ADA, date="2025-03-28T10:27:29+0000", files={
         "src/filters.rs": "impl FromIterator for Filters {}\n",
         "CHANGELOG.md": "# Changelog\n\n## 1.38.0\n\n- `Filters` is now constructible from `IntoIterator`.\n\n"
                         "## 1.37.0\n\n- Older entry.  #460\n"
-                        "- Vendored old `yaml-rust` dependency to avoid rustsec warnings.  #465\n"})
+                        "- Vendored old `yaml-rust` dependency to avoid rustsec warnings.  #465\n"
+                        "- Qualify the standard macros.  #469\n"
+                        "- Support trailing commas in inline snapshots.  #470\n"})
     note = repo.commit("Add changelog entry", author=ADA, date="2025-03-28T10:29:08+0000", files={
         "CHANGELOG.md": "# Changelog\n\n## 1.38.0\n\n- `Filters` is now constructible from `IntoIterator`.\n"
                         "- Change `std` macro calls to be fully qualified.  This fixes issues where\n"
                         "  the prelude was not used or the macros were overridden.  #469\n\n"
                         "## 1.37.0\n\n- Older entry.  #460\n"
-                        "- Vendored old `yaml-rust` dependency to avoid rustsec warnings.  #465\n"})
+                        "- Vendored old `yaml-rust` dependency to avoid rustsec warnings.  #465\n"
+                        "- Qualify the standard macros.  #469\n"
+                        "- Support trailing commas in inline snapshots.  #470\n"})
     second = repo.commit("1.38.0", author=ADA, date="2025-03-28T10:32:32+0000", files={
         "Cargo.toml": "[package]\nname = \"insta\"\nversion = \"1.38.0\"\n"})
     repo.tag("1.38.0")
@@ -209,7 +225,7 @@ def test_a_changelog_entry_joins_the_pull_request_it_records_and_not_the_next_re
     git_dir = Path(repo.git("rev-parse", "--absolute-git-dir"))
     summaries = update_edit_summaries(None, git_dir, "acme/app", commits)
     refs = dict(summaries.select("sha", "refs").rows())
-    assert refs[entry] == [465] and refs[note] == [469]
+    assert refs[entry] == [465] and refs[note] == [469] and refs[another] == [470]
     links = commit_links(commits)
     tags = pl.DataFrame({"repo": ["acme/app", "acme/app"], "sha": [release, second], "tag": ["1.37.0", "1.38.0"]})
     out, items = assign_work_items(categorize_commits(commits, files, links), links, files, None, summaries, tags)
@@ -220,3 +236,4 @@ def test_a_changelog_entry_joins_the_pull_request_it_records_and_not_the_next_re
     assert wid[filters] not in (wid[note], wid[second], wid[other])
     assert titles[wid[filters]] == "Make Filters constructible from IntoIterator"
     assert titles[wid[second]] == "Release 1.38.0"
+    assert wid[first] == wid[another] != wid[commas]

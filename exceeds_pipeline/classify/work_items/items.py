@@ -18,7 +18,7 @@ from exceeds_pipeline.enrich.exclusions import excluded_as
 from exceeds_pipeline.history.tables import empty_commit_expr
 from exceeds_pipeline.classify.work_items.chains import chain_status
 from exceeds_pipeline.classify.work_items.edges import (
-    BRANCH_MAX_PEOPLE, INTEGRATION_BRANCH, _apart_by_line, _from_topic_branch, _shared_files, _subject_word_sets, batch_edges, batch_members,
+    BRANCH_MAX_PEOPLE, INTEGRATION_BRANCH, _apart_by_line, _from_topic_branch, _record_files, _shared_files, _subject_word_sets, batch_edges, batch_members,
     branch_edges, changelog_edges, ci_try_edges, fixup_edges, follow_up_edges, follow_up_sha_edges, issue_edges, issue_refs, points_back_edges, pr_changelog_edges, pr_edges,
     dependency_edges, related_edges, revert_chain_edges, same_record_edges, sandwiched_edges, series_edges, test_edges,
 )
@@ -267,7 +267,14 @@ def assign_work_items(
     ])
     # ... nor two lines of development (express: a 4.x example of a `Merge tag '4.17.2'` and the
     # 5.0 branch's `deps: router@2.0.0-beta.1` 29 minutes later, both in the example's file)
-    related = _apart_by_line(work, related).filter(~pl.col("_a").is_in(others_records) & ~pl.col("_b").is_in(others_records))
+    related = _apart_by_line(work, related)
+    if others_records.list.len().item():
+        # ... nor a record of other people's pull requests with a change of its writer's (its
+        # other records beside it, one changelog edited three times in ten minutes, stay one)
+        records = work.join(_record_files(work, file_changes).filter("_only"), on=["repo", "sha"], how="semi")["_n"].implode()
+        change = (pl.col("_a").is_in(others_records) & ~pl.col("_b").is_in(records)) \
+            | (pl.col("_b").is_in(others_records) & ~pl.col("_a").is_in(records))
+        related = related.filter(~change)
     if pr_changelog.height:
         # ... and relates to nothing else (the next `Update history to reflect merge of #N`)
         recorded = pr_changelog["_b"].implode()

@@ -123,8 +123,9 @@ _STOPWORDS = (
 
 
 # A changelog commit's subject that says nothing but that it is one (`changelog`, `Update CHANGES.md`,
-# bat's `Add CHANGELOG entry`, `Add changelog entry for #1421`).
-_BARE_CHANGELOG = (r"(?:(?:update[sd]?|bump(?:ed)?|add(?:ed)?)\s+)?(?:the\s+|an?\s+)?(?:changelogs?|changes|news|history)(?:\.(?:md|rst|txt))?"
+# bat's `Add CHANGELOG entry`, `Add changelog entry for #1421`, insta's `Added another changelog entry`).
+_BARE_CHANGELOG = (r"(?:(?:update[sd]?|bump(?:ed)?|add(?:ed)?)\s+)?(?:the\s+|an?\s+|another\s+|more\s+|missing\s+)?"
+                   r"(?:changelogs?|changes|news|history)(?:\.(?:md|rst|txt))?"
                    r"(?:\s+(?:entry|entries|items?|notes?|lines?)(?:\s+for\s+(?:pr\s*)?#?\d+)?)?")
 BARE_CHANGELOG_SUBJECT = rf"(?i)^\W*{_BARE_CHANGELOG}\W*$"
 
