@@ -302,6 +302,8 @@ OTHER_SURE_SCORE = 3
 BODY_DIVISOR = 2  # words in the body count half (integer division) of words in the subject
 # Re-doing a reverted change (git writes `Reapply "..."` for a revert of a revert).
 RELAND_RE = r"(?i)^\s*(?:\[[^\]\n]*\]\s*)*(?:re-?land(?:ing|ed)?|reapply|re-apply|\[re-?land\])\b"
+_ADDS = r"^\W*(?:add(?:s|ed)?|implement(?:s|ed)?|introduce[sd]?|support(?:s|ed)?)\s"
+_CLOSING_SENTENCE = r"[.;]\s+(?:fix(?:e[sd])?|close[sd]?|resolve[sd]?)\s*:?\s*#\d+(?:\s*,?\s*(?:and\s+)?#\d+)*\s*\.?\s*$"
 # `Fixes #12` / `Closes #12` close an issue of any kind (GitHub's closing keywords): only a
 # reference that says bug or issue is evidence of a repair.
 _ISSUE_REF = (
@@ -666,6 +668,13 @@ def normalise_messages(lf: pl.LazyFrame, message: pl.Expr, subject: pl.Expr) -> 
         pl.when(pl.col("_subj").str.contains(_RELAND_WRAP)).then(pl.lit("")).otherwise(pl.col("_body")).alias("_body"),
         pl.col("_subj").str.replace(_RELAND_WRAP, "$1").alias("_subj"),
     )
+    # A subject that says it adds something, then that it closes an issue in a sentence of its
+    # own (insta's `Added dynamic redactions. Fixes #73`, `Add a hint if snapshots might be
+    # skipped. Fixes #314`: "The largest fixes" of Armin Ronacher's profile), adds it: GitHub's
+    # closing keyword closes an issue of any kind.
+    lf = lf.with_columns(pl.when(pl.col("_subj").str.contains(_ADDS))
+                         .then(pl.col("_subj").str.replace(_CLOSING_SENTENCE, ""))
+                         .otherwise(pl.col("_subj")).alias("_subj"))
     subj = pl.col("_subj")
     # Matching without capture groups lets the regex engine use its fast path; the prefixes are
     # recovered from the lengths.

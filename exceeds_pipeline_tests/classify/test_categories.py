@@ -1912,3 +1912,16 @@ def test_a_documentation_tree_marked_vendored_for_the_language_bar_is_still_docu
     assert got["Update sponsors.md"] == "docs"
     assert got["Add release checklist for maintainers"] == "docs"
     assert got["Update lib guide"] == "build"
+
+
+def test_an_issue_closed_in_a_sentence_of_its_own_does_not_make_an_addition_a_fix(tmp_path):
+    """insta: `Added dynamic redactions.  Fixes #73` and `Add a hint if snapshots might be
+    skipped. Fixes #314` had read as fixes ("The largest fixes" of Armin Ronacher's profile):
+    GitHub's closing keyword closes an issue of any kind, and the subject says it adds. A
+    subject that says it repairs, or names what was missing, stays a fix."""
+    got = _classify_messages(tmp_path, ["Added dynamic redactions.  Fixes #73",
+                                        "Add a hint if snapshots might be skipped. Fixes #314",
+                                        "Fix crash in the parser. Fixes #12", "Add missing null check; fixes #5"])
+    assert got == {"Added dynamic redactions.  Fixes #73": "feature",
+                   "Add a hint if snapshots might be skipped. Fixes #314": "feature",
+                   "Fix crash in the parser. Fixes #12": "bug", "Add missing null check; fixes #5": "bug"}
