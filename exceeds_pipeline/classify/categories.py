@@ -303,6 +303,7 @@ BODY_DIVISOR = 2  # words in the body count half (integer division) of words in 
 # Re-doing a reverted change (git writes `Reapply "..."` for a revert of a revert).
 RELAND_RE = r"(?i)^\s*(?:\[[^\]\n]*\]\s*)*(?:re-?land(?:ing|ed)?|reapply|re-apply|\[re-?land\])\b"
 _ADDS = r"^\W*(?:add(?:s|ed)?|implement(?:s|ed)?|introduce[sd]?|support(?:s|ed)?)\s"
+_WITH_TESTS = r"\s+(?:and|with|\+|plus|&)\s+(?:some\s+|a\s+|unit\s+|the\s+)?tests?\b"
 _CLOSING_SENTENCE = r"[.;]\s+(?:fix(?:e[sd])?|close[sd]?|resolve[sd]?)\s*:?\s*#\d+(?:\s*,?\s*(?:and\s+)?#\d+)*\s*\.?\s*$"
 # `Fixes #12` / `Closes #12` close an issue of any kind (GitHub's closing keywords): only a
 # reference that says bug or issue is evidence of a repair.
@@ -672,8 +673,10 @@ def normalise_messages(lf: pl.LazyFrame, message: pl.Expr, subject: pl.Expr) -> 
     # own (insta's `Added dynamic redactions. Fixes #73`, `Add a hint if snapshots might be
     # skipped. Fixes #314`: "The largest fixes" of Armin Ronacher's profile), adds it: GitHub's
     # closing keyword closes an issue of any kind.
+    # So is one that adds something with its tests (`Added res.json() and tests`, `Added
+    # --auth-type and tests for basic/digest auth`: features that had read as test work).
     lf = lf.with_columns(pl.when(pl.col("_subj").str.contains(_ADDS))
-                         .then(pl.col("_subj").str.replace(_CLOSING_SENTENCE, ""))
+                         .then(pl.col("_subj").str.replace(_CLOSING_SENTENCE, "").str.replace(_WITH_TESTS, ""))
                          .otherwise(pl.col("_subj")).alias("_subj"))
     subj = pl.col("_subj")
     # Matching without capture groups lets the regex engine use its fast path; the prefixes are

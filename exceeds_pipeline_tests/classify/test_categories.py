@@ -1914,14 +1914,19 @@ def test_a_documentation_tree_marked_vendored_for_the_language_bar_is_still_docu
     assert got["Update lib guide"] == "build"
 
 
-def test_an_issue_closed_in_a_sentence_of_its_own_does_not_make_an_addition_a_fix(tmp_path):
+def test_an_issue_closed_in_a_sentence_of_its_own_or_its_tests_do_not_make_an_addition_a_fix_or_tests(tmp_path):
     """insta: `Added dynamic redactions.  Fixes #73` and `Add a hint if snapshots might be
     skipped. Fixes #314` had read as fixes ("The largest fixes" of Armin Ronacher's profile):
     GitHub's closing keyword closes an issue of any kind, and the subject says it adds. A
     subject that says it repairs, or names what was missing, stays a fix."""
     got = _classify_messages(tmp_path, ["Added dynamic redactions.  Fixes #73",
                                         "Add a hint if snapshots might be skipped. Fixes #314",
-                                        "Fix crash in the parser. Fixes #12", "Add missing null check; fixes #5"])
+                                        "Fix crash in the parser. Fixes #12", "Add missing null check; fixes #5",
+                                        # ... nor do the tests that come with it (express's, httpie's)
+                                        "Added res.json() and tests", "Added --auth-type and tests for basic/digest auth.",
+                                        "Add tests for the parser"])
     assert got == {"Added dynamic redactions.  Fixes #73": "feature",
                    "Add a hint if snapshots might be skipped. Fixes #314": "feature",
-                   "Fix crash in the parser. Fixes #12": "bug", "Add missing null check; fixes #5": "bug"}
+                   "Fix crash in the parser. Fixes #12": "bug", "Add missing null check; fixes #5": "bug",
+                   "Added res.json() and tests": "feature", "Added --auth-type and tests for basic/digest auth.": "feature",
+                   "Add tests for the parser": "test"}
