@@ -4051,3 +4051,29 @@ def test_a_dependency_update_carried_through_the_examples_is_one_change(tmp_path
     assert wid[bump] == wid[tidy]
     assert wid[later] != wid[tidy]
     assert wid[code] != wid[later]
+
+
+def test_a_file_shared_with_a_dependency_update_relates_it_only_to_another_update(tmp_path):
+    """jinja: David Lord's `update dev dependencies` (the pinned requirements and the actions'
+    versions in the workflows) and `remove test pypi` a minute later in publish.yaml had been one
+    item, and so had the next `update dev dependencies` with two `update test workflow trigger`
+    commits through tests.yaml. A dependency update edits pins wherever they are: a file shared
+    with it says nothing. The two trigger edits stay one change."""
+    repo = GitScript.init(tmp_path / "repo")
+    repo.commit("Initial commit", author=ADA, date=_at(1, 8), files={
+        "requirements/dev.txt": "tox==4.0\n", ".github/workflows/publish.yaml": "uses: actions/checkout@v3\npypi: test\n",
+        ".github/workflows/tests.yaml": "uses: actions/checkout@v3\non: push\n", "src/jinja2/lexer.py": "x = 1\n"})
+    deps = repo.commit("update dev dependencies", author=ADA, date="2025-03-02T10:00:00+0000", files={
+        "requirements/dev.txt": "tox==4.1\n", ".github/workflows/publish.yaml": "uses: actions/checkout@v4\npypi: test\n"})
+    pypi = repo.commit("remove test pypi", author=ADA, date="2025-03-02T10:01:00+0000", files={
+        ".github/workflows/publish.yaml": "uses: actions/checkout@v4\n"})
+    again = repo.commit("update dev dependencies", author=ADA, date="2025-03-09T10:00:00+0000", files={
+        "requirements/dev.txt": "tox==4.2\n", ".github/workflows/tests.yaml": "uses: actions/checkout@v4\non: push\n"})
+    trigger = repo.commit("update test workflow trigger", author=ADA, date="2025-03-09T10:05:00+0000", files={
+        ".github/workflows/tests.yaml": "uses: actions/checkout@v4\non: [push, pull_request]\n"})
+    trigger2 = repo.commit("update test workflow trigger", author=ADA, date="2025-03-09T10:09:00+0000", files={
+        ".github/workflows/tests.yaml": "uses: actions/checkout@v4\non:\n  push:\n  pull_request:\n"})
+    out, _ = _run(repo)
+    wid = dict(out.select("sha", "work_item_id").rows())
+    assert wid[deps] != wid[pypi]
+    assert wid[trigger] == wid[trigger2] != wid[again]

@@ -413,6 +413,12 @@ def related_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None,
             files = files.join(sweeps.rename({"_n": "_a"}), on="_a", how="anti") \
                 .join(sweeps.rename({"_n": "_b"}), on="_b", how="anti")
         files = _nearest_only(files.cast(_PAIRS), shallow, work)
+        # A dependency update edits the pins wherever they are (workflows, tox.ini, requirements):
+        # a file shared with it relates it to another update only (jinja's `update dev
+        # dependencies` and `remove test pypi`, one minute apart in publish.yaml, are two changes)
+        subject = pl.col("subject").fill_null("")
+        updates = work.filter(dependency_update(subject) | subject.str.contains(DEPENDENCY_REFRESH))["_n"].cast(pl.UInt32).implode()
+        files = files.cast(_PAIRS).filter(pl.col("_a").is_in(updates) == pl.col("_b").is_in(updates))
         files = pl.concat([files.cast(_PAIRS), _named_file_pairs(pa, file_changes, work)])
     counts = words.group_by("_n").agg(pl.len().alias("_cnt"))
     # ... and a subject that says it continues one with one other commit of the author between
@@ -809,6 +815,13 @@ def pr_changelog_edges(work: pl.DataFrame, file_changes: pl.DataFrame | None) ->
     others = per_entry.filter((pl.col("_mine").list.len() == 0) & ~pl.col("_by_subject") & (pl.col("_others") == pl.col("_cited"))) \
         .select(pl.lit(None, pl.UInt32).alias("_a"), "_b")
     return pl.concat([own.cast(_PAIRS), others.cast(_PAIRS)])
+
+
+# A subject that refreshes the dependencies without naming one (`update dev dependencies`,
+# `Update requirements`, `bump all deps`).
+DEPENDENCY_REFRESH = (r"(?i)^\W*(?:update[sd]?|bump(?:ed|s)?|upgrade[sd]?|refresh(?:ed|es)?|pin(?:ned|s)?)\s+"
+                      r"(?:(?:all|the|our|dev|development|test|testing|build|ci|docs|python|js|npm|pip|cargo|go)\s+)*"
+                      r"(?:dependencies|deps|requirements|pins|lock\s*files?)\b")
 
 
 # A quick follow-up of a change: at most FOLLOW_UP_GAP later, and worded as one (a small size
