@@ -236,7 +236,7 @@ def diff_lines(path: Path, name: str, commits: pl.DataFrame, cache: Path | None)
     the classifier sees), cached by the list of commits read and the version of the reading."""
     import hashlib
 
-    from exceeds_pipeline.enrich.code_evidence import READER, code_evidence, evidence_sample
+    from exceeds_pipeline.enrich.code_evidence import READER, block_comment_sample, code_evidence, evidence_sample
 
     git_dir = Path(subprocess.run(["git", "-C", str(path), "rev-parse", "--absolute-git-dir"],
                                   capture_output=True, text=True, check=True).stdout.strip())
@@ -245,7 +245,8 @@ def diff_lines(path: Path, name: str, commits: pl.DataFrame, cache: Path | None)
         if cache is not None else None
     if key is not None and key.exists():
         return pl.read_parquet(key)
-    frame = code_evidence(git_dir, name, shas).select("repo", "sha", "comment_lines", "code_lines", "test_paths")
+    frame = code_evidence(git_dir, name, shas, block_comments=block_comment_sample(commits)).select(
+        "repo", "sha", "comment_lines", "code_lines", "test_paths")
     if key is not None:
         key.parent.mkdir(parents=True, exist_ok=True)
         frame.write_parquet(key)

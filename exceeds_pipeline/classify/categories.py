@@ -1254,7 +1254,7 @@ def _build_with_entry() -> pl.Expr:
 
 
 # A subject that says the change documents something: its lead (DOCS_LEAD) or its object.
-_SAYS_DOCS = rf"(?i){DOCS_LEAD}|\b(?:docs?|documentation|doc\s+comments?|docstrings?|readme)\b"
+_SAYS_DOCS = rf"(?i){DOCS_LEAD}|\b(?:docs?|documentation|doc\s+comments?|docstrings?|readme|guides?|api\s+reference|tutorials?|jsdoc|tsdoc)\b"
 
 
 def _with_changelog(out: pl.DataFrame, file_changes: pl.DataFrame | None, changelog: pl.DataFrame) -> pl.DataFrame:

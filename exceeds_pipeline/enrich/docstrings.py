@@ -1,4 +1,6 @@
-"""Documentation written as strings: Python docstrings and Elixir's ``@doc``/``@moduledoc``.
+"""Documentation written as strings: Python docstrings and Elixir's ``@doc``/``@moduledoc``; and
+JavaScript/TypeScript block comments, whose JSDoc lines need no leading `*` (execa's API reference
+in its .d.ts files: `@example` blocks of plain code lines).
 
 A change of a docstring alone is documentation work, as a change of comments alone is (rich's
 `ws`, "in to" -> "into" in two docstrings, read as a fix; ecto's `@doc` rewrites read as
@@ -11,20 +13,26 @@ a file's text lie inside one.
 Only the strings a reader takes for documentation count: in Python a string that is a statement
 of its own (a module, class or function docstring, an attribute's docstring) and opens its line;
 not a string assigned or passed (`query = \"\"\"...`), whose change is code. In Elixir the
-strings of ``@moduledoc``, ``@doc``, ``@typedoc`` and ``@shortdoc``.
+strings of ``@moduledoc``, ``@doc``, ``@typedoc`` and ``@shortdoc``. In JavaScript and TypeScript
+the lines of a `/* ... */` block (outside strings, template literals and line comments).
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["PLAIN_CODE", "docstring_lines", "language_of"]
+__all__ = ["BLOCK_COMMENTS", "PLAIN_CODE", "docstring_lines", "language_of"]
 
-_LANGUAGE = {b"py": "python", b"pyi": "python", b"ex": "elixir", b"exs": "elixir"}
+_LANGUAGE = {b"py": "python", b"pyi": "python", b"ex": "elixir", b"exs": "elixir",
+             **dict.fromkeys((b"js", b"jsx", b"ts", b"tsx", b"mjs", b"cjs", b"mts", b"cts"), "js")}
+# Languages whose documentation is a block comment: an example's code lines inside it are no
+# plain code (PLAIN_CODE is not asked of them).
+BLOCK_COMMENTS = frozenset({"js"})
 
 
 def language_of(path: bytes) -> str | None:
-    """python | elixir for a path whose files can hold documentation strings, else None."""
+    """python | elixir | js for a path whose files can hold documentation strings or block
+    comments, else None."""
     name = path.rsplit(b"/", 1)[-1]
     return _LANGUAGE.get(name.rsplit(b".", 1)[-1].lower()) if b"." in name else None
 
@@ -101,8 +109,45 @@ def _elixir(lines: list[bytes]) -> set[int]:
     return doc
 
 
+def _block_comments(text: bytes) -> set[int]:
+    """The lines of a JavaScript/TypeScript text inside `/* ... */` blocks, the opening and
+    closing lines included (a `/*` inside a string, a template literal or a `//` comment opens
+    none)."""
+    inside: set[int] = set()
+    line, i, n = 1, 0, len(text)
+    quote: int | None = None
+    while i < n:
+        c = text[i]
+        if c == 0x0A:
+            line += 1
+            if quote in (0x22, 0x27):  # (an unclosed quote ends with its line)
+                quote = None
+        elif quote is not None:
+            if c == 0x5C:
+                i += 1
+            elif c == quote:
+                quote = None
+        elif c in (0x22, 0x27, 0x60):
+            quote = c
+        elif c == 0x2F and text[i + 1:i + 2] == b"/":
+            end = text.find(b"\n", i)
+            i = n if end < 0 else end
+            continue
+        elif c == 0x2F and text[i + 1:i + 2] == b"*":
+            end = text.find(b"*/", i + 2)
+            end = n if end < 0 else end + 2
+            last = line + text.count(b"\n", i, end)
+            inside.update(range(line, last + 1))
+            line, i = last, end
+            continue
+        i += 1
+    return inside
+
+
 def docstring_lines(language: str, text: bytes) -> set[int]:
-    """The 1-based numbers of the lines of ``text`` (a python or elixir file) that lie inside a
-    documentation string, its opening and closing lines included."""
+    """The 1-based numbers of the lines of ``text`` (a python, elixir or js file) that lie inside
+    a documentation string or block comment, its opening and closing lines included."""
+    if language == "js":
+        return _block_comments(text)
     lines = text.split(b"\n")
     return _python(lines) if language == "python" else _elixir(lines)

@@ -323,6 +323,18 @@ def test_commits_asset_reads_a_change_of_comments_alone_as_documentation(tmp_pat
                 files={"lib/command.js": option.replace("flags", "names").replace("fn", "parseArg")})
     repo.commit("Fix the flag parser and document it", author=ANN, date="2025-03-24T10:00:00+0100",
                 files={"lib/parse.js": "// Split the flags.\nfunction parse(f) {\n  return f.split(/[ ,|]+/);\n}\nmodule.exports = parse;\n"})
+    # execa documents its API in the JSDoc of its .d.ts files without the `*` that marks a
+    # comment line: an `@example` of plain code lines, read from the file when the subject
+    # speaks of documentation (`Add custom logging section to readme.md`); a type is code
+    types = ("/**\nRun a command.\n\n@example\n```\nawait execa`npm run build`;\n```\n*/\n"
+             "export function execa(file: string): Promise<void>;\n")
+    repo.commit("Add the types", author=BO, date="2025-03-25T10:00:00+0100", files={"types/main.d.ts": types})
+    logging = types.replace("```\n*/", "```\n\n@example <caption>Custom logging</caption>\n\n```\n"
+                            "import {createLogger} from 'winston';\nconst logger = createLogger({level: 'info'});\n```\n*/")
+    repo.commit("Add custom logging section to `readme.md`", author=BO, date="2025-03-26T10:00:00+0100",
+                files={"types/main.d.ts": logging, "README.md": "# app\n\n## Custom logging\n\nUse winston.\n"})
+    repo.commit("Return the output, as the readme says", author=BO, date="2025-03-27T10:00:00+0100",
+                files={"types/main.d.ts": logging.replace("Promise<void>", "Promise<string>")})
     settings, resources = _one_repository(tmp_path)
     assets = _up_to_commits(settings)
     with instance_for_test() as instance:
@@ -344,6 +356,8 @@ def test_commits_asset_reads_a_change_of_comments_alone_as_documentation(tmp_pat
     assert category["Fixing PHPUnit @covers annotation"] == "test"
     assert category["Add an example of recode_values() + across()"] == "docs"
     assert category["Add recode_values()"] == "feature"
+    assert category["Add custom logging section to `readme.md`"] == "docs"
+    assert category["Return the output, as the readme says"] != "docs"
 
 
 def test_the_projects_own_files_marked_vendored_for_the_language_bar_are_read_as_what_they_are(tmp_path):

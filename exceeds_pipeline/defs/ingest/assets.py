@@ -14,7 +14,7 @@ from exceeds_pipeline.defs.metadata import frame_metadata
 from exceeds_pipeline.defs.resources import ExceedsSettings
 from exceeds_pipeline.ingest.gitcmd import GitError
 from exceeds_pipeline.ingest.incremental import ingest_repository
-from exceeds_pipeline.enrich.code_evidence import evidence_sample, update_code_evidence
+from exceeds_pipeline.enrich.code_evidence import block_comment_sample, evidence_sample, update_code_evidence
 from exceeds_pipeline.classify.changelog import update_changelog_entries
 from exceeds_pipeline.classify.edit_summary import update_edit_summaries
 from exceeds_pipeline.enrich.generated import update_generated_paths
@@ -158,7 +158,7 @@ def code_evidence_asset(repo: RepositoryConfig) -> AssetsDefinition:
                                     Path(state.git_dir), name, state.tip) if state.tip else None
             edits = pool.submit(update_edit_summaries, read_side_table(store, name, "edit_summaries"), Path(state.git_dir),
                                 name, raw)
-            table = update_code_evidence(previous, state.git_dir, name, shas)
+            table = update_code_evidence(previous, state.git_dir, name, shas, block_comments=block_comment_sample(raw))
             write_side_table(store, name, "code_evidence", table)
 
             def stored(future, side_table: str, what: str, without: str) -> pl.DataFrame | None:
