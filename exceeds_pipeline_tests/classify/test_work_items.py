@@ -1535,6 +1535,9 @@ def test_a_reused_pr_branch_name_still_labels_each_pr_and_a_fix_branch_of_only_d
         ("add doc formatting", {"docs/config.md": "# Config\n"}), ("add doc formatting", {"docs/routes.md": "# Routes\n"}),
         ("address validation issues", {"app.py": "x = 4\n"}), ("fix py 3.7 comp", {"app.py": "x = 5\n"})])
     readme = pr(55, "fix-readme-example", 6, [('Remove "]" in README code block', {"README.md": "# the app\n"})])
+    # urfave/cli's `cleanup_docs_...` branch of documentation pages alone had read as a refactoring
+    cleanup = pr(58, "cleanup_docs_value_source", 7, [("Add docs for advanced value source", {"docs/sources.md": "# Sources\n"}),
+                                                      ("Cleanup docs", {"docs/sources.md": "# Value sources\n"})])
     fixes = pr(61, "fixes", 8, [
         ("Add failing test", {"tests/test_app.py": "def test_a(): ...\n"}),
         ("Handle return annotations", {"app.py": "x = 6\n"}),
@@ -1545,6 +1548,7 @@ def test_a_reused_pr_branch_name_still_labels_each_pr_and_a_fix_branch_of_only_d
     assert _item(items, wid[first[0]])["category"] == "docs"
     assert _item(items, wid[second[0]])["category"] == "docs"
     assert _item(items, wid[readme[0]])["category"] == "docs"
+    assert _item(items, wid[cleanup[0]])["category"] == "docs"
     assert _item(items, wid[fixes[0]])["category"] == "bug"
 
 

@@ -203,6 +203,11 @@ def _with_submodule_headline(work: pl.DataFrame, file_changes: pl.DataFrame | No
 
 
 
+# The kinds of work on code: a branch or title that names one of them says nothing of an item
+# of docs, tests or build files alone.
+CODE_WORK = ("feature", "bug", "refactor", "perf")
+
+
 def assign_work_items(
     commits: pl.DataFrame, links: pl.DataFrame, file_changes: pl.DataFrame, changelog: pl.DataFrame | None = None,
     edit_summaries: pl.DataFrame | None = None, tags: pl.DataFrame | None = None,
@@ -679,9 +684,11 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
             # whatever the pull request's own words (mdBook's `Update to 0.5.2`: 51 of Eric
             # Huss's release items had been build work, and his profile had counted 14 releases)
             .when(pl.col("_is_release") & (pl.col("_pr_title").is_null() | pl.col("_title_type").is_null())).then(pl.lit("chore"))
-            # A type the PR's title declares outranks its branch's name (`feat: …` from `fix-385`).
+            # A type the PR's title declares outranks its branch's name (`feat: …` from `fix-385`),
+            # unless it names code work (a feature, fix, refactoring or speed-up) and every
+            # commit is docs, tests or build work
             .when(pl.col("_title_type").is_not_null() & (pl.col("_title_type") != "revert")
-                  & ~(pl.col("_title_type").is_in(["feature", "bug"]) & paths_only))
+                  & ~(pl.col("_title_type").is_in(CODE_WORK) & paths_only))
             .then(pl.col("_title_type"))
             # A pull request that makes a release (`Release 3.4.1`) is release work, whatever
             # small change rides along with the version bump.
@@ -695,8 +702,9 @@ def _items(work: pl.DataFrame, df: pl.DataFrame, links: pl.DataFrame,
             .then(listed_kind)
             .when(pl.col("_label_cat").is_not_null()).then(pl.col("_label_cat"))
             # A branch named as a feature or fix (`fix-readme-example`) of only docs, tests or
-            # build files is that kind of work, as for the title's type.
-            .when(pl.col("_branch_cat").is_not_null() & ~(pl.col("_branch_cat").is_in(["feature", "bug"]) & paths_only))
+            # build files is that kind of work, as for the title's type (and so is one named as
+            # a clean-up, a refactoring: urfave/cli's `cleanup_docs_...` of documentation alone).
+            .when(pl.col("_branch_cat").is_not_null() & ~(pl.col("_branch_cat").is_in(CODE_WORK) & paths_only))
             .then(pl.col("_branch_cat"))
             # ... unless its commits only touched docs, tests or build files.
             .when(pl.col("_title_cat").is_in(["feature", "bug"]) & ~paths_only)
