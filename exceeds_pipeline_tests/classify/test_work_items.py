@@ -2747,7 +2747,7 @@ def test_cosmetic_changes_name_an_item_only_when_nothing_else_does(tmp_path):
     assert _item(items, wid["Fix for #310"])["title"] == "Fix for #310"
 
 
-def test_a_report_of_where_the_work_stands_names_no_item(tmp_path):
+def test_a_report_of_where_the_work_stands_or_a_step_of_the_workflow_names_no_item(tmp_path):
     """axum: five commits of its routing work ("More error handling of layered handlers",
     "checkpoint", "not quite working", ...) were titled "not quite working", which the profile
     listed among its largest fixes."""
@@ -2759,10 +2759,20 @@ def test_a_report_of_where_the_work_stands_names_no_item(tmp_path):
                 files={"src/routing.rs": "pub fn route() {}\npub fn layer() { handle() }\n"})
     repo.commit("Handle errors of layered handlers", author=ADA, date=_at(3, 11),
                 files={"src/routing.rs": "pub fn route() {}\npub fn layer() -> Result<(), E> { handle() }\n"})
+    # ... nor does a step of the author's workflow (urfave/cli's #1498 had been titled by its
+    # `Initial cut`, #1568 by `Rebase of generics changes`)
+    repo.commit("Initial cut", author=ADA, date=_at(5, 9),
+                files={"src/command.rs": "pub fn run() {}\n"})
+    repo.commit("Add run_as_subcommand to keep the API unchanged", author=ADA, date=_at(5, 10),
+                files={"src/command.rs": "pub fn run() {}\npub fn run_as_subcommand() { run() }\n"})
+    repo.commit("Rebase of generics changes", author=ADA, date=_at(5, 11),
+                files={"src/command.rs": "pub fn run() {}\npub fn run_as_subcommand() { run() }\n// generic\n"})
     out, items = _run(repo)
     wid = by_subject(out, "work_item_id")
     assert wid["not quite working"] == wid["checkpoint"] == wid["Handle errors of layered handlers"]
     assert _item(items, wid["not quite working"])["title"] == "Handle errors of layered handlers"
+    assert wid["Initial cut"] == wid["Rebase of generics changes"] == wid["Add run_as_subcommand to keep the API unchanged"]
+    assert _item(items, wid["Initial cut"])["title"] == "Add run_as_subcommand to keep the API unchanged"
 
 
 def test_a_fixup_joins_the_commit_it_names(tmp_path):

@@ -151,6 +151,10 @@ VAGUE_SUBJECT = (
     # "checkpoint" beside "More error handling of layered handlers")
     r"|(?:check-?\s?point|not\s+(?:quite\s+|yet\s+|really\s+)?work(?:ing|s)(?:\s+yet)?|(?:almost|nearly|kinda|partially)\s+work(?:ing|s)"
     r"|(?:it\s+)?works(?:\s+now)?|still\s+(?:broken|failing))\s*[.!]*\s*$"
+    # ... or a step of the author's workflow (urfave/cli's pull request #1498 titled by its
+    # `Initial cut`, #1568 by `Rebase of generics changes`: persistent flags)
+    r"|(?:initial|first|rough)\s+(?:cut|pass|draft|attempt|stab)\s*[.!]*\s*$"
+    r"|rebased?(?:\s+(?:of|on|onto|with|against|to|from)\b[^\n]{0,60})?\s*[.!]*\s*$"
     # a pointer to another pull request, not a change (serde's `PR 2987 followup`, `Touch up PR
     # 2879`: the renames they made are in their commits)
     r"|(?:touch(?:\s+|-)?ups?|follow(?:\s+|-)?ups?|tweaks?|polish(?:es)?|clean(?:\s+|-)?ups?)\s+(?:(?:to|for|of|on|after)\s+)?"
