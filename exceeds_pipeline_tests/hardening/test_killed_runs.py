@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from dagster import DagsterInstance, DagsterRunStatus, RunsFilter
 
-from exceeds_pipeline.locks import locks_dir, read_holder
+from exceeds_pipeline.locks import locks_dir, read_holder, repository_lock_path
 from exceeds_pipeline_tests.conftest import rev_count
 from exceeds_pipeline_tests.hardening.helpers import (
     cli_env,
@@ -103,10 +103,14 @@ def _assert_next_run_finishes(config: Path, data: Path, new: dict, killed_pid: i
 def test_sigkill_during_ingest_keeps_the_old_database_and_the_next_run_completes(setup):
     config, data, old, new = setup
     proc = _start(config, data)
+    # (git log reading the big repository, or its ingest holding the repository's lock: a scan
+    # of /proc on a loaded machine can miss a git process of half a second, which once let the
+    # run finish first)
+    lock = repository_lock_path(data, "big")
     _kill_when(
         proc,
-        lambda: any("--no-walk=unsorted" in c for c in _group_cmdlines(proc.pid)),
-        "git log is reading the big repository",
+        lambda: bool(read_holder(lock)) or any("--no-walk=unsorted" in c for c in _group_cmdlines(proc.pid)),
+        "the big repository's ingest has started",
     )
     db = data / "exceeds.duckdb"
     assert _published_repos(db) == old  # the old database, intact and queryable
