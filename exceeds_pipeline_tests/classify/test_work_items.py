@@ -1881,49 +1881,35 @@ def test_a_release_pull_request_is_release_work(tmp_path):
     # the small change that rides along with the version bump does not make it a feature
     repo = GitScript.init(tmp_path / "repo")
     repo.commit("Initial commit", author=ADA, date=_at(1, 9), files={"app.py": "x = 1\n", "CHANGELOG.md": "# 1.0\n"})
-    repo.branch("release-3.4.1", checkout=True)
-    repo.commit("Add --yes to towncrier to automatically remove files", author=BOB, date=_at(2, 10),
-                files={"tasks/release.py": "def release(yes=True):\n    pass\n"})
-    repo.commit("Preparing release version 3.4.1", author=BOB, date=_at(2, 11),
-                files={"CHANGELOG.md": "# 3.4.1\n\n- fixes\n\n# 1.0\n"})
-    repo.checkout("main")
-    repo.merge("release-3.4.1", "Merge pull request #3239 from bob/release-3.4.1\n\nRelease 3.4.1", author=ADA, date=_at(2, 12))
+    _pr(repo, 3239, "release-3.4.1", 2, [
+        ("Add --yes to towncrier to automatically remove files", {"tasks/release.py": "def release(yes=True):\n    pass\n"}),
+        ("Preparing release version 3.4.1", {"CHANGELOG.md": "# 3.4.1\n\n- fixes\n\n# 1.0\n"})],
+        author=BOB, merger=ADA, title="Release 3.4.1")
     # mdBook's release pull requests say `Update to 0.5.2`: the version bump in Cargo.toml and
     # Cargo.lock with the changelog's heading; the item is titled by the release, and release work
-    repo.branch("update-0.5.2", checkout=True)
-    repo.commit("Update to 0.5.2", author=ADA, date=_at(3, 10), files={
+    _pr(repo, 2993, "update-0.5.2", 3, [("Update to 0.5.2", {
         "Cargo.toml": '[package]\nname = "mdbook"\nversion = "0.5.2"\n', "Cargo.lock": "[[package]]\nname = \"mdbook\"\nversion = \"0.5.2\"\n",
-        "CHANGELOG.md": "# 0.5.2\n\n# 3.4.1\n\n- fixes\n\n# 1.0\n"})
-    repo.checkout("main")
-    repo.merge("update-0.5.2", "Merge pull request #2993 from ada/update-0.5.2\n\nUpdate to 0.5.2", author=ADA, date=_at(3, 12))
+        "CHANGELOG.md": "# 0.5.2\n\n# 3.4.1\n\n- fixes\n\n# 1.0\n"})], merger=ADA)
     # bat's #1649 is titled `bat 0.18.1`, the repository's package at a version; no commit of it
     # names the version. `Python 3.12` names another package: a pull request of that title is
     # no release of this one
-    repo.branch("v0.18.1", checkout=True)
-    repo.commit("Bump version, update dependencies", author=ADA, date=_at(4, 10), files={
-        "Cargo.toml": '[package]\nname = "app"\nversion = "0.18.1"\n', "Cargo.lock": "[[package]]\nname = \"app\"\nversion = \"0.18.1\"\n"})
-    repo.commit("Update binary assets", author=ADA, date=_at(4, 11), files={"assets/syntaxes.bin": b"\x00\x01bin\x00"})
-    repo.checkout("main")
-    repo.merge("v0.18.1", "Merge pull request #1649 from ada/v0.18.1\n\napp 0.18.1", author=ADA, date=_at(4, 12))
-    repo.branch("py312", checkout=True)
-    repo.commit("Update the CI image", author=ADA, date=_at(5, 10), files={".github/workflows/ci.yml": "python: ['3.12']\n"})
-    repo.checkout("main")
-    repo.merge("py312", "Merge pull request #1650 from ada/py312\n\nPython 3.12", author=ADA, date=_at(5, 12))
+    _pr(repo, 1649, "v0.18.1", 4, [
+        ("Bump version, update dependencies", {
+            "Cargo.toml": '[package]\nname = "app"\nversion = "0.18.1"\n', "Cargo.lock": "[[package]]\nname = \"app\"\nversion = \"0.18.1\"\n"}),
+        ("Update binary assets", {"assets/syntaxes.bin": b"\x00\x01bin\x00"})], merger=ADA, title="app 0.18.1")
+    _pr(repo, 1650, "py312", 5, [("Update the CI image", {".github/workflows/ci.yml": "python: ['3.12']\n"})],
+        merger=ADA, title="Python 3.12")
     # bat's #2514 `Updates for bat 0.23`: the release checklist mended, then the version bumped,
     # in one pull request, makes 0.23; serde's #446 renamed a feature, then released 0.8.0-rc2:
     # a change of its own that the release rode along with
-    repo.branch("bat-0.23", checkout=True)
-    repo.commit("release checklist: fix command to find MSRV", author=ADA, date=_at(6, 10),
-                files={"doc/release-checklist.md": "- [ ] cargo msrv\n"})
-    repo.commit("Bump version to 0.23", author=ADA, date=_at(6, 11), files={"Cargo.toml": '[package]\nname = "app"\nversion = "0.23.0"\n'})
-    repo.checkout("main")
-    repo.merge("bat-0.23", "Merge pull request #2514 from ada/bat-0.23\n\nUpdates for app 0.23", author=ADA, date=_at(6, 12))
-    repo.branch("unstable", checkout=True)
-    repo.commit("Rename feature nightly-testing to unstable-testing", author=ADA, date=_at(7, 10),
-                files={"app.py": "x = 1\nUNSTABLE_TESTING = True\n"})
-    repo.commit("Release 0.8.0-rc2", author=ADA, date=_at(7, 11), files={"Cargo.toml": '[package]\nname = "app"\nversion = "0.8.0-rc2"\n'})
-    repo.checkout("main")
-    repo.merge("unstable", "Merge pull request #446 from ada/unstable\n\nRename nightly-testing", author=ADA, date=_at(7, 12))
+    _pr(repo, 2514, "bat-0.23", 6, [
+        ("release checklist: fix command to find MSRV", {"doc/release-checklist.md": "- [ ] cargo msrv\n"}),
+        ("Bump version to 0.23", {"Cargo.toml": '[package]\nname = "app"\nversion = "0.23.0"\n'})],
+        merger=ADA, title="Updates for app 0.23")
+    _pr(repo, 446, "unstable", 7, [
+        ("Rename feature nightly-testing to unstable-testing", {"app.py": "x = 1\nUNSTABLE_TESTING = True\n"}),
+        ("Release 0.8.0-rc2", {"Cargo.toml": '[package]\nname = "app"\nversion = "0.8.0-rc2"\n'})],
+        merger=ADA, title="Rename nightly-testing")
     out, items = _run(repo)
     assert by_subject(out, "category")["Add --yes to towncrier to automatically remove files"] == "feature"
     assert dict(zip(items["work_item_id"], items["category"]))["acme/app#pr-3239"] == "chore"
@@ -1941,13 +1927,15 @@ def _lines(tag: str, n: int) -> str:
     return "".join(f"{tag} line {i}\n" for i in range(n))
 
 
-def _pr(repo: GitScript, number: int, branch: str, day: int, commits, author=ADA, merger=BOB) -> tuple[list[str], str]:
-    """A pull request: `commits` [(subject, files)] on `branch`, merged by GitHub's merge commit."""
+def _pr(repo: GitScript, number: int, branch: str, day: int, commits, author=ADA, merger=BOB,
+        title: str | None = None) -> tuple[list[str], str]:
+    """A pull request: `commits` [(subject, files)] on `branch`, merged by GitHub's merge commit
+    (titled `title`, else by its first commit's subject)."""
     repo.branch(branch, checkout=True)
     shas = [repo.commit(subject, author=author, date=_at(day, 9 + i), files=files)
             for i, (subject, files) in enumerate(commits)]
     repo.checkout("main")
-    merge = repo.merge(branch, f"Merge pull request #{number} from ada/{branch}\n\n{commits[0][0]}",
+    merge = repo.merge(branch, f"Merge pull request #{number} from ada/{branch}\n\n{title or commits[0][0]}",
                        author=merger, date=_at(day, 20))
     return shas, merge
 
